@@ -1,0 +1,92 @@
+#!/usr/bin/env -S npx tsx
+/**
+ * cpc: the Compute Platform conformance suite's command line.
+ *
+ *   cpc conformance [--base-url URL ...] [--out DIR] [--project contract|property] [--grep RE] [--faults id,id]
+ *
+ * Exit codes: 0 conformant, 1 a MUST rule failed (or a test failed), 2 configuration error,
+ * 130 interrupted. Errors print one line, never a stack trace.
+ */
+import { parseArgs } from 'node:util';
+import { join } from 'node:path';
+import { CpcError, ConfigError } from '../lib/errors.js';
+import { ENV_VARS, flagOf, type ConfigKey } from '../lib/config.js';
+import { runConformance } from './commands/conformance.js';
+import { PROJECT_ROOT } from './paths.js';
+
+const USAGE = `usage: cpc <command> [options]
+
+commands:
+  conformance   run the suite against the target and write reports (default target: embedded emulator)
+
+target options (or the environment variables in brackets):
+${(Object.keys(ENV_VARS) as ConfigKey[]).map((k) => `  --${flagOf(k).padEnd(18)} [${ENV_VARS[k]}]`).join('\n')}
+
+run options:
+  --out DIR            report folder (default reports/out)
+  --project NAME       contract or property (repeatable; default both)
+  --grep RE            only tests whose title or rule tag matches
+  --workers N          parallel workers (default 2)
+  --faults id,id       switch emulator faults on (embedded emulator only)
+  --quiet-summary      dots instead of one line per test
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(USAGE);
+    return command === undefined ? 2 : 0;
+  }
+  if (command !== 'conformance') throw new ConfigError(`unknown command "${command}"`);
+  const targetOptions = Object.fromEntries((Object.keys(ENV_VARS) as ConfigKey[]).map((k) => [flagOf(k), { type: 'string' as const }]));
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      options: {
+        ...targetOptions,
+        out: { type: 'string' }, project: { type: 'string', multiple: true }, grep: { type: 'string' },
+        workers: { type: 'string' }, faults: { type: 'string' }, 'quiet-summary': { type: 'boolean' },
+      },
+      strict: true,
+    });
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
+  const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
+  const flags: Partial<Record<ConfigKey, string>> = {};
+  for (const k of Object.keys(ENV_VARS) as ConfigKey[]) {
+    const value = v[flagOf(k)];
+    if (typeof value === 'string') flags[k] = value;
+  }
+  const projects = (v.project as string[] | undefined) ?? ['contract', 'property'];
+  for (const p of projects) if (p !== 'contract' && p !== 'property') throw new ConfigError(`--project is contract or property, got "${p}"`);
+  const workers = v.workers === undefined ? undefined : Number(v.workers);
+  if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) throw new ConfigError(`--workers must be a positive integer, got "${String(v.workers)}"`);
+  const outcome = await runConformance({
+    flags,
+    outDir: typeof v.out === 'string' ? v.out : join(PROJECT_ROOT, 'reports', 'out'),
+    projects,
+    ...(typeof v.grep === 'string' ? { grep: v.grep } : {}),
+    ...(workers ? { workers } : {}),
+    faults: typeof v.faults === 'string' ? v.faults.split(',').map((f) => f.trim()).filter(Boolean) : [],
+    quiet: v['quiet-summary'] === true,
+  });
+  return outcome.exitCode;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => { process.exitCode = code; },
+  (error: unknown) => {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`cpc: configuration error: ${error.message}\n`);
+      process.exitCode = 2;
+    } else if (error instanceof CpcError) {
+      process.stderr.write(`cpc: ${error.code}: ${error.message}\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`cpc: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

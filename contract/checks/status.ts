@@ -1,0 +1,15 @@
+import type { ApiResult } from '../../lib/client/api.js';
+import type { Finding } from '../support/rules.js';
+
+/** `client-error`: some 4xx (the spec's "any other status" is still an error, never 2xx or 5xx). */
+export type ExpectedStatus = number | readonly number[] | 'client-error';
+
+const describe = (e: ExpectedStatus): string => (e === 'client-error' ? 'a 4xx' : Array.isArray(e) ? e.join(' or ') : String(e));
+
+/** The response status is the one the rule names. */
+export function statusCodeConformance(rule: string, res: ApiResult, expected: ExpectedStatus): Finding[] {
+  const ok = expected === 'client-error' ? res.status >= 400 && res.status < 500
+    : typeof expected === 'number' ? res.status === expected
+    : (expected as readonly number[]).includes(res.status);
+  return ok ? [] : [{ rule, message: `${res.operation}: expected ${describe(expected)}, got ${res.status} (${res.text.slice(0, 200)})` }];
+}

@@ -1,0 +1,40 @@
+import { test } from '@playwright/test';
+import { assertRuleIds } from '../../lib/rules.js';
+
+/** A failed expectation attributed to the rule it breaks. */
+export interface Finding { rule: string; message: string }
+
+/**
+ * Test details declaring the rules a test verifies: tags (`@POD.MOUNT.BOTH_KINDS_400`) for
+ * `--grep`, and `rule` annotations the report reads. Unknown ids fail at load time.
+ */
+export function rules(...ids: string[]): { tag: string[]; annotation: { type: string; description: string }[] } {
+  assertRuleIds(ids);
+  return { tag: ids.map((id) => `@${id}`), annotation: ids.map((id) => ({ type: 'rule', description: id })) };
+}
+
+/** Records what the target does for an OBSERVED rule (where the spec says "not shown"). */
+export function observe(rule: string, value: unknown): void {
+  assertRuleIds([rule]);
+  test.info().annotations.push({ type: 'observed', description: JSON.stringify({ rule, value }) });
+}
+
+/** Fails the test when there are findings, attributing each to its rule for the report. */
+export function conform(...lists: readonly (readonly Finding[])[]): void {
+  const findings = lists.flat();
+  if (findings.length === 0) return;
+  const info = test.info();
+  for (const rule of new Set(findings.map((f) => f.rule))) info.annotations.push({ type: 'rule-failed', description: rule });
+  throw new NonConformanceError(findings);
+}
+
+/** Convenience: a finding when `ok` is false. */
+export const must = (ok: boolean, rule: string, message: string): Finding[] => (ok ? [] : [{ rule, message }]);
+
+export class NonConformanceError extends Error {
+  readonly code = 'CPC_NONCONFORMANT';
+  constructor(readonly findings: readonly Finding[]) {
+    super(`the target breaks ${findings.length} expectation(s):\n${findings.map((f) => `  [${f.rule}] ${f.message}`).join('\n')}`);
+    this.name = 'NonConformanceError';
+  }
+}

@@ -1,0 +1,247 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import FindMyWay, { type HTTPVersion, type Instance } from 'find-my-way';
+import { World, type ApiKey, type WorldOptions } from './world.js';
+import { extractKey, anyKey } from './auth.js';
+import { readBody, jsonDepth, MAX_JSON_DEPTH } from './http/body.js';
+import { problem, ProblemError, type Reply } from './http/reply.js';
+import { DEFAULT_MAX_BODY, type Ctx, type HttpMethod, type RouteDef } from './http/route.js';
+import { rateLimitHeaders } from './rate-limit.js';
+import { surfaceRoutes } from './routes/index.js';
+import { controlRoutes, type ControlRoute } from './routes/control.js';
+
+export const EMULATOR_NAME = 'compute-platform-emulator';
+export const CONTROL_PREFIX = '/__emulator';
+/** Header a client may send so unauthenticated requests land in its world (tests only). */
+export const WORLD_HEADER = 'x-emulator-world';
+
+export interface EmulatorOptions {
+  /** Options of the default world, which standalone users talk to. */
+  defaultWorld?: Omit<WorldOptions, 'id'>;
+  /** A fixed key for the default world's account (otherwise random). */
+  defaultKey?: string;
+  /** Called for each request that ends in a 5xx, with the error (the response never shows it). */
+  onInternalError?: (error: unknown) => void;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * The emulator as a request handler. It never listens: `server.ts` binds a port, and unit
+ * tests call `handle` on in-memory requests. Pipeline: control surface, route, world,
+ * authentication, rate limit, body, handler, serialisation.
+ */
+export class Emulator {
+  readonly worlds = new Map<string, World>();
+  readonly #keyIndex = new Map<string, World>();
+  readonly #router: Instance<HTTPVersion.V1>;
+  readonly #control: Instance<HTTPVersion.V1>;
+  readonly #onInternalError: (error: unknown) => void;
+  readonly defaultWorld: World;
+  readonly defaultKey: ApiKey;
+  #worldSeq = 0;
+
+  constructor(options: EmulatorOptions = {}) {
+    this.#onInternalError = options.onInternalError ?? ((e) => { process.stderr.write(`emulator: internal error: ${e instanceof Error ? e.message : String(e)}\n`); });
+    this.#router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 500 });
+    for (const r of surfaceRoutes) this.#router.on(r.method, r.path, () => undefined, { route: r });
+    this.#control = FindMyWay({ ignoreTrailingSlash: true });
+    for (const r of controlRoutes) this.#control.on(r.method, CONTROL_PREFIX + r.path, () => undefined, { route: r });
+    this.defaultWorld = this.createWorld({ ...options.defaultWorld, id: 'default' });
+    const account = this.defaultWorld.createAccount('default');
+    this.defaultKey = this.defaultWorld.mintKey(account.id, ['read', 'write'], 'default', options.defaultKey);
+  }
+
+  /** Creates an isolated world; keys minted in it authenticate into it. */
+  createWorld(options: Partial<WorldOptions> = {}): World {
+    const id = options.id ?? `w${(++this.#worldSeq).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    if (this.worlds.has(id)) throw new RangeError(`world ${id} exists`);
+    const world = new World({ ...options, id }, (key, w) => this.#keyIndex.set(key.key, w));
+    this.worlds.set(id, world);
+    return world;
+  }
+
+  deleteWorld(id: string): boolean {
+    const world = this.worlds.get(id);
+    if (!world || world === this.defaultWorld) return false;
+    for (const key of world.keys.keys()) this.#keyIndex.delete(key);
+    world.dispose();
+    return this.worlds.delete(id);
+  }
+
+  worldOfKey(key: string): World | undefined {
+    return this.#keyIndex.get(key);
+  }
+
+  readonly handle: Handler = (req, res) => {
+    this.#dispatch(req, res).catch((error: unknown) => {
+      this.#onInternalError(error);
+      if (!res.headersSent) send(res, problem('internal', 'The emulator failed while answering this request.'), undefined);
+      else res.destroy();
+    });
+  };
+
+  dispose(): void {
+    for (const world of this.worlds.values()) world.dispose();
+  }
+
+  async #dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const rawUrl = req.url ?? '/';
+    const q = rawUrl.indexOf('?');
+    const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
+    const query = new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1));
+    const method = (req.method ?? 'GET').toUpperCase() as HttpMethod;
+
+    if (path === CONTROL_PREFIX || path.startsWith(CONTROL_PREFIX + '/')) {
+      return this.#dispatchControl(req, res, method, path, query);
+    }
+
+    const headerWorld = req.headers[WORLD_HEADER];
+    const candidateKey = anyKey(req.headers, query);
+    const world = (candidateKey !== undefined ? this.#keyIndex.get(candidateKey) : undefined)
+      ?? (typeof headerWorld === 'string' ? this.worlds.get(headerWorld) : undefined)
+      ?? this.defaultWorld;
+
+    const found = this.#router.find(method, path);
+    if (!found) {
+      if (world.fault('routes.unknown-200')) return send(res, { status: 200, body: {} }, world);
+      const other = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).some((m) => m !== method && this.#router.find(m, path));
+      return send(res, other
+        ? problem('method-not-allowed', `${method} is not served at ${path}.`)
+        : problem('route-not-found', `No operation is served at ${method} ${path}.`), world);
+    }
+    const route = (found.store as { route: RouteDef }).route;
+
+    // Authentication (spec: 401 for a missing, malformed or invalid key; 403 for a valid key without access).
+    const extracted = extractKey(route.auth, req.headers, query);
+    let apiKey: ApiKey | undefined;
+    if (extracted.kind === 'key') apiKey = world.keys.get(extracted.key);
+    if (!apiKey) {
+      if (extracted.kind === 'missing' && world.fault('auth.missing-key-accepted')) {
+        apiKey = world.keys.values().next().value;
+      }
+    }
+    if (!apiKey) {
+      const detail = extracted.kind === 'missing' ? 'No API key was sent.'
+        : extracted.kind === 'malformed' ? `The API key could not be read: ${extracted.reason}.`
+        : 'The API key is not valid.';
+      return send(res, world.fault('auth.401-as-403') ? problem('forbidden', detail) : problem('unauthorized', detail,
+        undefined, { 'WWW-Authenticate': route.auth === 'serverless' ? 'Bearer realm="serverless"' : 'Bearer' }), world);
+    }
+    if (!apiKey.scopes.has(route.scope) && !(route.scope === 'write' && world.fault('auth.readonly-can-write'))) {
+      return send(res, problem('forbidden', `This API key does not grant ${route.scope} access for ${route.operation}.`), world);
+    }
+    const account = world.accounts.get(apiKey.accountId)!;
+
+    // Per-user rate limiting: three windows; headers on every authenticated response.
+    const decision = world.rateLimiter.check(account.id, world.clock.now());
+    const rlHeaders = world.fault('ratelimit.no-headers-on-success') ? undefined : rateLimitHeadersFor(decision.windows, world);
+    if (!decision.allowed && !world.fault('ratelimit.never-429')) {
+      const h: Record<string, string | number> = { ...rateLimitHeadersFor(decision.windows, world) };
+      if (!world.fault('ratelimit.no-retry-after')) h['Retry-After'] = decision.exceeded.resetSeconds;
+      return send(res, problem('rate-limited', `rate limit exceeded for the ${decision.exceeded.name} window`, undefined, h), world);
+    }
+
+    // Body: bounded read, JSON only.
+    let body: unknown;
+    let bodyBytes = 0;
+    if (method !== 'GET' && method !== 'DELETE') {
+      const result = await readBody(req, route.maxBody ?? DEFAULT_MAX_BODY);
+      if (result.kind === 'aborted') { res.destroy(); return; }
+      if (result.kind === 'too-large') {
+        return send(res, problem('payload-too-large', `The body exceeds the maximum payload of ${result.limit} bytes for ${route.operation}.`,
+          undefined, { ...rlHeaders, Connection: 'close' }), world);
+      }
+      bodyBytes = result.bytes.length;
+      if (bodyBytes > 0) {
+        const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+        if (type !== 'application/json' && !type.endsWith('+json')) {
+          return send(res, problem('unsupported-media-type', `Send the body as application/json (got ${type || 'no content type'}).`, undefined, rlHeaders), world);
+        }
+        const text = result.bytes.toString('utf8');
+        if (jsonDepth(text) > MAX_JSON_DEPTH) {
+          return send(res, problem('malformed-json', `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`, undefined, rlHeaders), world);
+        }
+        try {
+          body = JSON.parse(text);
+        } catch (e) {
+          return send(res, problem('malformed-json', `The body is not valid JSON: ${(e as Error).message}.`, undefined, rlHeaders), world);
+        }
+      }
+    }
+
+    const ctx: Ctx = { world, account, apiKey, method, path, query, headers: req.headers, params: found.params as Record<string, string>, body, bodyBytes };
+    let reply: Reply;
+    try {
+      reply = await route.handle(ctx);
+    } catch (e) {
+      if (e instanceof ProblemError) reply = e.reply;
+      else throw e;
+    }
+    send(res, rlHeaders ? { ...reply, headers: { ...rlHeaders, ...reply.headers } } : reply, world);
+  }
+
+  async #dispatchControl(req: IncomingMessage, res: ServerResponse, method: HttpMethod, path: string, query: URLSearchParams): Promise<void> {
+    const found = this.#control.find(method, path);
+    if (!found) return send(res, problem('route-not-found', `No control operation at ${method} ${path}.`), undefined);
+    const route = (found.store as { route: ControlRoute }).route;
+    let body: unknown;
+    if (method !== 'GET' && method !== 'DELETE') {
+      const result = await readBody(req, DEFAULT_MAX_BODY);
+      if (result.kind === 'aborted') { res.destroy(); return; }
+      if (result.kind === 'too-large') return send(res, problem('payload-too-large', 'Control bodies are limited to 1 MiB.'), undefined);
+      if (result.bytes.length > 0) {
+        try { body = JSON.parse(result.bytes.toString('utf8')); } catch (e) {
+          return send(res, problem('malformed-json', `The body is not valid JSON: ${(e as Error).message}.`), undefined);
+        }
+      }
+    }
+    let reply: Reply;
+    try {
+      reply = await route.handle({ emulator: this, params: found.params as Record<string, string>, body, query });
+    } catch (e) {
+      if (e instanceof ProblemError) reply = e.reply;
+      else throw e;
+    }
+    send(res, reply, undefined);
+  }
+}
+
+function rateLimitHeadersFor(windows: Parameters<typeof rateLimitHeaders>[0], world: World): Record<string, string> {
+  if (world.fault('ratelimit.policy-token-items')) {
+    return {
+      ...rateLimitHeaders(windows),
+      'RateLimit-Policy': windows.map((w) => `${w.name};q=${w.quota};w=${w.seconds * 2}`).join(', '),
+    };
+  }
+  return rateLimitHeaders(windows);
+}
+
+/** Serialises a reply; the only place that writes responses. */
+function send(res: ServerResponse, reply: Reply, world: World | undefined): void {
+  const headers: Record<string, string | number> = { ...reply.headers };
+  let payload: string | undefined;
+  if (reply.status !== 204 && reply.body !== undefined) {
+    let body = reply.body;
+    let type = reply.contentType ?? 'application/json';
+    if (type === 'application/problem+json' && world) {
+      if (world.fault('problem.plain-json')) type = 'application/json';
+      if (world.fault('problem.no-detail') || world.fault('problem.status-mismatch')) {
+        const copy = { ...(body as Record<string, unknown>) };
+        if (world.fault('problem.no-detail')) delete copy.detail;
+        if (world.fault('problem.status-mismatch')) copy.status = reply.status === 400 ? 422 : 400;
+        body = copy;
+      }
+    }
+    try {
+      payload = JSON.stringify(body);
+    } catch {
+      payload = JSON.stringify(problem('internal', 'The response could not be serialised.').body);
+      reply = { ...reply, status: 500 };
+      type = 'application/problem+json';
+    }
+    headers['Content-Type'] = `${type}; charset=utf-8`;
+    headers['Content-Length'] = Buffer.byteLength(payload);
+  }
+  res.writeHead(reply.status, headers);
+  res.end(payload);
+}

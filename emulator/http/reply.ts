@@ -1,0 +1,38 @@
+import { problemBody, problemCatalog, type ProblemKind } from '../problems.js';
+
+/** What a route handler answers; the app turns it into bytes. */
+export interface Reply {
+  status: number;
+  headers?: Record<string, string | number>;
+  /** JSON-serialisable body; `undefined` means no body (for 204). */
+  body?: unknown;
+  /** Defaults to application/json when a body is present. */
+  contentType?: string;
+}
+
+export const json = (status: number, body: unknown, headers?: Record<string, string | number>): Reply =>
+  ({ status, body, ...(headers ? { headers } : {}) });
+
+export const noContent = (): Reply => ({ status: 204 });
+
+/** A problem+json reply from the catalog. */
+export function problem(kind: ProblemKind, detail: string, errors?: readonly string[], headers?: Record<string, string | number>): Reply {
+  return {
+    status: problemCatalog[kind].status,
+    body: problemBody(kind, detail, errors),
+    contentType: 'application/problem+json',
+    ...(headers ? { headers } : {}),
+  };
+}
+
+/** Thrown inside handlers to answer with a problem; the app catches it. */
+export class ProblemError extends Error {
+  readonly code = 'EMU_PROBLEM';
+  constructor(readonly reply: Reply) {
+    super(typeof reply.body === 'object' && reply.body !== null && 'detail' in reply.body ? String(reply.body.detail) : 'problem');
+  }
+}
+
+export const fail = (kind: ProblemKind, detail: string, errors?: readonly string[]): never => {
+  throw new ProblemError(problem(kind, detail, errors));
+};

@@ -1,0 +1,168 @@
+import type { Emulator } from '../app.js';
+import { fail, json, noContent, type Reply } from '../http/reply.js';
+import type { HttpMethod } from '../http/route.js';
+import { faultCatalog } from '../faults.js';
+import { UnknownFaultError, type Scope, type World } from '../world.js';
+import { WINDOWS, type Quotas } from '../rate-limit.js';
+import { worldSeeders } from './index.js';
+
+export interface ControlCtx { emulator: Emulator; params: Record<string, string>; body: unknown; query: URLSearchParams }
+export interface ControlRoute { method: HttpMethod; path: string; handle(ctx: ControlCtx): Reply | Promise<Reply> }
+
+export const EMULATOR_VERSION = '0.1.0';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function objectBody(body: unknown): Record<string, unknown> {
+  if (body === undefined) return {};
+  if (!isObject(body)) fail('validation-failed', 'The control body must be a JSON object.');
+  return body as Record<string, unknown>;
+}
+
+function worldOf(ctx: ControlCtx): World {
+  const world = ctx.emulator.worlds.get(ctx.params.world ?? '');
+  if (!world) fail('not-found', `No world ${ctx.params.world}.`);
+  return world!;
+}
+
+function parseQuotas(value: unknown): Partial<Quotas> {
+  if (value === undefined) return {};
+  if (!isObject(value)) fail('validation-failed', '`quotas` must be an object with minute, hour, day.');
+  const out: Partial<Quotas> = {};
+  const errors: string[] = [];
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (!WINDOWS.some((w) => w.name === k)) errors.push(`/quotas/${k}: unknown window`);
+    else if (!Number.isInteger(v) || (v as number) < 0) errors.push(`/quotas/${k}: must be an integer >= 0`);
+    else out[k as keyof Quotas] = v as number;
+  }
+  if (errors.length) fail('validation-failed', 'Invalid quotas.', errors);
+  return out;
+}
+
+function parseFaults(value: unknown): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.some((f) => typeof f !== 'string')) fail('validation-failed', '`faults` must be an array of fault ids.');
+  return value as string[];
+}
+
+function applyFaults(world: World, faults: string[]): void {
+  try {
+    world.setFaults(faults);
+  } catch (e) {
+    if (e instanceof UnknownFaultError) fail('validation-failed', e.message, e.ids.map((id) => `/faults: unknown fault "${id}"`));
+    throw e;
+  }
+}
+
+function describe(world: World): Record<string, unknown> {
+  return {
+    id: world.id,
+    now: new Date(world.clock.now()).toISOString(),
+    nowMs: world.clock.now(),
+    clock: world.clock.settings(),
+    quotas: world.rateLimiter.quotas,
+    faults: [...world.faults],
+  };
+}
+
+/**
+ * The control surface under `/__emulator`: worlds, keys, quotas, the clock and faults.
+ * Never authenticated and never rate limited; it is how the suite drives the emulator.
+ */
+export const controlRoutes: ControlRoute[] = [
+  {
+    method: 'GET', path: '',
+    handle: ({ emulator }) => json(200, {
+      emulator: 'compute-platform-emulator', version: EMULATOR_VERSION, defaultWorld: emulator.defaultWorld.id,
+      worlds: emulator.worlds.size, faults: Object.keys(faultCatalog),
+    }),
+  },
+  { method: 'GET', path: '/faults', handle: () => json(200, { faults: Object.entries(faultCatalog).map(([id, f]) => ({ id, ...f })) }) },
+  {
+    method: 'POST', path: '/worlds',
+    handle: (ctx) => {
+      const body = objectBody(ctx.body);
+      const clock = isObject(body.clock) ? body.clock : {};
+      if (clock.mode !== undefined && clock.mode !== 'manual' && clock.mode !== 'auto') fail('validation-failed', '`clock.mode` is manual or auto.');
+      if (clock.scale !== undefined && !(typeof clock.scale === 'number' && clock.scale > 0)) fail('validation-failed', '`clock.scale` must be a number > 0.');
+      const seed = body.seed === undefined ? undefined : Number(body.seed);
+      if (seed !== undefined && !Number.isInteger(seed)) fail('validation-failed', '`seed` must be an integer.');
+      const quotas = parseQuotas(body.quotas);
+      const faults = parseFaults(body.faults);
+      const world = ctx.emulator.createWorld({
+        quotas, ...(seed !== undefined ? { seed } : {}),
+        clock: { ...(clock.mode ? { mode: clock.mode as 'manual' | 'auto' } : {}), ...(clock.scale ? { scale: clock.scale as number } : {}) },
+      });
+      try { applyFaults(world, faults); } catch (e) { ctx.emulator.deleteWorld(world.id); throw e; }
+      const main = world.createAccount('main');
+      const other = world.createAccount('other');
+      const keys = {
+        main: world.mintKey(main.id, ['read', 'write'], 'main').key,
+        readonly: world.mintKey(main.id, ['read'], 'readonly').key,
+        other: world.mintKey(other.id, ['read', 'write'], 'other').key,
+      };
+      const seeded: Record<string, unknown> = {};
+      for (const seeder of worldSeeders) Object.assign(seeded, seeder(world, main.id));
+      return json(201, { ...describe(world), accountId: main.id, otherAccountId: other.id, keys, seeded });
+    },
+  },
+  { method: 'GET', path: '/worlds/:world', handle: (ctx) => json(200, describe(worldOf(ctx))) },
+  {
+    method: 'DELETE', path: '/worlds/:world',
+    handle: (ctx) => {
+      const world = worldOf(ctx);
+      if (world === ctx.emulator.defaultWorld) fail('conflict', 'The default world cannot be deleted; reset it instead.');
+      ctx.emulator.deleteWorld(world.id);
+      return noContent();
+    },
+  },
+  { method: 'POST', path: '/worlds/:world/reset', handle: (ctx) => { worldOf(ctx).resetState(); return noContent(); } },
+  {
+    method: 'POST', path: '/worlds/:world/clock',
+    handle: (ctx) => {
+      const world = worldOf(ctx);
+      const body = objectBody(ctx.body);
+      if (body.mode !== undefined || body.scale !== undefined) {
+        if (body.mode !== undefined && body.mode !== 'manual' && body.mode !== 'auto') fail('validation-failed', '`mode` is manual or auto.');
+        if (body.scale !== undefined && !(typeof body.scale === 'number' && body.scale > 0)) fail('validation-failed', '`scale` must be a number > 0.');
+        world.clock.configure({ ...(body.mode ? { mode: body.mode as 'manual' | 'auto' } : {}), ...(body.scale ? { scale: body.scale as number } : {}) });
+      }
+      if (body.advanceMs !== undefined) {
+        if (!Number.isInteger(body.advanceMs) || (body.advanceMs as number) < 0) fail('validation-failed', '`advanceMs` must be an integer >= 0.');
+        world.clock.advance(body.advanceMs as number);
+      }
+      return json(200, describe(world));
+    },
+  },
+  {
+    method: 'PUT', path: '/worlds/:world/quotas',
+    handle: (ctx) => {
+      const world = worldOf(ctx);
+      const body = objectBody(ctx.body);
+      Object.assign(world.rateLimiter.quotas, parseQuotas(body.quotas ?? body));
+      if (body.resetCounters === true) world.rateLimiter.reset();
+      return json(200, describe(world));
+    },
+  },
+  {
+    method: 'PUT', path: '/worlds/:world/faults',
+    handle: (ctx) => {
+      const world = worldOf(ctx);
+      applyFaults(world, parseFaults(objectBody(ctx.body).faults));
+      return json(200, describe(world));
+    },
+  },
+  {
+    method: 'POST', path: '/worlds/:world/keys',
+    handle: (ctx) => {
+      const world = worldOf(ctx);
+      const body = objectBody(ctx.body);
+      const accountId = typeof body.accountId === 'string' ? body.accountId : world.createAccount(String(body.accountName ?? 'minted')).id;
+      if (!world.accounts.has(accountId)) fail('not-found', `No account ${accountId} in world ${world.id}.`);
+      const scopes = body.scopes ?? ['read', 'write'];
+      if (!Array.isArray(scopes) || scopes.some((s) => s !== 'read' && s !== 'write')) fail('validation-failed', '`scopes` is an array of "read" and "write".');
+      const key = world.mintKey(accountId, scopes as Scope[], String(body.label ?? 'minted'));
+      return json(201, { key: key.key, accountId, scopes: [...key.scopes] });
+    },
+  },
+];

@@ -1,0 +1,95 @@
+import { defineSlice, type World } from '../world.js';
+
+/**
+ * Serverless endpoints, one store per world, shared by every surface that touches them:
+ * REST v1 `POST /v1/endpoints`, GraphQL `saveEndpoint`/`deleteEndpoint`/`myself`, and the
+ * serverless job operations (`/v2/<endpoint_id>/...`), which run jobs on an endpoint's workers.
+ */
+export type EndpointType = 'QB' | 'LB';
+
+export interface EndpointRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  templateId: string;
+  /** GraphQL `gpuIds` (a GPU tier such as `AMPERE_16`), or the allocated type of a REST v1 endpoint. */
+  gpuIds: string;
+  /** REST v1 `gpuTypeIds`, in priority order; empty for endpoints made by GraphQL. */
+  gpuTypeIds: string[];
+  type: EndpointType;
+  idleTimeout: number;
+  locations: string | null;
+  flashBootType: string | null;
+  scalerType: string | null;
+  scalerValue: number | null;
+  workersMin: number;
+  workersMax: number;
+  networkVolumeId: string | null;
+  createdAt: number;
+  origin: 'rest-v1' | 'graphql' | 'seed';
+  /** Public model endpoints answer any account with bearer auth. */
+  publicModel?: boolean;
+}
+
+export type EndpointFields = Omit<EndpointRecord, 'id' | 'accountId' | 'createdAt'>;
+
+/** Listener for endpoint changes: `before` is undefined on create, `after` on delete. */
+export type EndpointListener = (before: EndpointRecord | undefined, after: EndpointRecord | undefined) => void;
+
+export class EndpointStore {
+  readonly #byId = new Map<string, EndpointRecord>();
+  readonly #listeners: EndpointListener[] = [];
+
+  constructor(private readonly world: World) {}
+
+  create(accountId: string, fields: EndpointFields, id?: string): EndpointRecord {
+    const record: EndpointRecord = { ...fields, id: id ?? this.world.nextId('ep'), accountId, createdAt: this.world.clock.now() };
+    this.#byId.set(record.id, record);
+    this.#emit(undefined, record);
+    return record;
+  }
+
+  /** The endpoint if it exists and the account may see it (its own, or a public model). */
+  get(id: string, accountId?: string): EndpointRecord | undefined {
+    const record = this.#byId.get(id);
+    if (!record) return undefined;
+    if (accountId !== undefined && record.accountId !== accountId && !record.publicModel) return undefined;
+    return record;
+  }
+
+  update(id: string, patch: Partial<EndpointFields>): EndpointRecord {
+    const before = this.#byId.get(id);
+    if (!before) throw new RangeError(`no endpoint ${id}`);
+    const after: EndpointRecord = { ...before, ...patch };
+    this.#byId.set(id, after);
+    this.#emit(before, after);
+    return after;
+  }
+
+  delete(id: string): boolean {
+    const before = this.#byId.get(id);
+    if (!before) return false;
+    this.#byId.delete(id);
+    this.#emit(before, undefined);
+    return true;
+  }
+
+  listByAccount(accountId: string): EndpointRecord[] {
+    return [...this.#byId.values()].filter((e) => e.accountId === accountId && !e.publicModel);
+  }
+
+  /** Endpoints that use a template (for the template deletion rule). */
+  usingTemplate(templateId: string): EndpointRecord[] {
+    return [...this.#byId.values()].filter((e) => e.templateId === templateId);
+  }
+
+  onChange(listener: EndpointListener): void {
+    this.#listeners.push(listener);
+  }
+
+  #emit(before: EndpointRecord | undefined, after: EndpointRecord | undefined): void {
+    for (const l of this.#listeners) l(before, after);
+  }
+}
+
+export const endpointsSlice = defineSlice('endpoints', (world) => new EndpointStore(world));

@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import { VirtualClock, type ClockSettings } from './clock.js';
+import { RateLimiter, LIVE_QUOTAS, type Quotas } from './rate-limit.js';
+import { isFaultId, type FaultId } from './faults.js';
+
+/** What a key may do. `read` covers reads; `write` covers creating, changing and running. */
+export type Scope = 'read' | 'write';
+
+export interface Account { id: string; name: string }
+export interface ApiKey { key: string; accountId: string; scopes: ReadonlySet<Scope>; label: string }
+
+/** A typed slot of per-world state that a surface owns (pods, jobs, GraphQL objects...). */
+export interface Slice<T> { readonly name: string; create(world: World): T }
+export const defineSlice = <T>(name: string, create: (world: World) => T): Slice<T> => ({ name, create });
+
+export interface WorldOptions {
+  id: string;
+  quotas?: Partial<Quotas>;
+  clock?: Partial<ClockSettings>;
+  startAt?: number;
+  faults?: readonly string[];
+  seed?: number;
+}
+
+/**
+ * One isolated universe: accounts, keys, a virtual clock, rate limits, faults and every
+ * surface's state. Worlds let parallel tests each own their clock and state on one emulator.
+ */
+export class World {
+  readonly id: string;
+  readonly clock: VirtualClock;
+  readonly rateLimiter: RateLimiter;
+  readonly accounts = new Map<string, Account>();
+  readonly keys = new Map<string, ApiKey>();
+  readonly faults = new Set<FaultId>();
+  readonly seed: number;
+  #slices = new Map<string, unknown>();
+  #disposers: (() => void)[] = [];
+  #ids = 0;
+
+  constructor(options: WorldOptions, private readonly onKey: (key: ApiKey, world: World) => void) {
+    this.id = options.id;
+    this.seed = options.seed ?? 1;
+    this.clock = new VirtualClock(options.startAt ?? Date.UTC(2026, 0, 1), { mode: 'manual', scale: 1, ...options.clock });
+    this.rateLimiter = new RateLimiter({ ...LIVE_QUOTAS, ...options.quotas });
+    this.setFaults(options.faults ?? []);
+  }
+
+  /** The surface state for `slice`, created on first use. */
+  get<T>(slice: Slice<T>): T {
+    let value = this.#slices.get(slice.name) as T | undefined;
+    if (value === undefined) {
+      value = slice.create(this);
+      this.#slices.set(slice.name, value);
+    }
+    return value;
+  }
+
+  /** Registers cleanup (timers, intervals) run on reset and disposal. */
+  onDispose(fn: () => void): void {
+    this.#disposers.push(fn);
+  }
+
+  fault(id: FaultId): boolean {
+    return this.faults.has(id);
+  }
+
+  setFaults(ids: readonly string[]): void {
+    const unknown = ids.filter((id) => !isFaultId(id));
+    if (unknown.length > 0) throw new UnknownFaultError(unknown);
+    this.faults.clear();
+    for (const id of ids) this.faults.add(id as FaultId);
+  }
+
+  /** Ids unique within the world, readable in evidence: `pod_0001a`. Deterministic per world. */
+  nextId(prefix: string): string {
+    this.#ids++;
+    return `${prefix}${this.#ids.toString(36).padStart(5, '0')}${(this.seed % 1296).toString(36).padStart(2, '0')}`;
+  }
+
+  createAccount(name: string): Account {
+    const account: Account = { id: this.nextId('acct_'), name };
+    this.accounts.set(account.id, account);
+    return account;
+  }
+
+  mintKey(accountId: string, scopes: readonly Scope[], label: string, fixed?: string): ApiKey {
+    if (!this.accounts.has(accountId)) throw new RangeError(`unknown account ${accountId}`);
+    const key: ApiKey = { key: fixed ?? `cpk_${randomBytes(18).toString('base64url')}`, accountId, scopes: new Set(scopes), label };
+    this.keys.set(key.key, key);
+    this.onKey(key, this);
+    return key;
+  }
+
+  /** Drops every surface's state and the rate-limit counters; accounts and keys stay. */
+  resetState(): void {
+    this.#runDisposers();
+    this.#slices.clear();
+    this.rateLimiter.reset();
+  }
+
+  dispose(): void {
+    this.#runDisposers();
+    this.#slices.clear();
+    this.clock.dispose();
+  }
+
+  #runDisposers(): void {
+    for (const fn of this.#disposers.splice(0)) fn();
+  }
+}
+
+export class UnknownFaultError extends Error {
+  readonly code = 'EMU_UNKNOWN_FAULT';
+  constructor(readonly ids: readonly string[]) {
+    super(`unknown fault id(s): ${ids.join(', ')}`);
+  }
+}

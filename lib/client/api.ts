@@ -1,0 +1,160 @@
+import { buildEvidence, type Evidence } from '../evidence.js';
+import type { Transport } from './transport.js';
+import { fillPath, operations, type ApiSurface, type Method, type OperationName } from './operations.js';
+
+/** The three keys a target may offer, and the environment variable each comes from. */
+export interface Keys { main?: string; readonly?: string; other?: string }
+export type KeyRole = keyof Keys;
+const KEY_VARIABLE: Record<KeyRole, string> = { main: 'CPC_API_KEY', readonly: 'CPC_API_KEY_READONLY', other: 'CPC_API_KEY_OTHER' };
+
+export interface SurfaceUrls { baseUrl: string; serverlessUrl: string; restV1Url: string }
+
+/**
+ * How to authenticate one call:
+ * - a role (`main` default, `readonly`, `other`): that key, in the surface's own style;
+ * - `none`: no credentials at all;
+ * - `{ key }`: this literal key in the surface's style (for invalid-key checks);
+ * - `{ authorization }`: this exact Authorization header (for malformed-header checks);
+ * - `{ role, style }`: a role's key in another surface's style (e.g. Bearer on serverless).
+ */
+export type AuthChoice = KeyRole | 'none' | { key: string } | { authorization: string } | { role: KeyRole; style: AuthStyle };
+export type AuthStyle = 'bearer' | 'raw' | 'query';
+
+export interface CallOptions {
+  params?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** JSON body; serialised with Content-Type application/json. */
+  body?: unknown;
+  /** Raw body bytes or text, sent as is (with `contentType` if given). */
+  rawBody?: string | Uint8Array;
+  contentType?: string;
+  headers?: Record<string, string>;
+  auth?: AuthChoice;
+  timeoutMs?: number;
+}
+
+/** A response with its parsed body and the evidence to show in a report. */
+export interface ApiResult<T = unknown> {
+  operation: string;
+  status: number;
+  headers: Record<string, string>;
+  /** Media type without parameters, lower-cased (`application/problem+json`). */
+  contentType: string;
+  text: string;
+  /** Parsed JSON when the body is JSON, else undefined. */
+  body: T;
+  bytes: number;
+  durationMs: number;
+  evidence: Evidence;
+}
+
+const DEFAULT_STYLE: Record<ApiSurface, AuthStyle> = {
+  'rest-v2': 'bearer', 'rest-v1': 'bearer', 'public-model': 'bearer', serverless: 'raw', graphql: 'query',
+};
+
+/**
+ * A typed client for the four surfaces and their three auth styles. It records every
+ * exchange as redacted evidence; `history` keeps the latest ones for failure reports.
+ */
+export class ApiClient {
+  readonly history: Evidence[] = [];
+  #historyLimit = 20;
+
+  constructor(
+    readonly urls: SurfaceUrls,
+    readonly keys: Keys,
+    readonly transport: Transport,
+    /** Extra headers on every call (the emulator's world header, when the target is one). */
+    readonly defaultHeaders: Record<string, string> = {},
+    /** Called when a call needs a key the target lacks; test fixtures turn it into a skip. */
+    readonly onMissingKey: (role: KeyRole) => void = () => undefined,
+  ) {}
+
+  /** Calls a named operation. */
+  op<T = unknown>(name: OperationName, options: CallOptions = {}): Promise<ApiResult<T>> {
+    const def = operations[name];
+    return this.call<T>(def.surface, def.method, fillPath(def.path, options.params), options, name);
+  }
+
+  /** Calls any path on a surface (for unknown-route and hygiene checks). */
+  async call<T = unknown>(surface: ApiSurface, method: Method | string, path: string, options: CallOptions = {}, operation = `${method} ${path}`): Promise<ApiResult<T>> {
+    const base = surface === 'serverless' || surface === 'public-model' ? this.urls.serverlessUrl : surface === 'rest-v1' ? this.urls.restV1Url : this.urls.baseUrl;
+    const url = new URL(base + path);
+    for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { accept: 'application/json, application/problem+json', ...this.defaultHeaders };
+    const { key, keyVariable } = this.#applyAuth(surface, options.auth ?? 'main', headers, url);
+
+    let body: string | Uint8Array | undefined;
+    if (options.rawBody !== undefined) {
+      body = options.rawBody;
+      if (options.contentType) headers['content-type'] = options.contentType;
+    } else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = options.contentType ?? 'application/json';
+    }
+    Object.assign(headers, options.headers);
+    const bodyBytes = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+    const bodyText = body === undefined ? undefined : typeof body === 'string' ? body : `<${bodyBytes} bytes>`;
+    const curlInput = { operation, method, url: url.toString(), headers, ...(bodyText !== undefined ? { body: bodyText } : {}), bodyBytes, ...(key ? { key } : {}), ...(keyVariable ? { keyVariable } : {}) };
+
+    let response;
+    try {
+      response = await this.transport.send({ method, url: url.toString(), headers, ...(body !== undefined ? { body } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+    } catch (e) {
+      this.#remember(buildEvidence(curlInput, undefined, (e as Error).message));
+      throw e;
+    }
+    const text = Buffer.from(response.bytes).toString('utf8');
+    const contentType = (response.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    let parsed: unknown;
+    if (text.length > 0 && (contentType === 'application/json' || contentType.endsWith('+json'))) {
+      try { parsed = JSON.parse(text); } catch { parsed = undefined; }
+    }
+    const evidence = buildEvidence(curlInput, { status: response.status, headers: response.headers, text, bytes: response.bytes.byteLength, durationMs: response.durationMs });
+    this.#remember(evidence);
+    return { operation, status: response.status, headers: response.headers, contentType, text, body: parsed as T, bytes: response.bytes.byteLength, durationMs: response.durationMs, evidence };
+  }
+
+  /** GraphQL: `{query, variables}` to POST /graphql with the key as `api_key`. */
+  graphql<T = unknown>(query: string, variables?: Record<string, unknown> | null, options: Omit<CallOptions, 'body'> = {}): Promise<ApiResult<T>> {
+    return this.op<T>('graphql', { ...options, body: variables === undefined ? { query } : { query, variables } });
+  }
+
+  /** A copy of this client with other keys (for another account) and the same transport. */
+  withKeys(keys: Keys): ApiClient {
+    return new ApiClient(this.urls, keys, this.transport, this.defaultHeaders, this.onMissingKey);
+  }
+
+  #applyAuth(surface: ApiSurface, auth: AuthChoice, headers: Record<string, string>, url: URL): { key?: string; keyVariable?: string } {
+    if (auth === 'none') return {};
+    if (typeof auth === 'object' && 'authorization' in auth) { headers.authorization = auth.authorization; return {}; }
+    let key: string | undefined;
+    let keyVariable: string | undefined;
+    let style = DEFAULT_STYLE[surface];
+    if (typeof auth === 'string') { key = this.keys[auth]; keyVariable = KEY_VARIABLE[auth]; }
+    else if ('key' in auth) { key = auth.key; keyVariable = 'API_KEY'; }
+    else { key = this.keys[auth.role]; keyVariable = KEY_VARIABLE[auth.role]; style = auth.style; }
+    if (key === undefined) {
+      const role = typeof auth === 'string' ? auth : 'role' in auth ? auth.role : 'main';
+      this.onMissingKey(role);
+      throw new MissingKeyError(role);
+    }
+    if (style === 'bearer') headers.authorization = `Bearer ${key}`;
+    else if (style === 'raw') headers.authorization = key;
+    else url.searchParams.set('api_key', key);
+    return { key, keyVariable };
+  }
+
+  #remember(evidence: Evidence): void {
+    this.history.push(evidence);
+    if (this.history.length > this.#historyLimit) this.history.shift();
+  }
+}
+
+/** The target offers no key for this role; tests that need it skip with this reason. */
+export class MissingKeyError extends Error {
+  readonly code = 'CPC_MISSING_KEY';
+  constructor(readonly role: KeyRole) {
+    super(`the target has no ${role} key (set ${KEY_VARIABLE[role]})`);
+  }
+}

@@ -1,0 +1,50 @@
+import { Agent, request as undiciRequest } from 'undici';
+
+/** One HTTP request as the client builds it. */
+export interface HttpRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+  /** Abort after this many milliseconds (default 330 s: longer than the spec's longest wait). */
+  timeoutMs?: number;
+}
+
+export interface HttpResponse {
+  status: number;
+  /** Lower-cased names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  bytes: Uint8Array;
+  durationMs: number;
+}
+
+/** How requests reach the target: undici here, Playwright's `request` fixture in contract tests. */
+export interface Transport {
+  send(request: HttpRequest): Promise<HttpResponse>;
+}
+
+const DEFAULT_TIMEOUT_MS = 330_000;
+
+/** The undici transport: one keep-alive pool per client. */
+export function undiciTransport(options: { connections?: number } = {}): Transport & { close(): Promise<void> } {
+  const agent = new Agent({ connections: options.connections ?? 16, keepAliveTimeout: 10_000, headersTimeout: DEFAULT_TIMEOUT_MS, bodyTimeout: DEFAULT_TIMEOUT_MS });
+  return {
+    async send(req) {
+      const started = performance.now();
+      const res = await undiciRequest(req.url, {
+        method: req.method as 'GET',
+        headers: req.headers,
+        body: req.body,
+        dispatcher: agent,
+        signal: AbortSignal.timeout(req.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+      });
+      const bytes = new Uint8Array(await res.body.arrayBuffer());
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(res.headers)) {
+        if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+      }
+      return { status: res.statusCode, headers, bytes, durationMs: performance.now() - started };
+    },
+    close: () => agent.close(),
+  };
+}

@@ -1,0 +1,88 @@
+import { ConfigError } from './errors.js';
+import { registerSecret } from './redact.js';
+
+/**
+ * Where the suite points. With nothing configured the embedded emulator is the target.
+ * Environment variables (these names exactly, so every runner configures the suite alike):
+ * CPC_BASE_URL, CPC_SERVERLESS_URL, CPC_REST_V1_URL, CPC_API_KEY, CPC_API_KEY_READONLY,
+ * CPC_API_KEY_OTHER, CPC_ENDPOINT_ID. CLI flags of the same names (`--base-url`...) win.
+ */
+export interface TargetConfig {
+  kind: 'embedded' | 'remote';
+  baseUrl?: string;
+  serverlessUrl?: string;
+  restV1Url?: string;
+  apiKey?: string;
+  apiKeyReadonly?: string;
+  apiKeyOther?: string;
+  endpointId?: string;
+}
+
+export const ENV_VARS = {
+  baseUrl: 'CPC_BASE_URL',
+  serverlessUrl: 'CPC_SERVERLESS_URL',
+  restV1Url: 'CPC_REST_V1_URL',
+  apiKey: 'CPC_API_KEY',
+  apiKeyReadonly: 'CPC_API_KEY_READONLY',
+  apiKeyOther: 'CPC_API_KEY_OTHER',
+  endpointId: 'CPC_ENDPOINT_ID',
+} as const satisfies Record<Exclude<keyof TargetConfig, 'kind'>, string>;
+
+export type ConfigKey = keyof typeof ENV_VARS;
+
+/** `--base-url` for `baseUrl`, and so on. */
+export const flagOf = (key: ConfigKey): string => key.replace(/[A-Z0-9]/g, (c) => `-${c.toLowerCase()}`).replace(/^-/, '');
+
+function checkUrl(key: ConfigKey, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`${ENV_VARS[key]} is not a valid URL: "${value}"`, ENV_VARS[key]);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${ENV_VARS[key]} must be an http or https URL, got "${url.protocol}"`, ENV_VARS[key]);
+  if (url.search || url.hash) throw new ConfigError(`${ENV_VARS[key]} must not carry a query or fragment: "${value}"`, ENV_VARS[key]);
+  if (url.username || url.password) throw new ConfigError(`${ENV_VARS[key]} must not carry credentials; use CPC_API_KEY`, ENV_VARS[key]);
+  return value.replace(/\/+$/, '');
+}
+
+/**
+ * Reads and validates the target configuration. Throws {@link ConfigError} (exit code 2)
+ * for an invalid URL or an incomplete remote target.
+ */
+export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<Record<ConfigKey, string>> = {}): TargetConfig {
+  const raw: Partial<Record<ConfigKey, string>> = {};
+  for (const key of Object.keys(ENV_VARS) as ConfigKey[]) {
+    const value = flags[key] ?? env[ENV_VARS[key]];
+    if (value !== undefined && value.trim() !== '') raw[key] = value.trim();
+  }
+  if (raw.baseUrl === undefined) {
+    const stray = (['serverlessUrl', 'restV1Url', 'apiKey'] as const).filter((k) => raw[k] !== undefined);
+    if (stray.length > 0) throw new ConfigError(`${stray.map((k) => ENV_VARS[k]).join(', ')} set without CPC_BASE_URL; set CPC_BASE_URL to test a deployment, or unset them to test the embedded emulator`);
+    return { kind: 'embedded' };
+  }
+  const baseUrl = checkUrl('baseUrl', raw.baseUrl);
+  const config: TargetConfig = {
+    kind: 'remote',
+    baseUrl,
+    serverlessUrl: raw.serverlessUrl ? checkUrl('serverlessUrl', raw.serverlessUrl) : baseUrl,
+    restV1Url: raw.restV1Url ? checkUrl('restV1Url', raw.restV1Url) : baseUrl,
+  };
+  for (const key of ['apiKey', 'apiKeyReadonly', 'apiKeyOther', 'endpointId'] as const) {
+    if (raw[key] !== undefined) config[key] = raw[key];
+  }
+  registerSecret(config.apiKey);
+  registerSecret(config.apiKeyReadonly);
+  registerSecret(config.apiKeyOther);
+  return config;
+}
+
+/** The configuration as environment variables, for child processes (Playwright, load). */
+export function configToEnv(config: TargetConfig): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of Object.keys(ENV_VARS) as ConfigKey[]) {
+    const value = config[key];
+    if (value !== undefined) env[ENV_VARS[key]] = value;
+  }
+  return env;
+}

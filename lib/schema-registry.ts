@@ -1,0 +1,325 @@
+/**
+ * One place to validate data against the suite's JSON Schemas (schemas/*.schema.json, draft 2020-12).
+ *
+ * Every schema file is added to a single Ajv2020 instance (strict mode, all errors, ajv-formats),
+ * so relative cross-file `$ref`s resolve against `SCHEMA_BASE`. Each schema is compiled once, on
+ * first use. Ajv's errors are turned into `ValidationIssue`s: a JSON pointer to the offending
+ * value, the keyword that failed and a readable English message.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import Ajv2020Import from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import addFormatsImport from 'ajv-formats';
+import type { SchemaName } from './types.gen.js';
+
+export type { SchemaName } from './types.gen.js';
+
+export interface ValidationIssue {
+  /** JSON pointer of the offending value ("" is the document itself); for a missing or unknown property, the property's own pointer. */
+  path: string;
+  /** The JSON Schema keyword that failed (`required`, `minimum`, `additionalProperties`, `oneOf`, ...). */
+  keyword: string;
+  /** Readable English, e.g. `must be >= 1`. */
+  message: string;
+}
+
+export type ValidationResult = { valid: true } | { valid: false; issues: ValidationIssue[] };
+
+export const SCHEMA_BASE = 'https://schemas.compute-platform.test/';
+
+const SCHEMAS_DIR = new URL('../schemas/', import.meta.url);
+const SUFFIX = '.schema.json';
+
+// ajv and ajv-formats are CommonJS modules whose `module.exports` also carries a `default`.
+type Ajv2020Class = typeof Ajv2020Import.default;
+type Ajv2020Instance = InstanceType<Ajv2020Class>;
+type AddFormats = typeof addFormatsImport.default;
+const Ajv2020: Ajv2020Class =
+  (Ajv2020Import as unknown as { default?: Ajv2020Class }).default ?? (Ajv2020Import as unknown as Ajv2020Class);
+const addFormats: AddFormats =
+  (addFormatsImport as unknown as { default?: AddFormats }).default ?? (addFormatsImport as unknown as AddFormats);
+
+type JsonObject = Record<string, unknown>;
+
+interface Registry {
+  ajv: Ajv2020Instance;
+  names: readonly SchemaName[];
+  raw: ReadonlyMap<SchemaName, Readonly<JsonObject>>;
+  compiled: Map<SchemaName, ValidateFunction>;
+}
+
+let registry: Registry | undefined;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function registryError(code: string, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+function load(): Registry {
+  if (registry) return registry;
+  const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true });
+  addFormats(ajv);
+  const names: SchemaName[] = [];
+  const raw = new Map<SchemaName, Readonly<JsonObject>>();
+  const files = readdirSync(SCHEMAS_DIR)
+    .filter((file) => file.endsWith(SUFFIX))
+    .sort();
+  for (const file of files) {
+    const name = file.slice(0, -SUFFIX.length) as SchemaName;
+    const schema: unknown = JSON.parse(readFileSync(new URL(file, SCHEMAS_DIR), 'utf8'));
+    if (!isObject(schema)) throw registryError('SCHEMA_NOT_OBJECT', `schemas/${file}: not a JSON object`);
+    const id = `${SCHEMA_BASE}${file}`;
+    if (schema.$id !== id) {
+      throw registryError('SCHEMA_ID_MISMATCH', `schemas/${file}: $id must be "${id}", found ${JSON.stringify(schema.$id)}`);
+    }
+    ajv.addSchema(schema);
+    names.push(name);
+    raw.set(name, deepFreeze(structuredClone(schema)));
+  }
+  registry = { ajv, names, raw, compiled: new Map() };
+  return registry;
+}
+
+function validatorFor(name: SchemaName): ValidateFunction {
+  const reg = load();
+  const cached = reg.compiled.get(name);
+  if (cached) return cached;
+  if (!reg.raw.has(name)) throw registryError('UNKNOWN_SCHEMA', `unknown schema "${String(name)}"`);
+  const compiled = reg.ajv.getSchema(`${SCHEMA_BASE}${name}${SUFFIX}`);
+  if (!compiled) throw registryError('UNKNOWN_SCHEMA', `schema "${name}" could not be compiled`);
+  reg.compiled.set(name, compiled);
+  return compiled;
+}
+
+/** Validates `data` against the schema `schemas/<name>.schema.json`. */
+export function validate(name: SchemaName, data: unknown): ValidationResult {
+  const check = validatorFor(name);
+  if (check(data)) return { valid: true };
+  return { valid: false, issues: toIssues(check.errors ?? [], data) };
+}
+
+/** One line per issue: `/gpu/count: must be >= 1`; the document itself is written `(root)`. */
+export function formatIssues(issues: readonly ValidationIssue[]): string {
+  return issues.map((issue) => `${issue.path === '' ? '(root)' : issue.path}: ${issue.message}`).join('\n');
+}
+
+/** The schema object as it is on disk (deeply frozen). */
+export function schemaOf(name: SchemaName): Readonly<Record<string, unknown>> {
+  const schema = load().raw.get(name);
+  if (!schema) throw registryError('UNKNOWN_SCHEMA', `unknown schema "${String(name)}"`);
+  return schema;
+}
+
+/** Every schema name (kebab file name without `.schema.json`), sorted. */
+export function schemaNames(): readonly SchemaName[] {
+  return load().names;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ajv errors -> issues
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function childPointer(base: string, property: string): string {
+  return `${base}/${escapePointer(property)}`;
+}
+
+function lastSegment(pointer: string): string | undefined {
+  if (pointer === '') return undefined;
+  const segment = pointer.slice(pointer.lastIndexOf('/') + 1);
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function quoted(values: readonly unknown[]): string {
+  return values.map((value) => JSON.stringify(value)).join(', ');
+}
+
+function valueAt(data: unknown, pointer: string): unknown {
+  if (pointer === '') return data;
+  let current: unknown = data;
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(current)) current = current[Number(key)];
+    else if (isObject(current)) current = current[key];
+    else return undefined;
+  }
+  return current;
+}
+
+/** `{required: [...]}`, optionally with `properties: {x: true}` (the shim strictRequired needs). */
+function requiredOnly(branch: unknown): readonly string[] | undefined {
+  if (!isObject(branch) || !Array.isArray(branch.required)) return undefined;
+  for (const [key, value] of Object.entries(branch)) {
+    if (key === 'required') continue;
+    if (key === 'properties' && isObject(value) && Object.values(value).every((v) => v === true)) continue;
+    return undefined;
+  }
+  return branch.required.filter((item): item is string => typeof item === 'string');
+}
+
+function isNullBranch(branch: unknown): boolean {
+  return isObject(branch) && branch.type === 'null' && Object.keys(branch).length === 1;
+}
+
+/** Words for the `if` part of an if/then, e.g. `"status" is not "RUNNING"`, `"cpu" is present`. */
+function describeCondition(condition: unknown): string {
+  if (!isObject(condition)) return 'the "if" condition holds';
+  const parts: string[] = [];
+  const described = new Set<string>();
+  if (isObject(condition.properties)) {
+    for (const [prop, sub] of Object.entries(condition.properties)) {
+      if (sub === true || !isObject(sub)) continue;
+      described.add(prop);
+      if ('const' in sub) parts.push(`"${prop}" is ${JSON.stringify(sub.const)}`);
+      else if (Array.isArray(sub.enum)) parts.push(`"${prop}" is one of ${quoted(sub.enum)}`);
+      else if (isObject(sub.not) && 'const' in sub.not) parts.push(`"${prop}" is not ${JSON.stringify(sub.not.const)}`);
+      else parts.push(`"${prop}" matches its condition`);
+    }
+  }
+  if (Array.isArray(condition.required)) {
+    for (const prop of condition.required) {
+      if (typeof prop === 'string' && !described.has(prop)) parts.push(`"${prop}" is present`);
+    }
+  }
+  return parts.length > 0 ? parts.join(' and ') : 'the "if" condition holds';
+}
+
+function plainMessage(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'enum':
+      return `must be equal to one of the allowed values: ${quoted(Array.isArray(params.allowedValues) ? params.allowedValues : [])}`;
+    case 'const':
+      return `must be equal to ${JSON.stringify(params.allowedValue)}`;
+    case 'type': {
+      const types = String(params.type).split(',');
+      return types.length > 1 ? `must be ${types.slice(0, -1).join(', ')} or ${types[types.length - 1]}` : `must be ${types[0]}`;
+    }
+    case 'false schema': {
+      const prop = lastSegment(error.instancePath);
+      return prop === undefined ? 'no value is allowed here' : `property "${prop}" is not allowed here`;
+    }
+    case 'not': {
+      const names = requiredOnly(error.schema);
+      if (names && names.length > 1) {
+        return `properties ${names.map((n) => `"${n}"`).join(' and ')} are mutually exclusive`;
+      }
+      if (names && names.length === 1) return `property "${names[0]}" is not allowed here`;
+      return error.message ?? 'must NOT be valid';
+    }
+    default:
+      return error.message ?? `fails "${error.keyword}"`;
+  }
+}
+
+function issueFor(error: ErrorObject): ValidationIssue {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required': {
+      const prop = String(params.missingProperty);
+      return { path: childPointer(error.instancePath, prop), keyword: 'required', message: `must have required property "${prop}"` };
+    }
+    case 'additionalProperties':
+    case 'unevaluatedProperties': {
+      const prop = String(error.keyword === 'additionalProperties' ? params.additionalProperty : params.unevaluatedProperty);
+      return { path: childPointer(error.instancePath, prop), keyword: error.keyword, message: `unknown property "${prop}" is not allowed` };
+    }
+    default:
+      return { path: error.instancePath, keyword: error.keyword, message: plainMessage(error) };
+  }
+}
+
+/**
+ * Turns Ajv's errors into issues. Wrapper errors that only repeat what a more specific error says
+ * (an `if` whose `then` failed, an `anyOf` whose non-null branch failed) are folded into it; a
+ * `oneOf`/`anyOf` made only of `required` branches becomes one "exactly one of" / "at least one of"
+ * issue. Nothing is dropped without a more specific issue standing for it.
+ */
+function toIssues(errors: readonly ErrorObject[], data: unknown): ValidationIssue[] {
+  const dropped = new Set<number>();
+  const context = new Map<number, string>();
+  const replaced = new Map<number, ValidationIssue>();
+
+  const isUnder = (child: ErrorObject, parent: ErrorObject): boolean =>
+    child.instancePath === parent.instancePath || child.instancePath.startsWith(`${parent.instancePath}/`);
+
+  errors.forEach((error, index) => {
+    const params = error.params as Record<string, unknown>;
+
+    if (error.keyword === 'if') {
+      const branch = String(params.failingKeyword);
+      const prefix = `${error.schemaPath.slice(0, -'if'.length)}${branch}/`;
+      const children = errors
+        .map((child, childIndex) => ({ child, childIndex }))
+        .filter(({ child, childIndex }) => childIndex !== index && child.schemaPath.startsWith(prefix) && isUnder(child, error));
+      if (children.length === 0) return;
+      const parent = isObject(error.parentSchema) ? error.parentSchema : {};
+      const condition = describeCondition(parent.if);
+      const words = branch === 'else' ? `when not (${condition})` : `when ${condition}`;
+      for (const { childIndex } of children) if (!context.has(childIndex)) context.set(childIndex, words);
+      dropped.add(index);
+      return;
+    }
+
+    if ((error.keyword === 'oneOf' || error.keyword === 'anyOf') && Array.isArray(error.schema)) {
+      const branches = error.schema as unknown[];
+      const lists = branches.map(requiredOnly);
+      if (lists.every((list) => list !== undefined)) {
+        const names = lists.flatMap((list) => list ?? []);
+        const target = valueAt(data, error.instancePath);
+        const present = isObject(target) ? names.filter((name) => name in target) : [];
+        const list = names.map((name) => `"${name}"`).join(', ');
+        let message: string;
+        if (error.keyword === 'anyOf') message = `must have at least one of the properties ${list}`;
+        else if (present.length === 0) message = `must have exactly one of the properties ${list}; none is present`;
+        else message = `must have exactly one of the properties ${list}; ${present.map((n) => `"${n}"`).join(' and ')} are present`;
+        replaced.set(index, { path: error.instancePath, keyword: error.keyword, message });
+        const prefix = `${error.schemaPath}/`;
+        errors.forEach((child, childIndex) => {
+          if (childIndex !== index && child.schemaPath.startsWith(prefix) && child.instancePath === error.instancePath) {
+            dropped.add(childIndex);
+          }
+        });
+        return;
+      }
+      const nullIndex = branches.findIndex(isNullBranch);
+      if (nullIndex >= 0 && valueAt(data, error.instancePath) !== null) {
+        const nullPath = `${error.schemaPath}/${nullIndex}/type`;
+        let specific = false;
+        errors.forEach((child, childIndex) => {
+          if (childIndex === index) return;
+          if (child.schemaPath === nullPath && child.instancePath === error.instancePath) dropped.add(childIndex);
+          else if (childIndex < index && isUnder(child, error)) specific = true;
+        });
+        if (specific) dropped.add(index);
+      }
+    }
+  });
+
+  const issues: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  errors.forEach((error, index) => {
+    if (dropped.has(index)) return;
+    const issue = replaced.get(index) ?? issueFor(error);
+    const words = context.get(index);
+    const final = words ? { ...issue, message: `${issue.message} (${words})` } : issue;
+    const key = `${final.path}\u0000${final.keyword}\u0000${final.message}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    issues.push(final);
+  });
+  return issues;
+}

@@ -1,0 +1,23 @@
+import { defineConfig } from '@playwright/test';
+
+const faults = (process.env.CPC_EMULATOR_FAULTS ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+
+/**
+ * Contract and property suites. No browser: API tests use the `request` fixture. The
+ * embedded emulator starts in global setup unless CPC_BASE_URL names a target.
+ */
+export default defineConfig<object, { faults: string[] }>({
+  globalSetup: './contract/global-setup.ts',
+  forbidOnly: !!process.env.CI,
+  fullyParallel: true,
+  workers: process.env.CPC_WORKERS ? Number(process.env.CPC_WORKERS) : 2,
+  retries: 0,
+  timeout: 60_000,
+  reporter: [['list'], ['./reports/playwright-reporter.ts']],
+  outputDir: 'test-results',
+  use: { faults },
+  projects: [
+    { name: 'contract', testDir: './contract/specs', testMatch: /.*\.spec\.ts$/ },
+    { name: 'property', testDir: './property', testMatch: /.*\.prop\.ts$/ },
+  ],
+});
