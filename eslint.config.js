@@ -25,6 +25,8 @@ export default tseslint.config(
   {
     files: ['contract/**/*.ts', 'property/**/*.ts'],
     rules: {
+      // Playwright fixtures must destructure their dependencies, even when there are none.
+      'no-empty-pattern': 'off',
       'no-restricted-imports': ['error', { patterns: [
         { group: ['**/emulator/**', '!**/emulator/server.js'], message: 'The suites reach the emulator only over HTTP (global setup may start the server).' },
       ] }],

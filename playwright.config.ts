@@ -1,5 +1,8 @@
 import { defineConfig } from '@playwright/test';
 
+// One seed per run, shared by every worker (they inherit the environment); CPC_SEED replays.
+process.env.CPC_SEED ??= String(Math.floor(Math.random() * 2 ** 31));
+
 const faults = (process.env.CPC_EMULATOR_FAULTS ?? '').split(',').map((f) => f.trim()).filter(Boolean);
 
 /**

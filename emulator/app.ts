@@ -5,7 +5,7 @@ import { extractKey, anyKey } from './auth.js';
 import { readBody, jsonDepth, MAX_JSON_DEPTH } from './http/body.js';
 import { problem, ProblemError, type Reply } from './http/reply.js';
 import { DEFAULT_MAX_BODY, type Ctx, type HttpMethod, type RouteDef } from './http/route.js';
-import { rateLimitHeaders } from './rate-limit.js';
+import { rateLimitHeaders, type WindowState } from './rate-limit.js';
 import { surfaceRoutes } from './routes/index.js';
 import { controlRoutes, type ControlRoute } from './routes/control.js';
 
@@ -103,7 +103,6 @@ export class Emulator {
 
     const found = this.#router.find(method, path);
     if (!found) {
-      if (world.fault('routes.unknown-200')) return send(res, { status: 200, body: {} }, world);
       const other = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).some((m) => m !== method && this.#router.find(m, path));
       return send(res, other
         ? problem('method-not-allowed', `${method} is not served at ${path}.`)
@@ -111,34 +110,45 @@ export class Emulator {
     }
     const route = (found.store as { route: RouteDef }).route;
 
-    // Authentication (spec: 401 for a missing, malformed or invalid key; 403 for a valid key without access).
-    const extracted = extractKey(route.auth, req.headers, query);
+    // Authentication (spec: 401 for a missing, malformed, expired or invalid key; 403 for a valid key without access).
+    const restV2 = route.surface === 'rest-v2';
+    let extracted = extractKey(route.auth, req.headers, query);
+    if (extracted.kind === 'malformed' && restV2 && world.fault('auth.malformed-accepted')) {
+      extracted = { kind: 'key', key: (req.headers.authorization ?? '').trim().split(/\s+/).pop() ?? '' };
+    }
     let apiKey: ApiKey | undefined;
-    if (extracted.kind === 'key') apiKey = world.keys.get(extracted.key);
-    if (!apiKey) {
-      if (extracted.kind === 'missing' && world.fault('auth.missing-key-accepted')) {
-        apiKey = world.keys.values().next().value;
+    let expired = false;
+    if (extracted.kind === 'key') {
+      apiKey = world.keys.get(extracted.key);
+      if (apiKey?.expiresAt !== undefined && apiKey.expiresAt <= world.clock.now() && !(restV2 && world.fault('auth.expired-accepted'))) {
+        apiKey = undefined;
+        expired = true;
       }
+    }
+    if (!apiKey && extracted.kind === 'missing' && restV2 && world.fault('auth.missing-key-accepted')) {
+      apiKey = world.keys.values().next().value;
     }
     if (!apiKey) {
       const detail = extracted.kind === 'missing' ? 'No API key was sent.'
         : extracted.kind === 'malformed' ? `The API key could not be read: ${extracted.reason}.`
-        : 'The API key is not valid.';
-      return send(res, world.fault('auth.401-as-403') ? problem('forbidden', detail) : problem('unauthorized', detail,
-        undefined, { 'WWW-Authenticate': route.auth === 'serverless' ? 'Bearer realm="serverless"' : 'Bearer' }), world);
+        : expired ? 'The API key has expired.' : 'The API key is not valid.';
+      const as403 = extracted.kind === 'key' && !expired && restV2 && world.fault('auth.invalid-as-403');
+      return send(res, as403 ? problem('forbidden', detail) : problem('unauthorized', detail,
+        undefined, { 'WWW-Authenticate': route.auth === 'graphql' ? 'Bearer realm="graphql"' : 'Bearer' }), world);
     }
-    if (!apiKey.scopes.has(route.scope) && !(route.scope === 'write' && world.fault('auth.readonly-can-write'))) {
+    if (!apiKey.scopes.has(route.scope) && !(route.scope === 'write' && restV2 && world.fault('auth.readonly-can-write'))) {
       return send(res, problem('forbidden', `This API key does not grant ${route.scope} access for ${route.operation}.`), world);
     }
     const account = world.accounts.get(apiKey.accountId)!;
 
     // Per-user rate limiting: three windows; headers on every authenticated response.
-    const decision = world.rateLimiter.check(account.id, world.clock.now());
+    const decision = world.rateLimiter.check(world.fault('ratelimit.shared-across-users') ? '*' : account.id, world.clock.now());
     const rlHeaders = world.fault('ratelimit.no-headers-on-success') ? undefined : rateLimitHeadersFor(decision.windows, world);
     if (!decision.allowed && !world.fault('ratelimit.never-429')) {
-      const h: Record<string, string | number> = { ...rateLimitHeadersFor(decision.windows, world) };
-      if (!world.fault('ratelimit.no-retry-after')) h['Retry-After'] = decision.exceeded.resetSeconds;
-      return send(res, problem('rate-limited', `rate limit exceeded for the ${decision.exceeded.name} window`, undefined, h), world);
+      const h: Record<string, string | number> = world.fault('ratelimit.no-headers-on-429') ? {} : { ...rateLimitHeadersFor(decision.windows, world) };
+      if (!world.fault('ratelimit.no-retry-after')) h['Retry-After'] = world.fault('ratelimit.retry-after-early') ? 1 : decision.exceeded.resetSeconds;
+      const detail = world.fault('ratelimit.vague-detail') ? 'Too many requests; slow down.' : `rate limit exceeded for the ${decision.exceeded.name} window`;
+      return send(res, problem('rate-limited', detail, undefined, h), world);
     }
 
     // Body: bounded read, JSON only.
@@ -164,7 +174,7 @@ export class Emulator {
         try {
           body = JSON.parse(text);
         } catch (e) {
-          return send(res, problem('malformed-json', `The body is not valid JSON: ${(e as Error).message}.`, undefined, rlHeaders), world);
+          return send(res, problem(world.fault('body.malformed-json-422') ? 'unprocessable' : 'malformed-json', `The body is not valid JSON: ${(e as Error).message}.`, undefined, rlHeaders), world);
         }
       }
     }
@@ -206,14 +216,16 @@ export class Emulator {
   }
 }
 
-function rateLimitHeadersFor(windows: Parameters<typeof rateLimitHeaders>[0], world: World): Record<string, string> {
-  if (world.fault('ratelimit.policy-token-items')) {
-    return {
-      ...rateLimitHeaders(windows),
-      'RateLimit-Policy': windows.map((w) => `${w.name};q=${w.quota};w=${w.seconds * 2}`).join(', '),
-    };
-  }
-  return rateLimitHeaders(windows);
+/** The rate-limit headers, as the world's faults would have them. */
+function rateLimitHeadersFor(windows: readonly WindowState[], world: World): Record<string, string> {
+  let shown = windows;
+  if (world.fault('ratelimit.no-day-window')) shown = shown.filter((w) => w.name !== 'day');
+  if (world.fault('ratelimit.reset-beyond-window')) shown = shown.map((w) => ({ ...w, resetSeconds: w.resetSeconds + w.seconds }));
+  if (world.fault('ratelimit.policy-wrong-window')) shown = shown.map((w) => ({ ...w, seconds: w.seconds * 2 }));
+  const headers: Record<string, string> = rateLimitHeaders(shown);
+  if (world.fault('ratelimit.policy-token-items')) headers['RateLimit-Policy'] = shown.map((w) => `${w.name};q=${w.quota};w=${w.seconds}`).join(', ');
+  if (world.fault('ratelimit.limit-float-params')) headers.RateLimit = shown.map((w) => `"${w.name}";r=${w.remaining}.0;t=${w.resetSeconds}`).join(', ');
+  return headers;
 }
 
 /** Serialises a reply; the only place that writes responses. */
@@ -225,12 +237,12 @@ function send(res: ServerResponse, reply: Reply, world: World | undefined): void
     let type = reply.contentType ?? 'application/json';
     if (type === 'application/problem+json' && world) {
       if (world.fault('problem.plain-json')) type = 'application/json';
-      if (world.fault('problem.no-detail') || world.fault('problem.status-mismatch')) {
-        const copy = { ...(body as Record<string, unknown>) };
-        if (world.fault('problem.no-detail')) delete copy.detail;
-        if (world.fault('problem.status-mismatch')) copy.status = reply.status === 400 ? 422 : 400;
-        body = copy;
-      }
+      const copy = { ...(body as Record<string, unknown>) };
+      if (world.fault('problem.no-title')) delete copy.title;
+      if (world.fault('problem.no-detail')) delete copy.detail;
+      if (world.fault('problem.status-mismatch')) copy.status = reply.status === 400 ? 422 : 400;
+      if (world.fault('problem.errors-objects')) copy.errors = [{ message: 'see detail' }];
+      body = copy;
     }
     try {
       payload = JSON.stringify(body);

@@ -7,7 +7,7 @@ import { isFaultId, type FaultId } from './faults.js';
 export type Scope = 'read' | 'write';
 
 export interface Account { id: string; name: string }
-export interface ApiKey { key: string; accountId: string; scopes: ReadonlySet<Scope>; label: string }
+export interface ApiKey { key: string; accountId: string; scopes: ReadonlySet<Scope>; label: string; /** Virtual time after which the key is expired. */ expiresAt?: number }
 
 /** A typed slot of per-world state that a surface owns (pods, jobs, GraphQL objects...). */
 export interface Slice<T> { readonly name: string; create(world: World): T }
@@ -84,9 +84,9 @@ export class World {
     return account;
   }
 
-  mintKey(accountId: string, scopes: readonly Scope[], label: string, fixed?: string): ApiKey {
+  mintKey(accountId: string, scopes: readonly Scope[], label: string, fixed?: string, expiresAt?: number): ApiKey {
     if (!this.accounts.has(accountId)) throw new RangeError(`unknown account ${accountId}`);
-    const key: ApiKey = { key: fixed ?? `cpk_${randomBytes(18).toString('base64url')}`, accountId, scopes: new Set(scopes), label };
+    const key: ApiKey = { key: fixed ?? `cpk_${randomBytes(18).toString('base64url')}`, accountId, scopes: new Set(scopes), label, ...(expiresAt !== undefined ? { expiresAt } : {}) };
     this.keys.set(key.key, key);
     this.onKey(key, this);
     return key;

@@ -31,7 +31,7 @@ export const ENV_VARS = {
 export type ConfigKey = keyof typeof ENV_VARS;
 
 /** `--base-url` for `baseUrl`, and so on. */
-export const flagOf = (key: ConfigKey): string => key.replace(/[A-Z0-9]/g, (c) => `-${c.toLowerCase()}`).replace(/^-/, '');
+export const flagOf = (key: ConfigKey): string => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`).replace(/^-/, '');
 
 function checkUrl(key: ConfigKey, value: string): string {
   let url: URL;

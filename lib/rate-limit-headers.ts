@@ -37,27 +37,41 @@ export interface RateLimitSnapshot {
   policy: Partial<Record<RateWindow, { q: number; w: number }>>;
 }
 
-/** Reads both headers into numbers per window; problems are listed, not thrown. */
-export function readRateLimit(headers: Record<string, string>): { snapshot: RateLimitSnapshot; problems: string[] } {
-  const problems: string[] = [];
+/** What is wrong with a header, by kind, so checks can attribute it to the right rule. */
+export interface FieldProblem {
+  header: 'ratelimit' | 'ratelimit-policy';
+  /** `syntax`: not a List or a member not a String with Integer params; `windows`: members missing, unknown or repeated. */
+  kind: 'absent' | 'syntax' | 'windows';
+  message: string;
+}
+
+/** Reads both headers into numbers per window; problems are listed, never thrown. */
+export function readRateLimit(headers: Record<string, string>): { snapshot: RateLimitSnapshot; problems: FieldProblem[] } {
+  const problems: FieldProblem[] = [];
   const snapshot: RateLimitSnapshot = { limit: {}, policy: {} };
   const pairs = [['ratelimit', ['r', 't']], ['ratelimit-policy', ['q', 'w']]] as const;
   for (const [header, keys] of pairs) {
+    if (headers[header] === undefined) { problems.push({ header, kind: 'absent', message: `${header}: header absent` }); continue; }
     const parsed = parseRateLimitField(headers[header]);
-    if (!parsed.ok) { problems.push(`${header}: ${parsed.error}`); continue; }
+    if (!parsed.ok) { problems.push({ header, kind: 'syntax', message: `${header}: ${parsed.error}` }); continue; }
+    const seen = new Set<string>();
     for (const m of parsed.members) {
-      if (!m.nameIsString) problems.push(`${header}: member ${m.name} is not a quoted String`);
-      if (!(RATE_WINDOWS as readonly string[]).includes(m.name)) { problems.push(`${header}: unexpected member "${m.name}"`); continue; }
+      if (!m.nameIsString) problems.push({ header, kind: 'syntax', message: `${header}: member ${m.name} is not a quoted String` });
+      if (!(RATE_WINDOWS as readonly string[]).includes(m.name)) { problems.push({ header, kind: 'windows', message: `${header}: unexpected member "${m.name}"` }); continue; }
+      if (seen.has(m.name)) problems.push({ header, kind: 'windows', message: `${header}: "${m.name}" appears more than once` });
+      seen.add(m.name);
       const values: Record<string, number> = {};
       for (const k of keys) {
         const v = m.params[k];
-        if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) problems.push(`${header}: "${m.name}" parameter ${k} must be a non-negative Integer, got ${JSON.stringify(v)}`);
+        if (typeof v !== 'number' || !Number.isInteger(v)) problems.push({ header, kind: 'syntax', message: `${header}: "${m.name}" parameter ${k} must be an Integer, got ${JSON.stringify(v)}` });
         else values[k] = v;
       }
-      if (header === 'ratelimit') snapshot.limit[m.name as RateWindow] = values as { r: number; t: number };
-      else snapshot.policy[m.name as RateWindow] = values as { q: number; w: number };
+      if (Object.keys(values).length === keys.length) {
+        if (header === 'ratelimit') snapshot.limit[m.name as RateWindow] = values as { r: number; t: number };
+        else snapshot.policy[m.name as RateWindow] = values as { q: number; w: number };
+      }
     }
-    for (const w of RATE_WINDOWS) if (!parsed.members.some((m) => m.name === w)) problems.push(`${header}: no member for the "${w}" window`);
+    for (const w of RATE_WINDOWS) if (!seen.has(w)) problems.push({ header, kind: 'windows', message: `${header}: no member for the "${w}" window` });
   }
   return { snapshot, problems };
 }

@@ -21,7 +21,8 @@ export function knownSecretCount(): number {
 export function redactText(text: string): string {
   let out = text;
   for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  out = out.replace(/(api_key=)[^&\s"'#]+/gi, `$1${REDACTED}`);
+  // `${VAR}` references (curl lines) are not secrets and stay readable.
+  out = out.replace(/(api_key=)(?!\$\{)[^&\s"'#]+/gi, `$1${REDACTED}`);
   out = out.replace(/(\bBearer\s+)(?!\[REDACTED\])[A-Za-z0-9._~+/=-]{6,}/g, `$1${REDACTED}`);
   return out;
 }

@@ -280,6 +280,17 @@ function toIssues(errors: readonly ErrorObject[], data: unknown): ValidationIssu
       if (lists.every((list) => list !== undefined)) {
         const names = lists.flatMap((list) => list ?? []);
         const target = valueAt(data, error.instancePath);
+        const prefix = `${error.schemaPath}/`;
+        errors.forEach((child, childIndex) => {
+          if (childIndex !== index && child.schemaPath.startsWith(prefix) && child.instancePath === error.instancePath) {
+            dropped.add(childIndex);
+          }
+        });
+        // Property rules say nothing about a non-object; the type error at the same place stands for it.
+        if (!isObject(target) && errors.some((other) => other.keyword === 'type' && other.instancePath === error.instancePath)) {
+          dropped.add(index);
+          return;
+        }
         const present = isObject(target) ? names.filter((name) => name in target) : [];
         const list = names.map((name) => `"${name}"`).join(', ');
         let message: string;
@@ -287,12 +298,6 @@ function toIssues(errors: readonly ErrorObject[], data: unknown): ValidationIssu
         else if (present.length === 0) message = `must have exactly one of the properties ${list}; none is present`;
         else message = `must have exactly one of the properties ${list}; ${present.map((n) => `"${n}"`).join(' and ')} are present`;
         replaced.set(index, { path: error.instancePath, keyword: error.keyword, message });
-        const prefix = `${error.schemaPath}/`;
-        errors.forEach((child, childIndex) => {
-          if (childIndex !== index && child.schemaPath.startsWith(prefix) && child.instancePath === error.instancePath) {
-            dropped.add(childIndex);
-          }
-        });
         return;
       }
       const nullIndex = branches.findIndex(isNullBranch);

@@ -733,6 +733,74 @@ export interface RestV1EndpointRequest {
   idleTimeout?: number;
 }
 
+// rule-catalog.schema.json
+/**
+ * One file of the conformance rule catalog (schemas/rules/*.json). Every normative statement of spec/compute-platform-api.md is one rule; tests declare the rule ids they verify.
+ */
+export interface RuleCatalogFile {
+  $schema?: string;
+  /**
+   * @minItems 1
+   */
+  rules: Rule[];
+}
+export interface Rule {
+  /**
+   * Stable identifier: an area, then upper-case dot-separated segments.
+   */
+  id: string;
+  /**
+   * MUST: stated by the spec, a target that breaks it fails. OBSERVED: the spec leaves it open ("not shown"); the suite records what the target does and never fails on it.
+   */
+  level: 'MUST' | 'OBSERVED';
+  surface: 'rest-v2' | 'serverless' | 'rest-v1' | 'graphql' | 'all';
+  /**
+   * Exact text of the spec heading the statement is under, backticks removed.
+   */
+  section: string;
+  /**
+   * One line, testable, in the suite's voice.
+   */
+  statement: string;
+  /**
+   * Verbatim words of the spec (whitespace may be normalised) the rule comes from.
+   */
+  quote: string;
+  /**
+   * @minItems 1
+   */
+  operations?: (
+    | 'createPod'
+    | 'getPod'
+    | 'listPods'
+    | 'updatePod'
+    | 'deletePod'
+    | 'podAction'
+    | 'listCatalog'
+    | 'runsync'
+    | 'run'
+    | 'status'
+    | 'statusSync'
+    | 'stream'
+    | 'cancel'
+    | 'retry'
+    | 'purgeQueue'
+    | 'health'
+    | 'createEndpointV1'
+    | 'saveEndpoint'
+    | 'deleteEndpoint'
+    | 'myself'
+    | 'saveTemplate'
+    | 'deleteTemplate'
+    | 'secretCreate'
+    | 'secretDelete'
+  )[];
+  /**
+   * For OBSERVED rules: what the live platform does (spec/platform-notes.md), or what the suite records.
+   */
+  observedExpectation?: string;
+}
+
 // secret-input.schema.json
 /**
  * SecretInput, the `input` argument of the GraphQL mutation `secretCreate` (spec: "Input: `name` string, `value` string."; "`input: {value, name}`"). Closed.
@@ -980,6 +1048,7 @@ export type SchemaName =
   | 'problem'
   | 'purge-queue-response'
   | 'rest-v1-endpoint-request'
+  | 'rule-catalog'
   | 'secret-input'
   | 'secret'
   | 'serverless-discount'
@@ -1024,6 +1093,7 @@ export interface SchemaTypeMap {
   'problem': Problem;
   'purge-queue-response': PurgeQueueResponse;
   'rest-v1-endpoint-request': RestV1EndpointRequest;
+  'rule-catalog': RuleCatalogFile;
   'secret-input': SecretInput;
   'secret': Secret;
   'serverless-discount': ServerlessDiscount;

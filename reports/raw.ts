@@ -1,5 +1,8 @@
 import type { Evidence } from '../lib/evidence.js';
 
+/** What `property/support/run.ts` records for a property run: enough to replay it. */
+export interface PropertyRecord { seed: number; numRuns: number; path?: string; counterexample?: string; replay?: string }
+
 /** One test's outcome as the Playwright reporter records it (one JSON line per test). */
 export interface RawTestResult {
   id: string;
@@ -19,11 +22,16 @@ export interface RawTestResult {
   error?: string;
   evidence?: Evidence[];
   /** Property runs: seed, path and counterexample for replay. */
-  property?: { seed: number; numRuns: number; path?: string; counterexample?: string; replay?: string };
+  property?: PropertyRecord;
 }
+
+/** A test the run was going to execute, as known when it began. */
+export interface RawPlannedTest { id: string; project: string; file: string; title: string; titlePath: string[]; rules: string[] }
 
 /** The header line of a raw results file. */
 export interface RawRunHeader { kind: 'run'; startedAt: string; workers: number }
+/** The second line: every test selected for the run, so tests never reached still show. */
+export interface RawRunPlan { kind: 'plan'; tests: RawPlannedTest[] }
 /** The last line, written only when the runner ends normally. */
 export interface RawRunFooter { kind: 'end'; finishedAt: string; status: 'passed' | 'failed' | 'timedout' | 'interrupted' }
 

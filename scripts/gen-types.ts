@@ -26,7 +26,7 @@ type JsonObject = { [key: string]: Json };
 interface SchemaFile {
   /** kebab name, the file name without `.schema.json` */
   name: string;
-  /** the `title`, used as the TypeScript type name */
+  /** the TypeScript type name: the `title` (made an identifier if it is not one) */
   title: string;
   schema: JsonObject;
 }
@@ -44,8 +44,16 @@ export function readSchemaFiles(dir: string = SCHEMAS_DIR): SchemaFile[] {
       if (!isObject(schema) || typeof schema.title !== 'string') {
         throw new TypeError(`${file}: a schema file must be an object with a string "title"`);
       }
-      return { name: file.slice(0, -SUFFIX.length), title: schema.title, schema };
+      return { name: file.slice(0, -SUFFIX.length), title: typeName(schema.title), schema };
     });
+}
+
+/** The TypeScript name for a schema title: the title itself when it is already an identifier, else PascalCase. */
+export function typeName(title: string): string {
+  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(title)) return title;
+  const words = title.split(/[^A-Za-z0-9]+/).filter((word) => word.length > 0);
+  const name = words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
+  return /^[A-Za-z_]/.test(name) ? name : `T${name}`;
 }
 
 /** A subschema that only says "this property is present" (`{required: [...], properties: {x: true}}`). */
@@ -72,10 +80,10 @@ function toTypeSchema(node: Json, titles: ReadonlyMap<string, string>, file: str
   if (!isObject(node)) return node;
 
   const ref = node.$ref;
-  if (typeof ref === 'string') {
+  if (typeof ref === 'string' && !ref.startsWith('#')) {
     const target = ref.split('#')[0] ?? '';
-    if (target === '' || ref.includes('#')) {
-      throw new TypeError(`${file}: only whole-file $refs are supported by gen-types, found "${ref}"`);
+    if (ref.includes('#')) {
+      throw new TypeError(`${file}: only whole-file cross-file $refs are supported by gen-types, found "${ref}"`);
     }
     const title = titles.get(target);
     if (title === undefined) throw new TypeError(`${file}: $ref "${ref}" names no schema file`);
@@ -94,6 +102,10 @@ function toTypeSchema(node: Json, titles: ReadonlyMap<string, string>, file: str
     if ((key === 'oneOf' || key === 'anyOf') && Array.isArray(value) && value.every(isRequiredOnly)) continue;
     if (key === 'allOf' && Array.isArray(value) && value.every(isConditionalOnly)) continue;
     if (!atRoot && key === 'title') continue;
+    if (atRoot && key === 'title') {
+      out[key] = typeName(String(value));
+      continue;
+    }
     if (key === 'properties' && isObject(value)) {
       out[key] = Object.fromEntries(
         Object.entries(value).map(([prop, sub]) => [prop, toTypeSchema(sub, titles, file, false)]),
@@ -130,7 +142,7 @@ export async function generateTypes(dir: string = SCHEMAS_DIR): Promise<string> 
     const code = await compile(typeSchema as Parameters<typeof compile>[0], file.title, {
       bannerComment: '',
       additionalProperties: true,
-      declareExternallyReferenced: false,
+      declareExternallyReferenced: true,
       ignoreMinAndMaxItems: true,
       strictIndexSignatures: false,
       unknownAny: true,
@@ -140,6 +152,9 @@ export async function generateTypes(dir: string = SCHEMAS_DIR): Promise<string> 
     });
     parts.push(`// ${file.name}${SUFFIX}\n${code.trim()}\n`);
   }
+  const declared: string[] = parts.join('\n').match(/^export (?:interface|type|enum|const enum) ([A-Za-z0-9_$]+)/gm) ?? [];
+  const duplicates = declared.filter((line, index) => declared.indexOf(line) !== index);
+  if (duplicates.length > 0) throw new TypeError(`generated types declared twice: ${duplicates.join('; ')}`);
   parts.push(
     '/** Kebab name of every schema file (`schemas/<name>.schema.json`). */\n' +
       `export type SchemaName =\n${files.map((f) => `  | '${f.name}'`).join('\n')};\n`,
@@ -160,7 +175,7 @@ export interface TypesCheck {
 /** Compares lib/types.gen.ts with what would be generated now. */
 export async function checkTypes(dir: string = SCHEMAS_DIR, typesFile: string = TYPES_FILE): Promise<TypesCheck> {
   const expected = await generateTypes(dir);
-  let actual: string | null = null;
+  let actual: string | null;
   try {
     actual = readFileSync(typesFile, 'utf8');
   } catch {

@@ -1,40 +1,52 @@
 import type { ApiResult } from '../../lib/client/api.js';
-import { validate, formatIssues } from '../../lib/schema-registry.js';
+import { validate } from '../../lib/schema-registry.js';
 import type { Finding } from '../support/rules.js';
 
-/** Rules every problem+json answer is held to (spec, Errors). */
-export const PROBLEM_RULES = {
-  contentType: 'ERR.PROBLEM_JSON.CONTENT_TYPE',
-  fields: 'ERR.PROBLEM_JSON.REQUIRED_FIELDS',
-  status: 'ERR.PROBLEM_JSON.STATUS_MATCHES',
-  errors: 'ERR.PROBLEM_JSON.ERRORS_ARRAY',
-} as const;
+/** The rules a problem+json answer is held to on REST v2 (spec, Errors). */
+export interface ProblemRules { contentType: string; title: string; status: string; detail: string; errors: string }
+
+export const REST_V2_PROBLEM_RULES: ProblemRules = {
+  contentType: 'ERR.REST_V2.PROBLEM_JSON',
+  title: 'ERR.REST_V2.TITLE',
+  status: 'ERR.REST_V2.STATUS',
+  detail: 'ERR.REST_V2.DETAIL',
+  errors: 'ERR.REST_V2.ERRORS_ARRAY',
+};
+
+const MEMBERS = ['title', 'status', 'detail', 'errors'] as const;
+
+/** Which member of the problem body a schema issue is about. */
+function memberOf(path: string, message: string): (typeof MEMBERS)[number] | undefined {
+  const first = path.split('/')[1];
+  const named = first ?? /["'](\w+)["']/.exec(message)?.[1];
+  return MEMBERS.find((m) => m === named);
+}
 
 /**
- * An error answer is `application/problem+json` with `title`, `status` (equal to the HTTP
- * status) and `detail`, and `errors` (if any) an array of strings.
+ * An error answer is `application/problem+json` whose body conforms to `schemas/problem`
+ * (`title`, `status`, `detail` required; `errors` an array of strings) and whose `status`
+ * equals the HTTP status. Each breach is attributed to its own rule.
  */
-export function problemJsonConformance(res: ApiResult, rules: Partial<typeof PROBLEM_RULES> = {}): Finding[] {
-  const r = { ...PROBLEM_RULES, ...rules };
+export function problemJsonConformance(res: ApiResult, rules: ProblemRules = REST_V2_PROBLEM_RULES): Finding[] {
   const findings: Finding[] = [];
   const where = `${res.operation} → ${res.status}`;
   if (res.contentType !== 'application/problem+json') {
-    findings.push({ rule: r.contentType, message: `${where}: content type is "${res.headers['content-type'] ?? '(none)'}", not application/problem+json` });
+    findings.push({ rule: rules.contentType, message: `${where}: content type is "${res.headers['content-type'] ?? '(none)'}", not application/problem+json` });
   }
   const body = res.body as Record<string, unknown> | undefined;
-  if (body === undefined || typeof body !== 'object' || body === null) {
-    findings.push({ rule: r.fields, message: `${where}: body is not a JSON object: ${res.text.slice(0, 200)}` });
+  if (body === undefined || typeof body !== 'object' || body === null || Array.isArray(body)) {
+    findings.push({ rule: rules.detail, message: `${where}: the error body is not a JSON object: ${JSON.stringify(res.text.slice(0, 200))}` });
     return findings;
   }
   const result = validate('problem', body);
   if (!result.valid) {
-    const errorsIssues = result.issues.filter((i) => i.path.startsWith('/errors'));
-    const other = result.issues.filter((i) => !i.path.startsWith('/errors'));
-    if (other.length) findings.push({ rule: r.fields, message: `${where}: problem body breaks the schema:\n${formatIssues(other)}` });
-    if (errorsIssues.length) findings.push({ rule: r.errors, message: `${where}: errors[] must be an array of strings:\n${formatIssues(errorsIssues)}` });
+    for (const issue of result.issues) {
+      const member = memberOf(issue.path, issue.message) ?? 'detail';
+      findings.push({ rule: rules[member], message: `${where}: ${issue.path || '(root)'}: ${issue.message}` });
+    }
   }
   if (typeof body.status === 'number' && body.status !== res.status) {
-    findings.push({ rule: r.status, message: `${where}: body status ${body.status} differs from the HTTP status ${res.status}` });
+    findings.push({ rule: rules.status, message: `${where}: body status ${body.status} differs from the HTTP status ${res.status}` });
   }
   return findings;
 }

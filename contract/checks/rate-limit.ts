@@ -3,55 +3,61 @@ import { readRateLimit, RATE_WINDOWS, type RateLimitSnapshot } from '../../lib/r
 import type { Finding } from '../support/rules.js';
 
 export const RATE_RULES = {
-  syntax: 'RATE.HEADERS.SYNTAX',
-  policySyntax: 'RATE.HEADERS.POLICY_SYNTAX',
+  limitMembers: 'RATE.RATELIMIT.MEMBERS',
+  policyMembers: 'RATE.POLICY.MEMBERS',
+  windows: 'RATE.WINDOWS',
+  windowLengths: 'RATE.POLICY.WINDOW_LENGTHS',
+  bounds: 'RATE.RATELIMIT.BOUNDS',
   onSuccess: 'RATE.HEADERS.ON_SUCCESS',
-  retryAfter: 'RATE.429.RETRY_AFTER',
+  retryAfterInteger: 'RATE.429.RETRY_AFTER_INTEGER',
+  retryAfterWindow: 'RATE.429.RETRY_AFTER_WINDOW',
   detail: 'RATE.429.DETAIL_NAMES_WINDOW',
   headersOn429: 'RATE.429.HEADERS',
 } as const;
 
+/** The spec's window lengths in seconds ("three windows named `minute`, `hour`, `day`"). */
+const WINDOW_SECONDS = { minute: 60, hour: 3600, day: 86400 } as const;
+
 /**
  * `RateLimit` and `RateLimit-Policy` are RFC 9651 Lists with one String member per window
  * (`"minute"`, `"hour"`, `"day"`) carrying `r`/`t` and `q`/`w` (spec, Limits), parsed with
- * the structured-headers library; `t` never exceeds `w` and `r` never exceeds `q`.
+ * the structured-headers library; `w` is the window's length, `0 <= r <= q`, `0 <= t <= w`.
+ * `absentRule` is the rule a missing header breaks (on successes, on 429s).
  */
-export function rateLimitHeadersConformance(res: ApiResult, rule: string = RATE_RULES.syntax): { findings: Finding[]; snapshot: RateLimitSnapshot } {
-  const findings: Finding[] = [];
+export function rateLimitHeadersConformance(res: ApiResult, absentRule: string = RATE_RULES.onSuccess): { findings: Finding[]; snapshot: RateLimitSnapshot } {
   const where = `${res.operation} → ${res.status}`;
-  for (const h of ['ratelimit', 'ratelimit-policy']) {
-    if (res.headers[h] === undefined) findings.push({ rule, message: `${where}: no ${h} header` });
-  }
-  if (findings.length) return { findings, snapshot: { limit: {}, policy: {} } };
   const { snapshot, problems } = readRateLimit(res.headers);
-  for (const p of problems) findings.push({ rule: p.startsWith('ratelimit-policy') ? RATE_RULES.policySyntax : rule, message: `${where}: ${p}` });
+  const findings: Finding[] = problems.map((p) => ({
+    rule: p.kind === 'absent' ? absentRule : p.kind === 'windows' ? RATE_RULES.windows : p.header === 'ratelimit' ? RATE_RULES.limitMembers : RATE_RULES.policyMembers,
+    message: `${where}: ${p.message}`,
+  }));
   for (const w of RATE_WINDOWS) {
     const l = snapshot.limit[w];
     const p = snapshot.policy[w];
+    if (p && p.w !== WINDOW_SECONDS[w]) findings.push({ rule: RATE_RULES.windowLengths, message: `${where}: "${w}" has w=${p.w}, the ${w} window is ${WINDOW_SECONDS[w]} s` });
+    if (p && p.q < 0) findings.push({ rule: RATE_RULES.bounds, message: `${where}: "${w}" quota q=${p.q} is negative` });
     if (!l || !p) continue;
-    if (l.t > p.w) findings.push({ rule, message: `${where}: "${w}" resets in t=${l.t}s, longer than its window w=${p.w}s` });
-    if (l.r > p.q) findings.push({ rule, message: `${where}: "${w}" has r=${l.r} remaining, more than its quota q=${p.q}` });
+    if (l.r < 0 || l.r > p.q) findings.push({ rule: RATE_RULES.bounds, message: `${where}: "${w}" has r=${l.r}, outside 0..q=${p.q}` });
+    if (l.t < 0 || l.t > p.w) findings.push({ rule: RATE_RULES.bounds, message: `${where}: "${w}" resets in t=${l.t}s, outside 0..w=${p.w}` });
   }
   return { findings, snapshot };
 }
 
 /**
- * A 429 carries `Retry-After` (integer seconds, for the exceeded window, not earlier than that
- * window's reset), both rate-limit headers, and a `detail` naming the exceeded window.
+ * A 429 carries `Retry-After` (integer seconds, the wait for the exceeded window, so not
+ * earlier than that window's `t`), both rate-limit headers, and a `detail` naming the window.
  */
 export function tooManyRequestsConformance(res: ApiResult): Finding[] {
-  const findings: Finding[] = [];
   const where = `${res.operation} → ${res.status}`;
+  const { findings, snapshot } = rateLimitHeadersConformance(res, RATE_RULES.headersOn429);
   const retryAfter = res.headers['retry-after'];
-  const { findings: headerFindings, snapshot } = rateLimitHeadersConformance(res, RATE_RULES.headersOn429);
-  findings.push(...headerFindings);
   const exhausted = RATE_WINDOWS.filter((w) => snapshot.limit[w]?.r === 0);
   if (retryAfter === undefined || !/^\d+$/.test(retryAfter.trim())) {
-    findings.push({ rule: RATE_RULES.retryAfter, message: `${where}: Retry-After must be an integer number of seconds, got ${JSON.stringify(retryAfter)}` });
+    findings.push({ rule: RATE_RULES.retryAfterInteger, message: `${where}: Retry-After must be an integer number of seconds, got ${JSON.stringify(retryAfter)}` });
   } else if (exhausted.length > 0) {
     const resets = exhausted.map((w) => snapshot.limit[w]!.t);
     if (Number(retryAfter) < Math.min(...resets)) {
-      findings.push({ rule: RATE_RULES.retryAfter, message: `${where}: Retry-After ${retryAfter}s is earlier than the exhausted window's reset (${exhausted.map((w) => `${w} t=${snapshot.limit[w]!.t}`).join(', ')})` });
+      findings.push({ rule: RATE_RULES.retryAfterWindow, message: `${where}: Retry-After ${retryAfter}s is earlier than the exhausted window's reset (${exhausted.map((w) => `${w} t=${snapshot.limit[w]!.t}`).join(', ')})` });
     }
   }
   const detail = (res.body as { detail?: unknown } | undefined)?.detail;

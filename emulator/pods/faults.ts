@@ -1,5 +1,53 @@
 import type { FaultDef } from '../faults.js';
 
-/** Faults of the pods surface (see emulator/faults.ts). */
+/**
+ * Faults of the pods surface (see emulator/faults.ts). Each breaks one MUST rule of
+ * `schemas/rules/rest-v2.json`; the contract specs under `contract/specs/pods` fail that rule
+ * when the fault is on (`CPC_EMULATOR_FAULTS=<id> npx playwright test --project=contract contract/specs/pods`).
+ */
 export const podFaults = {
+  // createPod validation
+  'pods.mounts-both-accepted': { rule: 'MOUNT.BOTH_KINDS_400', description: 'A body with both mounts.persistent and mounts.network is accepted.' },
+  'pods.network-two-accepted': { rule: 'LIMIT.POD.NETWORK_MAX_1', description: 'mounts.network with 2 items is accepted (the maximum of 1 is not enforced).' },
+  'pods.persistent-size-9-accepted': { rule: 'LIMIT.POD.PERSISTENT_SIZE_MIN_10', description: 'mounts.persistent.size minimum is 9 instead of 10.' },
+  'pods.persistent-on-cpu-accepted': { rule: 'MOUNT.PERSISTENT.CPU_INVALID', description: 'A CPU pod with mounts.persistent is accepted.' },
+  'pods.incomplete-mount-400': { rule: 'ERR.CREATE_POD.422_INCOMPLETE_MOUNT', description: 'createPod answers an incomplete mount entry with 400 instead of 422.' },
+  'pods.gpu-count-0-accepted': { rule: 'LIMIT.POD.GPU_COUNT_MIN_1', description: 'gpu.count 0 is accepted.' },
+  'pods.vcpu-not-power-of-two-accepted': { rule: 'POD.CPU.VCPU_POWER_OF_TWO', description: 'A vcpuCount of at least 2 that is not a power of two (3, 6...) is accepted.' },
+  'pods.vcpu-beyond-flavor-accepted': { rule: 'POD.CPU.VCPU_VALID_FOR_FLAVOR', description: 'A power-of-two vcpuCount outside the flavor\'s vcpu range is accepted.' },
+  'pods.cpu-memory-accepted': { rule: 'POD.CPU.MEMORY_NOT_ACCEPTED', description: 'cpu.memory is accepted in createPod requests.' },
+  'pods.unknown-root-property-accepted': { rule: 'POD.CREATE.UNKNOWN_PROPERTY_REJECTED', description: 'Top-level properties outside CreatePodRequest are ignored instead of rejected.' },
+  'pods.gpu-unknown-property-accepted': { rule: 'POD.CREATE.GPU_UNKNOWN_PROPERTY', description: 'Unknown properties inside gpu are ignored instead of rejected.' },
+  'pods.empty-name-accepted': { rule: 'POD.CREATE.NAME_MIN_LENGTH_1', description: 'An empty name is accepted.' },
+  'pods.image-not-required': { rule: 'POD.CREATE.IMAGE_REQUIRED', description: 'A body without image is accepted.' },
+  'pods.both-gpu-and-cpu-accepted': { rule: 'POD.CREATE.GPU_AND_CPU_REJECTED', description: 'A body with both gpu and cpu is accepted.' },
+  'pods.volume-other-dc-accepted': { rule: 'MOUNT.NETWORK.OTHER_DATA_CENTER_REJECTED', description: 'A network volume outside the preferred data centers is mounted anyway.' },
+  'pods.global-networking-on-amd-accepted': { rule: 'POD.CREATE.GLOBAL_NETWORKING_REQUIRES_NVIDIA', description: 'globalNetworking true is accepted on a non-NVIDIA GPU.' },
+  'pods.errors-not-strings': { rule: 'ERR.REST_V2.ERRORS_ARRAY', description: 'Validation problems list errors[] as objects instead of strings.' },
+  // createPod response
+  'pods.create-answers-200': { rule: 'POD.CREATE.201_POD', description: 'A successful createPod answers 200 instead of 201.' },
+  'pods.cloud-default-community': { rule: 'POD.CREATE.CLOUD_DEFAULT_SECURE', description: 'cloud defaults to COMMUNITY.' },
+  'pods.gpu-count-default-2': { rule: 'POD.GPU.COUNT_DEFAULT_1', description: 'gpu.count defaults to 2.' },
+  'pods.created-at-not-date-time': { rule: 'POD.RESPONSE.CREATED_AT', description: 'createdAt is epoch milliseconds as a string, not an RFC 3339 date-time.' },
+  'pods.started-at-on-create': { rule: 'POD.RESPONSE.STARTED_AT_NULL_ON_CREATE', description: 'startedAt is set in the creation response.' },
+  'pods.cpu-memory-missing': { rule: 'POD.CPU.MEMORY_DERIVED', description: 'A CPU pod\'s cpu carries no memory.' },
+  'pods.dns-wrong-pod-id': { rule: 'POD.GLOBAL_NETWORKING.DNS_FORM', description: 'internalDns names another id than the pod\'s own.' },
+  'pods.ip-when-disabled': { rule: 'POD.GLOBAL_NETWORKING.IP_ONLY_WHEN_ENABLED', description: 'globalNetworking.ip is present when globalNetworking is disabled.' },
+  // lifecycle
+  'pods.runtime-while-provisioning': { rule: 'POD.RESPONSE.RUNTIME_NULL_UNLESS_RUNNING', description: 'runtime is populated while the pod is PROVISIONING.' },
+  'pods.runtime-null-when-running': { rule: 'POD.STATUS.RUNTIME_POPULATED_WHEN_RUNNING', description: 'runtime stays null once the pod is RUNNING.' },
+  'pods.stuck-in-starting': { rule: 'POD.STATUS.STARTING_TO_RUNNING', description: 'Pods never leave STARTING.' },
+  'pods.cost-when-exited': { rule: 'POD.RESPONSE.COST_ZERO_WHEN_STOPPED', description: 'An EXITED pod still reports its hourly cost.' },
+  'pods.locked-stoppable': { rule: 'POD.LOCKED.CANNOT_STOP', description: 'A locked pod can be stopped.' },
+  'pods.locked-restartable': { rule: 'POD.LOCKED.CANNOT_RESET', description: 'A locked pod can be restarted (reset).' },
+  // updatePod mount semantics
+  'pods.patch-network-empty-accepted': { rule: 'MOUNT.UPDATE.NETWORK_EMPTY_ARRAY_400', description: 'PATCH mounts {network: []} is accepted and detaches the volume.' },
+  'pods.patch-other-volume-accepted': { rule: 'MOUNT.UPDATE.DIFFERENT_VOLUME_ID_400', description: 'PATCH naming another volumeId swaps the volume.' },
+  'pods.patch-mount-on-unmounted-accepted': { rule: 'MOUNT.UPDATE.MOUNT_ON_UNMOUNTED_POD_400', description: 'PATCH adds a mount to a pod created without mounts.' },
+  'pods.patch-persistent-on-network-accepted': { rule: 'MOUNT.UPDATE.PERSISTENT_ON_NETWORK_POD_400', description: 'PATCH replaces a network mount with a persistent one.' },
+  'pods.patch-empty-mounts-clears': { rule: 'MOUNT.UPDATE.EMPTY_OBJECT_UNCHANGED', description: 'PATCH mounts {} removes every mount.' },
+  'pods.patch-incomplete-network-400': { rule: 'MOUNT.UPDATE.INCOMPLETE_NETWORK_422', description: 'PATCH with a network entry lacking volumeId or path answers 400 instead of 422.' },
+  'pods.patch-network-path-ignored': { rule: 'MOUNT.UPDATE.NETWORK_PATH_CHANGEABLE', description: 'PATCH of a network mount path answers 200 but keeps the old path.' },
+  // isolation
+  'pods.other-account-visible': { rule: 'POD.ACCOUNT.OTHER_INVISIBLE', description: 'getPod answers another account\'s pod.' },
 } as const satisfies Record<string, FaultDef>;

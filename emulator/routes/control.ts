@@ -100,6 +100,7 @@ export const controlRoutes: ControlRoute[] = [
         main: world.mintKey(main.id, ['read', 'write'], 'main').key,
         readonly: world.mintKey(main.id, ['read'], 'readonly').key,
         other: world.mintKey(other.id, ['read', 'write'], 'other').key,
+        expired: world.mintKey(main.id, ['read', 'write'], 'expired', undefined, world.clock.now() - 1).key,
       };
       const seeded: Record<string, unknown> = {};
       for (const seeder of worldSeeders) Object.assign(seeded, seeder(world, main.id));
@@ -161,8 +162,10 @@ export const controlRoutes: ControlRoute[] = [
       if (!world.accounts.has(accountId)) fail('not-found', `No account ${accountId} in world ${world.id}.`);
       const scopes = body.scopes ?? ['read', 'write'];
       if (!Array.isArray(scopes) || scopes.some((s) => s !== 'read' && s !== 'write')) fail('validation-failed', '`scopes` is an array of "read" and "write".');
-      const key = world.mintKey(accountId, scopes as Scope[], String(body.label ?? 'minted'));
-      return json(201, { key: key.key, accountId, scopes: [...key.scopes] });
+      if (body.expiresInMs !== undefined && !Number.isInteger(body.expiresInMs)) fail('validation-failed', '`expiresInMs` must be an integer (negative: already expired).');
+      const expiresAt = body.expiresInMs === undefined ? undefined : world.clock.now() + (body.expiresInMs as number);
+      const key = world.mintKey(accountId, scopes as Scope[], String(body.label ?? 'minted'), undefined, expiresAt);
+      return json(201, { key: key.key, accountId, scopes: [...key.scopes], ...(expiresAt !== undefined ? { expiresAt } : {}) });
     },
   },
 ];

@@ -93,3 +93,14 @@ export class EndpointStore {
 }
 
 export const endpointsSlice = defineSlice('endpoints', (world) => new EndpointStore(world));
+
+/** A worker pod of an endpoint, as GraphQL `myself { endpoints { pods { desiredStatus } } }` shows it. */
+export interface EndpointPodView { desiredStatus: string }
+
+/**
+ * Providers of an endpoint's worker pods. The surface that runs workers registers one at
+ * module load; the first provider that answers (not undefined) wins. Without one, GraphQL
+ * shows the `workersMin` workers the platform keeps warm.
+ */
+export type EndpointPodsProvider = (world: World, endpoint: EndpointRecord) => EndpointPodView[] | undefined;
+export const endpointPodProviders: EndpointPodsProvider[] = [];

@@ -38,10 +38,23 @@ export const templateUsages: TemplateUsage[] = [
   (world, templateId) => world.get(endpointsSlice).usingTemplate(templateId).map((e) => e.id),
 ];
 
+/**
+ * Spec, Limits: "Template deletion delay | up to 2 minutes after last use". The emulator
+ * refuses deletion until this much virtual time has passed since the template's last use.
+ */
+export const TEMPLATE_DELETION_DELAY_MS = 120_000;
+
 export class TemplateStore {
   readonly #byId = new Map<string, TemplateRecord>();
 
-  constructor(private readonly world: World) {}
+  constructor(private readonly world: World) {
+    // An endpoint created on, moved off or deleted from a template is a use of it, whichever
+    // surface (GraphQL, REST v1, seeders) made the change.
+    world.get(endpointsSlice).onChange((before, after) => {
+      if (before) this.touch(before.templateId);
+      if (after) this.touch(after.templateId);
+    });
+  }
 
   create(accountId: string, fields: TemplateFields, id?: string): TemplateRecord {
     const record: TemplateRecord = { ...fields, id: id ?? this.world.nextId('tpl'), accountId, createdAt: this.world.clock.now(), lastUsedAt: null };

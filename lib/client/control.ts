@@ -9,7 +9,8 @@ export interface WorldInfo {
   nowMs: number;
   accountId: string;
   otherAccountId: string;
-  keys: { main: string; readonly: string; other: string };
+  /** `expired`: a key of the main account that has already expired. */
+  keys: { main: string; readonly: string; other: string; expired: string };
   seeded: Record<string, unknown>;
 }
 
@@ -81,7 +82,7 @@ export class EmulatorControl {
     return this.#call('PUT', `/worlds/${world}/faults`, { faults });
   }
 
-  async mintKey(world: string, options: { accountId?: string; scopes?: ('read' | 'write')[]; label?: string }): Promise<string> {
+  async mintKey(world: string, options: { accountId?: string; scopes?: ('read' | 'write')[]; label?: string; expiresInMs?: number }): Promise<string> {
     const { key } = await this.#call<{ key: string }>('POST', `/worlds/${world}/keys`, options);
     registerSecret(key);
     return key;

@@ -1,0 +1,66 @@
+import { test } from '../../support/fixtures.js';
+import { conform, must, rules } from '../../support/rules.js';
+import { statusCodeConformance } from '../../checks/status.js';
+import { problemJsonConformance } from '../../checks/problem-json.js';
+import type { ApiClient, AuthChoice } from '../../../lib/client/api.js';
+
+/** A createPod body that is valid on any target: the first GPU type its catalog lists. */
+async function probePod(api: ApiClient): Promise<Record<string, unknown>> {
+  const gpus = await api.op<unknown>('listGpuTypes');
+  const list = Array.isArray(gpus.body) ? gpus.body : ((gpus.body as { gpus?: unknown[] } | undefined)?.gpus ?? []);
+  const id = (list[0] as { id?: string } | undefined)?.id ?? 'NVIDIA GeForce RTX 4090';
+  return { name: 'auth-probe', image: 'busybox:latest', gpu: { id } };
+}
+
+async function podCount(api: ApiClient): Promise<number> {
+  const res = await api.op<{ pods?: unknown[] }>('listPods');
+  return res.body?.pods?.length ?? 0;
+}
+
+// Spec, Authentication: "A missing, malformed, expired or invalid bearer token gets 401."
+const unauthenticated: { title: string; rule: string; auth: (keys: { expired?: string }) => AuthChoice | undefined }[] = [
+  { title: 'no Authorization header', rule: 'AUTH.REST_V2.MISSING_401', auth: () => 'none' },
+  { title: 'a valid key without the Bearer scheme', rule: 'AUTH.REST_V2.MALFORMED_401', auth: () => ({ role: 'main', style: 'raw' }) },
+  { title: 'a valid key in another scheme', rule: 'AUTH.REST_V2.MALFORMED_401', auth: () => ({ authorization: 'Token abc.def' }) },
+  { title: 'an empty Bearer credential', rule: 'AUTH.REST_V2.MALFORMED_401', auth: () => ({ authorization: 'Bearer' }) },
+  { title: 'an unknown key', rule: 'AUTH.REST_V2.INVALID_401', auth: () => ({ key: 'cpk_not_a_real_key_0000000000' }) },
+  { title: 'an expired key', rule: 'AUTH.REST_V2.EXPIRED_401', auth: (keys) => (keys.expired ? { key: keys.expired } : undefined) },
+];
+
+test.describe('REST v2 authentication', () => {
+  for (const c of unauthenticated) {
+    test(`createPod with ${c.title} answers 401 problem+json and creates nothing`, rules(c.rule, 'ERR.CREATE_POD.401'), async ({ api, emu }) => {
+      const auth = c.auth(emu.world?.keys ?? {});
+      test.skip(auth === undefined, 'needs an expired key, which only the emulator can mint');
+      const body = await probePod(api);
+      const before = await podCount(api);
+      const res = await api.op('createPod', { body, auth: auth! });
+      const after = await podCount(api);
+      conform(
+        statusCodeConformance(c.rule, res, 401),
+        statusCodeConformance('ERR.CREATE_POD.401', res, 401),
+        problemJsonConformance(res),
+        must(after === before, c.rule, `a refused createPod still created a pod (${before} → ${after} pods)`),
+      );
+    });
+  }
+
+  test('a valid key in the Bearer scheme is authenticated', rules('AUTH.REST_V2.BEARER_ACCEPTED'), async ({ api }) => {
+    const res = await api.op('listPods');
+    conform(must(res.status !== 401 && res.status !== 403, 'AUTH.REST_V2.BEARER_ACCEPTED', `listPods with a valid key answered ${res.status}`),
+      statusCodeConformance('AUTH.REST_V2.BEARER_ACCEPTED', res, 200));
+  });
+
+  test('a key without write access gets 403 problem+json on createPod and creates nothing', rules('AUTH.REST_V2.FORBIDDEN_403', 'ERR.CREATE_POD.403'), async ({ api }) => {
+    const body = await probePod(api);
+    const before = await podCount(api);
+    const res = await api.op('createPod', { body, auth: 'readonly' });
+    const after = await podCount(api);
+    conform(
+      statusCodeConformance('AUTH.REST_V2.FORBIDDEN_403', res, 403),
+      statusCodeConformance('ERR.CREATE_POD.403', res, 403),
+      problemJsonConformance(res),
+      must(after === before, 'AUTH.REST_V2.FORBIDDEN_403', `a forbidden createPod still created a pod (${before} → ${after})`),
+    );
+  });
+});

@@ -1,0 +1,82 @@
+import { test } from '../../support/fixtures.js';
+import { conform, must, observe, rules } from '../../support/rules.js';
+import { statusCodeConformance } from '../../checks/status.js';
+import { problemJsonConformance } from '../../checks/problem-json.js';
+import { rateLimitHeadersConformance, tooManyRequestsConformance } from '../../checks/rate-limit.js';
+import type { ApiClient, ApiResult } from '../../../lib/client/api.js';
+
+/** Exhausting a real target's quota blocks its user for up to a minute: opt in explicitly. */
+const EXHAUST_OPT_IN = 'CPC_ALLOW_RATE_LIMIT_EXHAUSTION';
+
+/** Calls listPods until a 429 comes, at most `max` times; returns every answer. */
+async function exhaust(api: ApiClient, max: number, auth: 'main' | 'other' = 'main'): Promise<ApiResult[]> {
+  const answers: ApiResult[] = [];
+  for (let i = 0; i < max; i++) {
+    const res = await api.op('listPods', { auth });
+    answers.push(res);
+    if (res.status === 429) break;
+  }
+  return answers;
+}
+
+test.describe('rate limiting (spec, Limits)', () => {
+  test('successful answers carry RateLimit and RateLimit-Policy as structured-field lists', rules(
+    'RATE.HEADERS.ON_SUCCESS', 'RATE.RATELIMIT.MEMBERS', 'RATE.POLICY.MEMBERS', 'RATE.WINDOWS', 'RATE.POLICY.WINDOW_LENGTHS', 'RATE.RATELIMIT.BOUNDS',
+    'RATE.QUOTAS', 'RATE.POLICY.STRING_ITEMS',
+  ), async ({ api }) => {
+    const res = await api.op('listPods');
+    const { findings, snapshot } = rateLimitHeadersConformance(res);
+    observe('RATE.QUOTAS', snapshot.policy);
+    observe('RATE.POLICY.STRING_ITEMS', { policy: res.headers['ratelimit-policy'] ?? null });
+    conform(statusCodeConformance('RATE.HEADERS.ON_SUCCESS', res, 200), findings);
+  });
+
+  test('remaining only falls within a window and never goes below 0', rules('RATE.RATELIMIT.BOUNDS'), async ({ api, emu }) => {
+    if (emu.available) await emu.setQuotas({ minute: 5 });
+    const seen: { r: number; t: number }[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await api.op('listPods');
+      const { findings, snapshot } = rateLimitHeadersConformance(res);
+      conform(findings);
+      seen.push(snapshot.limit.minute!);
+    }
+    // Within one window r falls with every admitted request; it may rise only when a new window began (t rose).
+    const broken = seen.findIndex((s, i) => i > 0 && s.r >= seen[i - 1]!.r && s.r !== 0 && s.t <= seen[i - 1]!.t);
+    conform(must(broken === -1, 'RATE.RATELIMIT.BOUNDS', `minute r did not fall within the window: ${seen.map((s) => `r=${s.r};t=${s.t}`).join(', ')}`));
+  });
+
+  test('exhausting the minute window gives 429 with Retry-After, both headers and a detail naming the window; after the wait requests succeed', rules(
+    'RATE.429.ON_EXCEEDED', 'RATE.429.RETRY_AFTER_INTEGER', 'RATE.429.RETRY_AFTER_WINDOW', 'RATE.429.HEADERS', 'RATE.429.DETAIL_NAMES_WINDOW', 'RATE.429.DETAIL_TEXT',
+  ), async ({ api, emu }) => {
+    test.skip(!emu.available && !process.env[EXHAUST_OPT_IN], `exhausting a real target's quota blocks its user; set ${EXHAUST_OPT_IN}=1 to run it`);
+    if (emu.available) await emu.setQuotas({ minute: 3 });
+    const first = await api.op('listPods');
+    const quota = rateLimitHeadersConformance(first).snapshot.limit.minute?.r ?? 0;
+    const answers = [first, ...(await exhaust(api, quota + 2))];
+    const limited = answers.find((a) => a.status === 429);
+    const admitted = answers.filter((a) => a.status === 200).length;
+    conform(must(limited !== undefined, 'RATE.429.ON_EXCEEDED', `no 429 after ${answers.length} requests with a minute quota of ${quota + 1}`));
+    observe('RATE.429.DETAIL_TEXT', (limited!.body as { detail?: unknown }).detail ?? null);
+    conform(
+      must(admitted === quota + 1, 'RATE.429.ON_EXCEEDED', `429 came after ${admitted} admitted requests; the window held ${quota + 1}`),
+      problemJsonConformance(limited!),
+      tooManyRequestsConformance(limited!),
+    );
+    if (emu.available) {
+      await emu.advance(Number(limited!.headers['retry-after']) * 1000);
+      const again = await api.op('listPods');
+      conform(statusCodeConformance('RATE.429.RETRY_AFTER_WINDOW', again, 200));
+    }
+  });
+
+  test('limits are per user: one exhausted user does not limit another', rules('RATE.PER_USER'), async ({ api, emu }) => {
+    emu.require('exhaust a quota quickly without blocking a real user');
+    await emu.setQuotas({ minute: 2 });
+    const mine = await exhaust(api, 5);
+    const theirs = await api.op('listPods', { auth: 'other' });
+    conform(
+      must(mine.some((a) => a.status === 429), 'RATE.PER_USER', 'the first user was never limited'),
+      statusCodeConformance('RATE.PER_USER', theirs, 200),
+    );
+  });
+});

@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import {
+  buildASTSchema, parse, visit, Kind,
+  type DocumentNode, type GraphQLSchema, type InputValueDefinitionNode, type ObjectTypeDefinitionNode,
+} from 'graphql';
+import type { World } from '../world.js';
+
+/** The GraphQL surface's SDL, shared with the suite and the docs: `schemas/schema.graphql`. */
+const SDL_URL = new URL('../../schemas/schema.graphql', import.meta.url);
+
+let sdl: DocumentNode | undefined;
+const built = new Map<string, GraphQLSchema>();
+
+function sdlDocument(): DocumentNode {
+  sdl ??= parse(readFileSync(SDL_URL, 'utf8'));
+  return sdl;
+}
+
+/** An edit of one input field of the SDL, applied only while a fault asks for it. */
+interface InputFieldEdit {
+  type: string;
+  field: string;
+  edit(node: InputValueDefinitionNode): InputValueDefinitionNode;
+}
+
+/** Faults that live in the schema itself: a required argument made optional, another default. */
+const schemaFaults: Partial<Record<Parameters<World['fault']>[0], InputFieldEdit>> = {
+  'graphql.save-endpoint-name-optional': {
+    type: 'EndpointInput', field: 'name',
+    edit: (node) => (node.type.kind === Kind.NON_NULL_TYPE ? { ...node, type: node.type.type } : node),
+  },
+  'graphql.type-default-lb': {
+    type: 'EndpointInput', field: 'type',
+    edit: (node) => ({ ...node, defaultValue: { kind: Kind.STRING, value: 'LB' } }),
+  },
+};
+
+function applyEdits(doc: DocumentNode, edits: readonly InputFieldEdit[]): DocumentNode {
+  if (edits.length === 0) return doc;
+  return visit(doc, {
+    InputObjectTypeDefinition(node) {
+      const mine = edits.filter((e) => e.type === node.name.value);
+      if (mine.length === 0) return undefined;
+      return {
+        ...node,
+        fields: node.fields?.map((f) => mine.filter((e) => e.field === f.name.value).reduce((n, e) => e.edit(n), f)),
+      };
+    },
+  });
+}
+
+/**
+ * The executable schema for a world: `buildASTSchema` over the SDL, with the schema-level
+ * faults the world has switched on. Built once per combination and cached.
+ */
+export function schemaFor(world: World): GraphQLSchema {
+  const active = (Object.keys(schemaFaults) as (keyof typeof schemaFaults)[]).filter((id) => world.fault(id));
+  const cacheKey = active.join(',');
+  let schema = built.get(cacheKey);
+  if (!schema) {
+    schema = buildASTSchema(applyEdits(sdlDocument(), active.map((id) => schemaFaults[id]!)));
+    built.set(cacheKey, schema);
+  }
+  return schema;
+}
+
+/** Root fields of the Mutation type (for the write-scope check). */
+export function mutationFieldNames(): string[] {
+  const mutation = sdlDocument().definitions.find(
+    (d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION && d.name.value === 'Mutation');
+  return mutation?.fields?.map((f) => f.name.value) ?? [];
+}

@@ -1,0 +1,91 @@
+import type { CreatePodRequest } from '../../lib/types.gen.js';
+import type { Account, World } from '../world.js';
+import { cpuFlavor, gpuType } from './catalog.js';
+import { CONTAINER_DEFAULTS, globalIpFor, type PodRecord, type StoredMounts } from './pod-record.js';
+import { chooseDataCenter } from './schedule.js';
+import { validateBody, conflict } from './validation.js';
+import { volumesSlice } from './volumes.js';
+
+/** Rounds a price to a tenth of a cent, as billing shows it. */
+const price = (usd: number): number => Math.round(usd * 1000) / 1000;
+
+/**
+ * createPod's rules (spec, CreatePodRequest, GpuConfig, CPU configuration, Mounts): the schema
+ * first (400, or 422 for an incomplete mount entry), then the rules that need the catalog, the
+ * caller's volumes and the scheduler (400 where the spec says "not shown"; see CHOICES.md).
+ * Answers the new pod in PROVISIONING, `startedAt` null, `runtime` null.
+ */
+export function createPodRecord(world: World, account: Account, body: unknown): PodRecord {
+  validateBody(world, 'create-pod-request', body, { incompleteFault: 'pods.incomplete-mount-400' });
+  const req = body as CreatePodRequest;
+  const now = world.clock.now();
+  const id = world.nextId('pod');
+
+  let gpu: PodRecord['gpu'];
+  let cpu: PodRecord['cpu'];
+  let hourly = 0;
+  let nvidia = false;
+  if (req.gpu) {
+    const type = gpuType(req.gpu.id);
+    if (!type) throw conflict(world, '/gpu/id', `unknown GPU type "${req.gpu.id}" (see GET /v2/catalog/gpus)`);
+    const count = req.gpu.count ?? (world.fault('pods.gpu-count-default-2') ? 2 : 1);
+    if (count > type.maxGpuCount) throw conflict(world, '/gpu/count', `at most ${type.maxGpuCount} GPUs of type "${type.id}" fit one pod`);
+    gpu = { id: type.id, count };
+    nvidia = type.manufacturer === 'NVIDIA';
+    hourly += count * ((req.cloud ?? 'SECURE') === 'SECURE' ? type.securePrice : type.communityPrice);
+  }
+  if (req.cpu) {
+    const flavor = cpuFlavor(req.cpu.id);
+    if (!flavor) throw conflict(world, '/cpu/id', `unknown CPU flavor "${req.cpu.id}" (see GET /v2/catalog/cpus)`);
+    const n = req.cpu.vcpuCount;
+    if ((n < flavor.vcpu.min || n > flavor.vcpu.max) && !world.fault('pods.vcpu-beyond-flavor-accepted')) {
+      throw conflict(world, '/cpu/vcpuCount', `flavor ${flavor.id} offers ${flavor.vcpu.min} to ${flavor.vcpu.max} vCPUs, not ${n}`);
+    }
+    // Spec, rule 3: memory is derived from the flavor's RAM multiplier.
+    cpu = { id: flavor.id, vcpuCount: n, memory: Math.max(1, Math.round(n * flavor.ramGbPerVcpu)) };
+    hourly += n * flavor.pricePerVcpu;
+  }
+
+  const mounts: StoredMounts = {};
+  let volumeDataCenter: { volumeId: string; dataCenter: string } | undefined;
+  if (req.mounts?.persistent) mounts.persistent = { size: req.mounts.persistent.size, path: req.mounts.persistent.path };
+  if (req.mounts?.network) {
+    mounts.network = req.mounts.network.map((m, i) => {
+      const volume = world.get(volumesSlice).get(m.volumeId, account.id);
+      if (!volume) throw conflict(world, `/mounts/network/${i}/volumeId`, `no network volume "${m.volumeId}" exists (see GET /v2/network-volumes)`);
+      volumeDataCenter ??= { volumeId: volume.id, dataCenter: volume.dataCenter };
+      return { volumeId: m.volumeId, path: m.path };
+    });
+  }
+
+  const globalNetwork = req.globalNetworking === true;
+  if (globalNetwork && !(nvidia || (gpu && world.fault('pods.global-networking-on-amd-accepted')))) {
+    throw conflict(world, '/globalNetworking', gpu ? `global networking requires an NVIDIA GPU; "${gpu.id}" is not one` : 'global networking requires an NVIDIA GPU; CPU pods cannot use it');
+  }
+  const dataCenterId = chooseDataCenter(world, { preferred: req.dataCenterIds ?? [], globalNetwork, podId: id, ...(volumeDataCenter ? { volumeDataCenter } : {}) });
+
+  const pod: PodRecord = {
+    id, accountId: account.id,
+    name: req.name,
+    image: req.image,
+    args: req.args ?? CONTAINER_DEFAULTS.args,
+    disk: req.disk ?? CONTAINER_DEFAULTS.disk,
+    ports: [...(req.ports ?? CONTAINER_DEFAULTS.ports)],
+    env: { ...(req.env ?? CONTAINER_DEFAULTS.env) },
+    registry: req.registry ?? CONTAINER_DEFAULTS.registry,
+    mounts,
+    cloud: req.cloud ?? (world.fault('pods.cloud-default-community') ? 'COMMUNITY' : 'SECURE'),
+    dataCenterId,
+    template: null,
+    hourlyCost: price(hourly),
+    locked: false,
+    globalIp: globalNetwork ? globalIpFor(id) : null,
+    status: 'PROVISIONING',
+    statusSince: now,
+    createdAt: now,
+    startedAt: world.fault('pods.started-at-on-create') ? now : null,
+  };
+  if (gpu) pod.gpu = gpu;
+  if (cpu) pod.cpu = cpu;
+  return pod;
+}

@@ -1,0 +1,55 @@
+import type { Cloud, PodStatus } from '../../lib/types.gen.js';
+
+/** The emulator's stored form of a pod; `view.ts` turns it into the spec's Pod object. */
+export interface PodRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  image: string;
+  args: string;
+  disk: number;
+  ports: string[];
+  env: Record<string, string>;
+  registry: string | null;
+  mounts: StoredMounts;
+  gpu?: { id: string; count: number };
+  cpu?: { id: string; vcpuCount: number; memory?: number };
+  cloud: Cloud;
+  dataCenterId: string;
+  template: string | null;
+  /** USD per hour while billed. */
+  hourlyCost: number;
+  locked: boolean;
+  /** The assigned global-network address, when global networking is on. */
+  globalIp: string | null;
+  status: PodStatus;
+  /** Virtual time the current status began. */
+  statusSince: number;
+  createdAt: number;
+  /** Virtual time the container last became healthy (RUNNING); null until then. */
+  startedAt: number | null;
+}
+
+export interface StoredMounts {
+  persistent?: { size: number; path: string };
+  network?: { volumeId: string; path: string }[];
+}
+
+/** Defaults the emulator applies to optional container fields (the spec shows none but `cloud`, `gpu.count` and `globalNetworking`). */
+export const CONTAINER_DEFAULTS = { args: '', disk: 20, ports: [] as string[], env: {} as Record<string, string>, registry: null } as const;
+
+/** A small, stable hash (FNV-1a) for deterministic addresses and metrics. */
+export function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** A global-network address in 10.128.0.0/9, derived from the pod id. */
+export function globalIpFor(podId: string): string {
+  const h = hash32(podId);
+  return `10.${128 + ((h >>> 16) & 0x7f)}.${(h >>> 8) & 0xff}.${(h & 0xfe) + 1}`;
+}

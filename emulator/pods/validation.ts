@@ -1,0 +1,72 @@
+import { validate, type ValidationIssue } from '../../lib/schema-registry.js';
+import type { FaultId } from '../faults.js';
+import { ProblemError, problem, type Reply } from '../http/reply.js';
+import type { World } from '../world.js';
+
+/**
+ * Request-body validation of the pods surface: the same JSON Schemas the suite holds targets
+ * to (`schemas/`), turned into problems with one `errors[]` string per issue, each naming its
+ * JSON pointer (`/gpu/foo: unknown property "foo" is not allowed`).
+ *
+ * Status (spec, Errors): an incomplete mount entry is 422 ("syntactically valid but fail
+ * validation (for example an incomplete mount entry)"); every other schema violation is 400
+ * ("Request malformed or conflicts with rules"). A body with both kinds of issue answers 400:
+ * the rule conflict is reported first, with every issue listed.
+ */
+export type BodySchema = 'create-pod-request' | 'update-pod-request' | 'pod-action-request' | 'network-volume-request' | 'network-volume-update-request';
+
+/** A missing `size`/`path` of the persistent mount, or `volumeId`/`path` of a network entry. */
+const INCOMPLETE_MOUNT = /^\/mounts\/(persistent\/(size|path)|network\/\d+\/(volumeId|path))$/;
+
+export const isIncompleteMount = (issue: ValidationIssue): boolean => issue.keyword === 'required' && INCOMPLETE_MOUNT.test(issue.path);
+
+const valueAt = (body: unknown, pointer: string): unknown =>
+  pointer.split('/').slice(1).reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), body);
+
+/** Faults that make the emulator overlook one kind of schema issue (each breaks one rule). */
+const RELAXATIONS: readonly { fault: FaultId; drops(issue: ValidationIssue, body: unknown): boolean }[] = [
+  { fault: 'pods.mounts-both-accepted', drops: (i) => i.path === '/mounts' && i.keyword === 'not' },
+  { fault: 'pods.network-two-accepted', drops: (i) => i.path === '/mounts/network' && i.keyword === 'maxItems' },
+  { fault: 'pods.persistent-size-9-accepted', drops: (i, b) => i.path === '/mounts/persistent/size' && i.keyword === 'minimum' && valueAt(b, i.path) === 9 },
+  { fault: 'pods.persistent-on-cpu-accepted', drops: (i) => i.path === '/mounts/persistent' && i.keyword === 'false schema' },
+  { fault: 'pods.gpu-count-0-accepted', drops: (i) => i.path === '/gpu/count' && i.keyword === 'minimum' },
+  { fault: 'pods.vcpu-not-power-of-two-accepted', drops: (i, b) => i.path === '/cpu/vcpuCount' && i.keyword === 'enum' && (valueAt(b, i.path) as number) >= 2 },
+  { fault: 'pods.cpu-memory-accepted', drops: (i) => i.path === '/cpu/memory' && i.keyword === 'additionalProperties' },
+  { fault: 'pods.unknown-root-property-accepted', drops: (i) => i.keyword === 'additionalProperties' && /^\/[^/]+$/.test(i.path) },
+  { fault: 'pods.gpu-unknown-property-accepted', drops: (i) => i.keyword === 'unevaluatedProperties' && i.path.startsWith('/gpu/') },
+  { fault: 'pods.empty-name-accepted', drops: (i) => i.path === '/name' && i.keyword === 'minLength' },
+  { fault: 'pods.image-not-required', drops: (i) => i.path === '/image' && i.keyword === 'required' },
+  { fault: 'pods.both-gpu-and-cpu-accepted', drops: (i, b) => i.path === '' && i.keyword === 'oneOf' && valueAt(b, '/gpu') !== undefined },
+];
+
+/**
+ * Validates a request body against its schema; throws the problem to answer when it fails.
+ * `createPod: true` marks the createPod-only fault that turns the 422 into a 400.
+ */
+export function validateBody(world: World, schema: BodySchema, body: unknown, options: { incompleteFault?: FaultId } = {}): void {
+  if (body === undefined) throw new ProblemError(problem('bad-request', 'A JSON body is required.'));
+  const result = validate(schema, body);
+  if (result.valid) return;
+  const issues = result.issues.filter((i) => !RELAXATIONS.some((r) => world.fault(r.fault) && r.drops(i, body)));
+  if (issues.length === 0) return;
+  const incompleteOnly = issues.every(isIncompleteMount) && !(options.incompleteFault && world.fault(options.incompleteFault));
+  throw new ProblemError(issuesProblem(world, incompleteOnly ? 'unprocessable' : 'validation-failed', issues));
+}
+
+/** The problem for a list of issues; `errors[]` has one string per issue. */
+export function issuesProblem(world: World, kind: 'unprocessable' | 'validation-failed' | 'bad-request', issues: readonly ValidationIssue[]): Reply {
+  const lines = issues.map((i) => `${i.path === '' ? '(root)' : i.path}: ${i.message}`);
+  const detail = kind === 'unprocessable'
+    ? `The body is well formed but a mount entry is incomplete (${issues.length} issue${issues.length === 1 ? '' : 's'}).`
+    : `The body breaks the request rules (${issues.length} issue${issues.length === 1 ? '' : 's'}).`;
+  const reply = problem(kind, detail, lines);
+  if (world.fault('pods.errors-not-strings')) {
+    (reply.body as Record<string, unknown>).errors = issues.map((i) => ({ pointer: i.path, message: i.message }));
+  }
+  return reply;
+}
+
+/** A rule conflict the handler finds after the schema passed (unknown flavor, wrong data center...): 400. */
+export function conflict(world: World, path: string, message: string): ProblemError {
+  return new ProblemError(issuesProblem(world, 'bad-request', [{ path, keyword: 'handler', message }]));
+}

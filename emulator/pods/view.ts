@@ -1,0 +1,73 @@
+import type { Pod, PodRuntime } from '../../lib/types.gen.js';
+import type { World } from '../world.js';
+import { INTERNAL_DOMAIN } from './catalog.js';
+import { availableActions, BILLED } from './lifecycle.js';
+import { hash32, type PodRecord } from './pod-record.js';
+
+/** The public address of a pod's TCP ports (TEST-NET-3, a documentation range). */
+const publicIpFor = (podId: string): string => `203.0.113.${(hash32(podId) % 254) + 1}`;
+
+/** A percentage that varies per pod and per virtual minute, deterministically. */
+const util = (podId: string, what: string, now: number): number => hash32(`${podId}:${what}:${Math.floor(now / 60_000)}`) % 101;
+
+/** Live metrics of a RUNNING pod (spec, PodRuntime). */
+export function runtimeOf(pod: PodRecord, now: number): PodRuntime {
+  const started = pod.startedAt ?? now;
+  return {
+    uptime: Math.max(0, Math.floor((now - started) / 1000)),
+    gpus: Array.from({ length: pod.gpu?.count ?? 0 }, (_, i) => ({ util: util(pod.id, `gpu${i}`, now), memoryUtil: util(pod.id, `gmem${i}`, now) })),
+    cpu: { util: util(pod.id, 'cpu', now) },
+    memory: { util: util(pod.id, 'mem', now) },
+    ports: pod.ports.map((p) => {
+      const [port, type] = p.split('/') as [string, string];
+      const tcp = type === 'tcp';
+      return { private: Number(port), public: tcp ? 10000 + (hash32(`${pod.id}:${p}`) % 50000) : null, type, ip: tcp ? publicIpFor(pod.id) : null };
+    }),
+  };
+}
+
+/** The spec's Pod object for a stored pod at virtual time `now`, with the pod faults applied. */
+export function podView(pod: PodRecord, world: World): Pod {
+  const now = world.clock.now();
+  const running = pod.status === 'RUNNING';
+  const billed = BILLED.has(pod.status) || (pod.status === 'EXITED' && world.fault('pods.cost-when-exited'));
+  const gn: Pod['globalNetworking'] = { enabled: pod.globalIp !== null };
+  if (pod.globalIp !== null) {
+    gn.ip = pod.globalIp;
+    gn.internalDns = `${world.fault('pods.dns-wrong-pod-id') ? `x${pod.id}` : pod.id}.${INTERNAL_DOMAIN}`;
+  } else if (world.fault('pods.ip-when-disabled')) {
+    gn.ip = '0.0.0.0';
+  }
+  let runtime: PodRuntime | null = running ? runtimeOf(pod, now) : null;
+  if (running && world.fault('pods.runtime-null-when-running')) runtime = null;
+  if (pod.status === 'PROVISIONING' && world.fault('pods.runtime-while-provisioning')) runtime = runtimeOf(pod, now);
+  const view: Pod = {
+    id: pod.id,
+    name: pod.name,
+    status: pod.status,
+    actions: availableActions(pod),
+    image: pod.image,
+    args: pod.args,
+    disk: pod.disk,
+    ports: [...pod.ports],
+    env: { ...pod.env },
+    registry: pod.registry,
+    mounts: structuredClone(pod.mounts),
+    cloud: pod.cloud,
+    dataCenterId: pod.dataCenterId,
+    template: pod.template,
+    cost: billed ? pod.hourlyCost : 0,
+    locked: pod.locked,
+    globalNetworking: gn,
+    runtime,
+    createdAt: world.fault('pods.created-at-not-date-time') ? String(pod.createdAt) : new Date(pod.createdAt).toISOString(),
+    startedAt: pod.startedAt === null ? null : new Date(pod.startedAt).toISOString(),
+  };
+  if (pod.gpu) view.gpu = { ...pod.gpu };
+  if (pod.cpu) {
+    const cpu = { ...pod.cpu };
+    if (world.fault('pods.cpu-memory-missing')) delete cpu.memory;
+    view.cpu = cpu as Pod['cpu'] & object;
+  }
+  return view;
+}

@@ -1,0 +1,116 @@
+/**
+ * From raw test records to outcomes, and from outcomes to one verdict per rule. The verdict
+ * table (tested in test/reports-verdicts.test.ts):
+ *
+ * | a test that declares the rule ...                                  | counts as            |
+ * |--------------------------------------------------------------------|----------------------|
+ * | failed, and a check attributed the failure to this rule            | fail                 |
+ * | failed without attributing it, the rule is MUST                    | fail                 |
+ * | failed without attributing it, the rule is OBSERVED                | not reached (skip)   |
+ * | failed, attributed to other rules only                             | not reached (skip)   |
+ * | passed                                                             | pass                 |
+ * | skipped / interrupted / never started                              | skip, with the reason|
+ *
+ * A rule's verdict: `fail` if any test fails it; else `observed` for an OBSERVED rule with
+ * observations; else `pass` if any test passed; else `skip` (with every reason); `untested`
+ * when no test declares it. A test stopped by an earlier failure never passes a rule.
+ */
+import type { Rule } from '../lib/rules.js';
+import type { Observation, RuleResult, TestOutcome, Verdict } from './model.js';
+import type { RawPlannedTest, RawTestResult } from './raw.js';
+
+const kindOf = (project: string): TestOutcome['kind'] => (project === 'contract' || project === 'property' || project === 'load' ? project : 'other');
+const titleOf = (t: { title: string; titlePath: string[] }): string => [...t.titlePath.slice(0, -1), t.title].filter(Boolean).join(' › ');
+
+function statusOf(s: RawTestResult['status']): TestOutcome['status'] {
+  if (s === 'passed' || s === 'skipped' || s === 'interrupted') return s;
+  return 'failed'; // failed and timedOut
+}
+
+/** Passing tests keep only their last exchange: failures and observations keep all of it. */
+function keptEvidence(r: RawTestResult, status: TestOutcome['status']): RawTestResult['evidence'] {
+  if (!r.evidence?.length) return undefined;
+  return status === 'failed' || r.observed.length > 0 ? r.evidence : r.evidence.slice(-1);
+}
+
+const byTitle = (a: TestOutcome, b: TestOutcome): number => a.kind.localeCompare(b.kind) || a.file.localeCompare(b.file) || a.title.localeCompare(b.title) || a.id.localeCompare(b.id);
+
+/**
+ * Turns raw test records into outcomes (a `timedOut` test failed). Planned tests without a
+ * record never started: they become `notRun`. Sorted, so two runs of the same suite list
+ * their tests in the same order whatever order the workers finished in.
+ */
+export function toOutcomes(raw: readonly RawTestResult[], planned: readonly RawPlannedTest[] = []): TestOutcome[] {
+  const seen = new Set<string>();
+  const out: TestOutcome[] = raw.map((r) => {
+    seen.add(r.id);
+    const status = statusOf(r.status);
+    const evidence = keptEvidence(r, status);
+    return {
+      id: r.id, kind: kindOf(r.project), title: titleOf(r), file: r.file, status, durationMs: Math.max(0, Math.round(r.durationMs)),
+      rules: r.rules, failedRules: r.failedRules,
+      ...(r.skipReason ? { skipReason: r.skipReason } : {}),
+      ...(r.error ? { error: r.error } : {}),
+      ...(evidence ? { evidence } : {}),
+      ...(r.property ? { property: r.property } : {}),
+      ...(r.observed.length ? { observed: r.observed } : {}),
+    };
+  });
+  for (const p of planned) {
+    if (seen.has(p.id)) continue;
+    seen.add(p.id);
+    out.push({ id: p.id, kind: kindOf(p.project), title: titleOf(p), file: p.file, status: 'notRun', durationMs: 0, rules: p.rules, failedRules: [] });
+  }
+  return out.sort(byTitle);
+}
+
+type Role = 'fail' | 'pass' | 'notReached' | 'skip';
+
+/** What one test says about one rule (the table above). */
+export function roleOf(t: TestOutcome, rule: Rule): Role {
+  if (t.status === 'passed') return 'pass';
+  if (t.status === 'failed') {
+    if (t.failedRules.includes(rule.id)) return 'fail';
+    if (t.failedRules.length === 0 && rule.level === 'MUST') return 'fail';
+    return 'notReached';
+  }
+  return 'skip';
+}
+
+function skipReason(t: TestOutcome): string {
+  if (t.status === 'failed') return t.failedRules.length ? `not reached: "${t.title}" failed earlier on ${t.failedRules.join(', ')}` : `not reached: "${t.title}" failed before observing (${(t.error ?? 'failed').split('\n')[0]})`;
+  if (t.status === 'interrupted') return 'the run was interrupted while this test ran';
+  if (t.status === 'notRun') return 'not run: the run ended before this test started';
+  return t.skipReason ?? 'skipped';
+}
+
+/** The verdict of each rule from the tests that declare it (see the table above). */
+export function ruleResults(rules: readonly Rule[], outcomes: readonly TestOutcome[]): RuleResult[] {
+  const byRule = new Map<string, TestOutcome[]>();
+  for (const t of outcomes) for (const id of new Set([...t.rules, ...t.failedRules])) {
+    let list = byRule.get(id);
+    if (!list) byRule.set(id, (list = []));
+    list.push(t);
+  }
+  return rules.map((rule) => {
+    const tests = byRule.get(rule.id) ?? [];
+    const roles = tests.map((t) => ({ t, role: roleOf(t, rule) }));
+    const failures = roles.filter((x) => x.role === 'fail').map(({ t }) => ({ test: t.id, message: t.error ?? 'failed' }));
+    const observed: Observation[] = tests.flatMap((t) => (t.observed ?? []).filter((o) => o.rule === rule.id).map((o) => ({ test: t.id, value: o.value })));
+    let verdict: Verdict;
+    if (failures.length > 0) verdict = 'fail';
+    else if (rule.level === 'OBSERVED' && observed.length > 0) verdict = 'observed';
+    else if (roles.some((x) => x.role === 'pass')) verdict = 'pass';
+    else if (tests.length > 0) verdict = 'skip';
+    else verdict = 'untested';
+    const result: RuleResult = {
+      id: rule.id, level: rule.level, surface: rule.surface, section: rule.section, statement: rule.statement,
+      ...(rule.observedExpectation ? { observedExpectation: rule.observedExpectation } : {}),
+      verdict, tests: tests.map((t) => t.id),
+    };
+    if (observed.length) result.observed = observed;
+    if (verdict === 'skip') result.skipReasons = [...new Set(roles.map(({ t }) => skipReason(t)))];
+    if (failures.length) result.failures = failures;
+    return result;
+  });
+}

@@ -1,0 +1,98 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { request } from 'undici';
+import { startEmulator, type RunningEmulator } from '../emulator/server.js';
+
+let emu: RunningEmulator;
+let key: string;
+let world: string;
+
+before(async () => {
+  emu = await startEmulator({ port: 0 });
+  const res = await request(`${emu.url}/__emulator/worlds`, { method: 'POST', body: JSON.stringify({ quotas: { minute: 1000 } }), headers: { 'content-type': 'application/json' } });
+  const info = (await res.body.json()) as { id: string; keys: { main: string } };
+  key = info.keys.main;
+  world = info.id;
+});
+after(() => emu.close());
+
+async function call(method: string, path: string, init: { headers?: Record<string, string>; body?: string | Buffer } = {}) {
+  const res = await request(emu.url + path, { method: method as 'GET', headers: init.headers, body: init.body });
+  const text = await res.body.text();
+  return { status: res.statusCode, headers: res.headers, text, json: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
+}
+const bearer = () => ({ authorization: `Bearer ${key}` });
+
+test('the control surface identifies the emulator and lists its faults', async () => {
+  const res = await call('GET', '/__emulator');
+  assert.equal(res.status, 200);
+  assert.equal(res.json!.emulator, 'compute-platform-emulator');
+  assert.ok((res.json!.faults as string[]).length > 0);
+});
+
+const problems: [string, () => ReturnType<typeof call>, number, RegExp][] = [
+  ['unknown route', () => call('GET', '/v2/nothing/here/at/all', { headers: bearer() }), 404, /No operation/],
+  ['method not allowed', () => call('PUT', '/v2/pods', { headers: bearer() }), 405, /PUT/],
+  ['missing key', () => call('GET', '/v2/pods'), 401, /No API key/],
+  ['unknown key', () => call('GET', '/v2/pods', { headers: { authorization: 'Bearer nope-nope-nope' } }), 401, /not valid/],
+  ['malformed JSON', () => call('POST', '/v2/pods', { headers: { ...bearer(), 'content-type': 'application/json' }, body: '{"a":' }), 400, /not valid JSON/],
+  ['wrong content type', () => call('POST', '/v2/pods', { headers: { ...bearer(), 'content-type': 'text/plain' }, body: 'hello' }), 415, /application\/json/],
+  ['deep nesting', () => call('POST', '/v2/pods', { headers: { ...bearer(), 'content-type': 'application/json' }, body: '['.repeat(100_000) + ']'.repeat(100_000) }), 400, /nests deeper/],
+  ['declared body over the limit', () => call('POST', '/v2/pods', { headers: { ...bearer(), 'content-type': 'application/json' }, body: Buffer.alloc(2 * 1024 * 1024, 32) }), 413, /maximum payload/],
+  ['unknown world in control', () => call('POST', '/__emulator/worlds/none/clock', { headers: { 'content-type': 'application/json' }, body: '{"advanceMs":1}' }), 404, /No world/],
+  ['unknown fault in control', () => call('PUT', `/__emulator/worlds/${world}/faults`, { headers: { 'content-type': 'application/json' }, body: '{"faults":["no.such-fault"]}' }), 400, /unknown fault/],
+];
+for (const [name, send, status, detail] of problems) {
+  test(`bad input gets a problem+json answer: ${name}`, async () => {
+    const res = await send();
+    assert.equal(res.status, status, res.text);
+    assert.match(String(res.headers['content-type']), /^application\/problem\+json/);
+    assert.equal(res.json!.status, status);
+    assert.match(String(res.json!.detail), detail);
+    assert.doesNotMatch(res.text, /\n\s+at |\.ts:\d+/, 'no stack trace in the body');
+  });
+}
+
+test('a streamed body over the limit is refused without buffering it', async () => {
+  const chunk = Buffer.alloc(256 * 1024, 32);
+  let sent = 0;
+  async function* body() { for (let i = 0; i < 40; i++) { sent += chunk.length; yield chunk; } }
+  const res = await request(`${emu.url}/v2/pods`, { method: 'POST', headers: { ...bearer(), 'content-type': 'application/json' }, body: body() }).catch((e: Error) => e);
+  if (res instanceof Error) {
+    // The emulator may drop the socket once the client sends far past the limit.
+    assert.match(res.message, /socket|closed|reset|EPIPE/i);
+  } else {
+    assert.equal(res.statusCode, 413);
+    await res.body.dump();
+  }
+  assert.ok(sent > 1024 * 1024);
+});
+
+test('authenticated answers carry both rate-limit headers', async () => {
+  const res = await call('GET', '/v2/pods', { headers: bearer() });
+  assert.equal(res.status, 200);
+  assert.match(String(res.headers.ratelimit), /^"minute";r=\d+;t=\d+, "hour";r=\d+;t=\d+, "day";r=\d+;t=\d+$/);
+  assert.match(String(res.headers['ratelimit-policy']), /^"minute";q=1000;w=60, /);
+});
+
+test('an expired key gets 401', async () => {
+  const minted = await call('POST', `/__emulator/worlds/${world}/keys`, { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ expiresInMs: 1000 }) });
+  const k = String(minted.json!.key);
+  assert.equal((await call('GET', '/v2/pods', { headers: { authorization: `Bearer ${k}` } })).status, 200);
+  await call('POST', `/__emulator/worlds/${world}/clock`, { headers: { 'content-type': 'application/json' }, body: '{"advanceMs":1000}' });
+  const res = await call('GET', '/v2/pods', { headers: { authorization: `Bearer ${k}` } });
+  assert.equal(res.status, 401);
+  assert.match(String(res.json!.detail), /expired/);
+});
+
+test('malformed HTTP gets a 400 problem, and the server keeps serving', async () => {
+  const net = await import('node:net');
+  const reply = await new Promise<string>((resolve) => {
+    const socket = net.connect(emu.port, '127.0.0.1', () => socket.write('GARBAGE \x00\x01 HTTP/9\r\n\r\n'));
+    let data = '';
+    socket.on('data', (d) => { data += d.toString(); });
+    socket.on('close', () => resolve(data));
+  });
+  assert.match(reply, /^HTTP\/1.1 400/);
+  assert.equal((await call('GET', '/__emulator')).status, 200);
+});

@@ -1,0 +1,32 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { registerSecret, redactText, redactHeaders, redactValue, REDACTED } from '../lib/redact.js';
+import { buildEvidence, toCurl } from '../lib/evidence.js';
+
+const KEY = 'cpk_PLANTED_SECRET_abcdef123456';
+registerSecret(KEY);
+
+test('registered keys vanish from text, headers and nested values', () => {
+  assert.equal(redactText(`key=${KEY} again ${KEY}`), `key=${REDACTED} again ${REDACTED}`);
+  assert.deepEqual(redactHeaders({ Authorization: `Bearer ${KEY}`, 'x-other': KEY }), { Authorization: `Bearer ${REDACTED}`, 'x-other': REDACTED });
+  assert.deepEqual(redactValue({ a: [{ b: `x${KEY}y` }], apiKey: 'whatever' }), { a: [{ b: `x${REDACTED}y` }], apiKey: REDACTED });
+});
+
+test('unregistered credentials in well-known places are masked too', () => {
+  assert.equal(redactText('GET /graphql?api_key=unknown-key-999&x=1'), `GET /graphql?api_key=${REDACTED}&x=1`);
+  assert.equal(redactText('Authorization: Bearer some.unknown-token_42'), `Authorization: Bearer ${REDACTED}`);
+  assert.deepEqual(redactHeaders({ authorization: 'raw-serverless-key-xyz' }), { authorization: REDACTED });
+});
+
+test('curl lines name the key by its environment variable', () => {
+  const curl = toCurl({ method: 'POST', url: `http://127.0.0.1:1/graphql?api_key=${KEY}`, headers: { authorization: `Bearer ${KEY}` }, body: '{"a":1}', bodyBytes: 7, key: KEY, keyVariable: 'CPC_API_KEY' });
+  assert.ok(!curl.includes(KEY));
+  assert.ok(curl.includes('"Authorization: Bearer ${CPC_API_KEY}"') || curl.includes('"authorization: Bearer ${CPC_API_KEY}"'), curl);
+  assert.ok(curl.includes('api_key=${CPC_API_KEY}'), curl);
+});
+
+test('evidence never carries the key, even in bodies and errors', () => {
+  const e = buildEvidence({ method: 'GET', url: 'http://h/x', headers: { authorization: KEY }, body: `{"k":"${KEY}"}`, bodyBytes: 10 },
+    { status: 401, headers: { 'www-authenticate': KEY }, text: `bad key ${KEY}`, bytes: 20, durationMs: 1 }, `failed with ${KEY}`);
+  assert.ok(!JSON.stringify(e).includes(KEY));
+});
