@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { detectionProjects } from './test/detection/projects.js';
 
 // One seed per run, shared by every worker (they inherit the environment); CPC_SEED replays.
 process.env.CPC_SEED ??= String(Math.floor(Math.random() * 2 ** 31));
@@ -19,8 +20,11 @@ export default defineConfig<object, { faults: string[] }>({
   reporter: [['list'], ['./reports/playwright-reporter.ts']],
   outputDir: 'test-results',
   use: { faults },
-  projects: [
+  // CPC_DETECTION=all (or fault ids): one project per emulator fault, for the detection matrix.
+  projects: process.env.CPC_DETECTION ? detectionProjects(process.env.CPC_DETECTION) : [
     { name: 'contract', testDir: './contract/specs', testMatch: /.*\.spec\.ts$/ },
     { name: 'property', testDir: './property', testMatch: /.*\.prop\.ts$/ },
+    // The HTML report in a real browser (npm run test:report-ui); never part of a conformance run.
+    { name: 'report-ui', testDir: './reports/test', testMatch: /.*\.ui\.ts$/ },
   ],
 });

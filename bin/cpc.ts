@@ -3,21 +3,28 @@
  * cpc: the Compute Platform conformance suite's command line.
  *
  *   cpc conformance [--base-url URL ...] [--out DIR] [--project contract|property] [--grep RE] [--faults id,id]
+ *                   [--baseline FILE [--update-baseline]] [--load-dir DIR]
+ *   cpc report [--from FILE] [--out DIR] [--baseline FILE]     re-render a saved report
+ *   cpc diff A.json B.json [--out DIR]                         rules whose verdict or observation differs
  *
- * Exit codes: 0 conformant, 1 a MUST rule failed (or a test failed), 2 configuration error,
- * 130 interrupted. Errors print one line, never a stack trace.
+ * Exit codes: 0 conformant (with --baseline: no change), 1 a MUST rule failed, a test failed or
+ * the baseline changed (diff: the reports differ), 2 configuration error, 130 interrupted. Errors print one line, never a stack trace.
  */
 import { parseArgs } from 'node:util';
 import { join } from 'node:path';
 import { CpcError, ConfigError } from '../lib/errors.js';
 import { ENV_VARS, flagOf, type ConfigKey } from '../lib/config.js';
 import { runConformance } from './commands/conformance.js';
+import { reportCommand } from './commands/report.js';
+import { diffCommand } from './commands/diff.js';
 import { PROJECT_ROOT } from './paths.js';
 
 const USAGE = `usage: cpc <command> [options]
 
 commands:
   conformance   run the suite against the target and write reports (default target: embedded emulator)
+  report        re-render every report format from a saved JSON report (cpc report --help)
+  diff          compare two saved reports rule by rule (cpc diff --help)
 
 target options (or the environment variables in brackets):
 ${(Object.keys(ENV_VARS) as ConfigKey[]).map((k) => `  --${flagOf(k).padEnd(18)} [${ENV_VARS[k]}]`).join('\n')}
@@ -29,6 +36,12 @@ run options:
   --workers N          parallel workers (default 2)
   --faults id,id       switch emulator faults on (embedded emulator only)
   --quiet-summary      dots instead of one line per test
+  --baseline FILE      expectations file of known differences: any change exits 1
+  --update-baseline    rewrite the baseline file from this run, on purpose
+  --load-dir DIR       load summaries to merge (default <out>/load)
+  --probe-every MS     watchdog interval for a remote target (default 15000)
+
+CPC_SEED replays a run; without it a seed is chosen, printed and recorded in the report.
 `;
 
 async function main(argv: string[]): Promise<number> {
@@ -37,6 +50,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return command === undefined ? 2 : 0;
   }
+  if (command === 'report') return rest[0] === 'diff' ? diffCommand(rest.slice(1)) : reportCommand(rest);
+  if (command === 'diff') return diffCommand(rest);
   if (command !== 'conformance') throw new ConfigError(`unknown command "${command}"`);
   const targetOptions = Object.fromEntries((Object.keys(ENV_VARS) as ConfigKey[]).map((k) => [flagOf(k), { type: 'string' as const }]));
   let parsed;
@@ -47,6 +62,7 @@ async function main(argv: string[]): Promise<number> {
         ...targetOptions,
         out: { type: 'string' }, project: { type: 'string', multiple: true }, grep: { type: 'string' },
         workers: { type: 'string' }, faults: { type: 'string' }, 'quiet-summary': { type: 'boolean' },
+        baseline: { type: 'string' }, 'update-baseline': { type: 'boolean' }, 'load-dir': { type: 'string' }, 'probe-every': { type: 'string' },
       },
       strict: true,
     });
@@ -63,6 +79,8 @@ async function main(argv: string[]): Promise<number> {
   for (const p of projects) if (p !== 'contract' && p !== 'property') throw new ConfigError(`--project is contract or property, got "${p}"`);
   const workers = v.workers === undefined ? undefined : Number(v.workers);
   if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) throw new ConfigError(`--workers must be a positive integer, got "${String(v.workers)}"`);
+  const probeEvery = v['probe-every'] === undefined ? undefined : Number(v['probe-every']);
+  if (probeEvery !== undefined && !(Number.isInteger(probeEvery) && probeEvery >= 100)) throw new ConfigError(`--probe-every must be an integer of at least 100 (ms), got "${String(v['probe-every'])}"`);
   const outcome = await runConformance({
     flags,
     outDir: typeof v.out === 'string' ? v.out : join(PROJECT_ROOT, 'reports', 'out'),
@@ -71,6 +89,10 @@ async function main(argv: string[]): Promise<number> {
     ...(workers ? { workers } : {}),
     faults: typeof v.faults === 'string' ? v.faults.split(',').map((f) => f.trim()).filter(Boolean) : [],
     quiet: v['quiet-summary'] === true,
+    ...(typeof v.baseline === 'string' ? { baseline: v.baseline } : {}),
+    updateBaseline: v['update-baseline'] === true,
+    ...(typeof v['load-dir'] === 'string' ? { loadDir: v['load-dir'] } : {}),
+    ...(probeEvery ? { probeEveryMs: probeEvery } : {}),
   });
   return outcome.exitCode;
 }

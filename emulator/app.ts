@@ -128,6 +128,9 @@ export class Emulator {
     if (!apiKey && extracted.kind === 'missing' && restV2 && world.fault('auth.missing-key-accepted')) {
       apiKey = world.keys.values().next().value;
     }
+    if (!apiKey && route.surface === 'graphql' && world.fault('graphql.api-key-ignored')) {
+      apiKey = world.keys.values().next().value;
+    }
     if (!apiKey) {
       const detail = extracted.kind === 'missing' ? 'No API key was sent.'
         : extracted.kind === 'malformed' ? `The API key could not be read: ${extracted.reason}.`

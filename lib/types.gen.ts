@@ -229,9 +229,9 @@ export interface Endpoint {
    */
   locations?: 'CZ' | 'FR' | 'GB' | 'NO' | 'RO' | 'US' | '' | null;
   /**
-   * "`FLASHBOOT` gives faster cold starts; written without quotes in GraphQL."
+   * "`FLASHBOOT` gives faster cold starts; written without quotes in GraphQL." Null for an endpoint without FlashBoot (the field is nullable in the GraphQL schema).
    */
-  flashBootType?: 'FLASHBOOT';
+  flashBootType?: 'FLASHBOOT' | null;
   /**
    * "`QUEUE_DELAY` or `REQUEST_COUNT`."
    */
@@ -958,9 +958,9 @@ export interface Template {
    */
   isServerless?: boolean;
   /**
-   * "Identifier of saved registry credentials, for private images."
+   * "Identifier of saved registry credentials, for private images." Null when the template has none (the field is optional and nullable in the GraphQL schema).
    */
-  containerRegistryAuthId?: string;
+  containerRegistryAuthId?: string | null;
   [k: string]: unknown;
 }
 

@@ -1,53 +1,74 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { redactText, redactValue } from '../lib/redact.js';
+import { registerSecret } from '../lib/redact.js';
 import type { Evidence } from '../lib/evidence.js';
-import { RAW_FILE, type RawRunFooter, type RawRunHeader, type RawTestResult } from './raw.js';
+import { RAW_FILE, type PropertyRecord, type RawPlannedTest, type RawRunFooter, type RawRunHeader, type RawRunPlan, type RawTestResult } from './raw.js';
+import { scrubValue } from './scrub.js';
+
+const KEY_VARIABLES = ['CPC_API_KEY', 'CPC_API_KEY_READONLY', 'CPC_API_KEY_OTHER'] as const;
+
+const parse = <T>(text: string | undefined): T | undefined => {
+  try {
+    return text === undefined ? undefined : (JSON.parse(text) as T);
+  } catch {
+    return undefined;
+  }
+};
 
 /**
  * Writes one JSON line per finished test to `$CPC_RAW_DIR/playwright.jsonl` as it happens,
- * so an interrupted run still leaves every result it reached for the report.
+ * so an interrupted run still leaves every result it reached for the report. The second line
+ * lists every test selected for the run, so tests never reached still show as not run.
+ * Every line is scrubbed of API keys: the configured ones, and any key a line reveals
+ * (the workers mint keys this process never sees).
  */
 export default class RawResultsReporter implements Reporter {
   #file = '';
   #root = process.cwd();
 
-  onBegin(config: FullConfig, _suite: Suite): void {
+  onBegin(config: FullConfig, suite: Suite): void {
+    for (const name of KEY_VARIABLES) registerSecret(process.env[name]);
     const dir = process.env.CPC_RAW_DIR ?? join(this.#root, 'reports', 'out', 'raw');
     mkdirSync(dir, { recursive: true });
     this.#file = join(dir, RAW_FILE);
     const header: RawRunHeader = { kind: 'run', startedAt: new Date().toISOString(), workers: config.workers };
-    writeFileSync(this.#file, JSON.stringify(header) + '\n');
+    const plan: RawRunPlan = { kind: 'plan', tests: suite.allTests().map((t) => this.#planned(t)) };
+    writeFileSync(this.#file, JSON.stringify(header) + '\n' + JSON.stringify(scrubValue(plan)) + '\n');
   }
 
-  onTestEnd(test: TestCase, result: TestResult): void {
-    const rules = test.annotations.filter((a) => a.type === 'rule').map((a) => a.description ?? '');
-    const runtime = result.annotations ?? [];
-    const all = [...test.annotations, ...runtime];
-    const failedRules = [...new Set(all.filter((a) => a.type === 'rule-failed').map((a) => a.description ?? ''))];
-    const observed = all.filter((a) => a.type === 'observed').map((a) => JSON.parse(a.description ?? '{}') as { rule: string; value: unknown });
-    const skip = all.find((a) => a.type === 'skip');
-    const property = all.find((a) => a.type === 'property');
-    const evidenceAttachment = result.attachments.find((a) => a.name === 'evidence' && a.body);
-    const record: RawTestResult = {
+  #planned(test: TestCase): RawPlannedTest {
+    return {
       id: test.id,
       project: test.parent.project()?.name ?? '',
       file: relative(this.#root, test.location.file),
       title: test.title,
       titlePath: test.titlePath().slice(3),
+      rules: [...new Set(test.annotations.filter((a) => a.type === 'rule').map((a) => a.description ?? ''))],
+    };
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    const all = [...test.annotations, ...(result.annotations ?? [])];
+    const failedRules = [...new Set(all.filter((a) => a.type === 'rule-failed').map((a) => a.description ?? ''))];
+    const observed = all.filter((a) => a.type === 'observed').map((a) => parse<{ rule: string; value: unknown }>(a.description)).filter((o) => o !== undefined && typeof o.rule === 'string') as { rule: string; value: unknown }[];
+    const skip = all.find((a) => a.type === 'skip');
+    const property = parse<PropertyRecord>(all.find((a) => a.type === 'property')?.description);
+    const evidenceAttachment = result.attachments.find((a) => a.name === 'evidence' && a.body);
+    const evidence = parse<Evidence[]>(evidenceAttachment?.body?.toString('utf8'));
+    const record: RawTestResult = {
+      ...this.#planned(test),
       status: result.status,
       expectedStatus: test.expectedStatus,
       durationMs: result.duration,
-      rules: [...new Set(rules)],
       failedRules,
       observed,
       ...(skip?.description ? { skipReason: skip.description } : {}),
-      ...(result.error ? { error: redactText(stripAnsi(result.error.message ?? String(result.error.value ?? 'error'))).slice(0, 4000) } : {}),
-      ...(evidenceAttachment?.body ? { evidence: redactValue(JSON.parse(evidenceAttachment.body.toString('utf8')) as Evidence[]) } : {}),
-      ...(property?.description ? { property: JSON.parse(property.description) as RawTestResult['property'] } : {}),
+      ...(result.error ? { error: stripAnsi(result.error.message ?? String(result.error.value ?? 'error')).slice(0, 4000) } : {}),
+      ...(Array.isArray(evidence) ? { evidence } : {}),
+      ...(property ? { property } : {}),
     };
-    appendFileSync(this.#file, JSON.stringify(record) + '\n');
+    appendFileSync(this.#file, JSON.stringify(scrubValue(record)) + '\n');
   }
 
   onEnd(result: FullResult): void {

@@ -1,23 +1,31 @@
 import type { ConformanceReport, Counts } from './model.js';
+import { resultLabel, targetLabel } from './render/labels.js';
 
 const row = (name: string, c: Counts): string =>
   `  ${name.padEnd(12)} ${String(c.total).padStart(5)} ${String(c.pass).padStart(6)} ${String(c.fail).padStart(6)} ${String(c.observed).padStart(9)} ${String(c.skip).padStart(6)} ${String(c.untested).padStart(9)}`;
 
-/** The terminal summary: rules by surface and level, then failing MUST rules. */
+/** The terminal summary: rules by surface and level, failing rules, baseline changes, the result. */
 export function textSummary(report: ConformanceReport): string {
   const lines: string[] = [];
-  lines.push(`Conformance of ${report.target.baseUrl ?? 'the target'} (${report.target.kind === 'embedded' ? 'embedded emulator' : 'remote'}${report.target.faults.length ? `, faults: ${report.target.faults.join(', ')}` : ''})${report.run.complete ? '' : ' — INCOMPLETE: ' + (report.run.interruption ?? 'interrupted')}`);
+  lines.push(`Conformance of ${targetLabel(report)}${report.run.complete ? '' : ` — INCOMPLETE: ${report.run.interruption ?? 'interrupted'}`}`);
   lines.push(`  ${'surface'.padEnd(12)} ${'rules'.padStart(5)} ${'pass'.padStart(6)} ${'fail'.padStart(6)} ${'observed'.padStart(9)} ${'skip'.padStart(6)} ${'untested'.padStart(9)}`);
-  for (const [surface, counts] of Object.entries(report.summary.bySurface)) lines.push(row(surface, counts));
-  for (const [level, counts] of Object.entries(report.summary.byLevel)) lines.push(row(level, counts));
-  lines.push(row('all', report.summary.rules));
+  for (const [surface, counts] of Object.entries(report.summary.bySurface)) if (counts.total) lines.push(row(surface, counts));
+  for (const [level, counts] of Object.entries(report.summary.byLevel)) if (counts.total) lines.push(row(level, counts));
+  lines.push(row('total', report.summary.rules));
   const failing = report.rules.filter((r) => r.verdict === 'fail');
   if (failing.length) {
     lines.push('', 'Failing rules:');
-    for (const r of failing) lines.push(`  ✗ ${r.id} [${r.level}] ${r.statement}`);
+    for (const r of failing.slice(0, 40)) lines.push(`  ✗ ${r.id} [${r.level}] ${r.statement}${r.baseline?.status === 'as-expected' ? '  (known, baseline)' : ''}`);
+    if (failing.length > 40) lines.push(`  … and ${failing.length - 40} more`);
+  }
+  const b = report.baseline;
+  if (b) {
+    lines.push('', `Baseline ${b.file}: ${b.entries} listed rule(s), ${b.matched ? 'no change' : `${b.changes.length} change(s)`}${b.updated ? ' (rewritten from this run)' : ''}`);
+    for (const c of b.changes.slice(0, 40)) lines.push(`  ≠ ${c.rule}: ${c.kind} (expected ${c.expected}, now ${c.actual})`);
   }
   const t = report.summary.tests;
-  lines.push('', `tests: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped${t.interrupted ? `, ${t.interrupted} interrupted` : ''}`);
-  lines.push(report.summary.conformant ? 'Result: CONFORMANT (every MUST rule that ran passed)' : 'Result: NOT CONFORMANT');
+  lines.push('', `tests: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped${t.interrupted ? `, ${t.interrupted} interrupted` : ''}${t.notRun ? `, ${t.notRun} not run` : ''}`);
+  if (report.run.seed !== undefined) lines.push(`seed: ${report.run.seed}${report.run.replay ? ` (replay: ${report.run.replay})` : ''}`);
+  lines.push(`Result: ${resultLabel(report)}`);
   return lines.join('\n');
 }

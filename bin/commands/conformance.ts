@@ -1,16 +1,19 @@
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { request } from 'undici';
 import { configToEnv, loadTargetConfig, type ConfigKey, type TargetConfig } from '../../lib/config.js';
 import { ConfigError, TargetUnreachableError } from '../../lib/errors.js';
 import { loadRules } from '../../lib/rules.js';
+import { EmulatorControl } from '../../lib/client/control.js';
+import { faultCatalog, isFaultId } from '../../emulator/faults.js';
 import { startEmulator } from '../../emulator/server.js';
-import { buildReport, type ConformanceReport } from '../../reports/model.js';
-import { readRaw, writeReports } from '../../reports/write.js';
-import { textSummary } from '../../reports/summary.js';
+import { buildReport, type ConformanceReport, type TargetIdentity } from '../../reports/model.js';
+import { readRaw } from '../../reports/raw-read.js';
+import { readLoadResults } from '../../reports/load.js';
+import { readBaseline } from '../../reports/baseline.js';
 import { SUITE_VERSION, PROJECT_ROOT } from '../paths.js';
+import { chooseSeed, replayCommand } from './seed.js';
+import { probe, runSupervised } from './supervise.js';
+import { exitCodeOf, publish } from './publish.js';
 
 export interface ConformanceOptions {
   flags: Partial<Record<ConfigKey, string>>;
@@ -21,29 +24,48 @@ export interface ConformanceOptions {
   faults: string[];
   /** Print only the summary, not every test line. */
   quiet: boolean;
+  /** Expectations file of known differences; any change fails the run. */
+  baseline?: string;
+  /** Rewrite the baseline from this run, on purpose. */
+  updateBaseline?: boolean;
+  /** Where the load scenarios' summaries are (default `<out>/load`). */
+  loadDir?: string;
+  /** How often the watchdog probes a remote target (ms); three misses in a row stop the run. */
+  probeEveryMs?: number;
 }
 
 export interface ConformanceOutcome { report: ConformanceReport; exitCode: number; files: string[] }
 
-/** Probes the target: any HTTP answer counts as reachable. */
-async function reachable(url: string): Promise<string | undefined> {
-  try {
-    const res = await request(url, { method: 'GET', signal: AbortSignal.timeout(10_000) });
-    await res.body.dump();
-    return undefined;
-  } catch (e) {
-    return (e as Error).message;
-  }
+/** The arguments that select what ran, for the replay hint (target flags and keys left out). */
+function selectionArgs(o: ConformanceOptions): string[] {
+  const args: string[] = [];
+  if (o.projects.join(',') !== 'contract,property') for (const p of o.projects) args.push('--project', p);
+  if (o.grep) args.push('--grep', o.grep);
+  if (o.faults.length) args.push('--faults', o.faults.join(','));
+  return args;
+}
+
+function checkOptions(config: TargetConfig, o: ConformanceOptions): void {
+  if (o.faults.length > 0 && config.kind === 'remote') throw new ConfigError('--faults applies to the embedded emulator only');
+  const unknown = o.faults.filter((f) => !isFaultId(f));
+  if (unknown.length) throw new ConfigError(`unknown fault(s): ${unknown.join(', ')} (known: ${Object.keys(faultCatalog).join(', ')})`);
+  if (o.updateBaseline && !o.baseline) throw new ConfigError('--update-baseline needs --baseline FILE');
+  // A broken baseline file is a configuration error before anything runs, not after.
+  if (o.baseline) readBaseline(resolve(o.baseline), { allowMissing: o.updateBaseline === true });
 }
 
 /**
  * The main job: resolve the target (start the embedded emulator when none is configured),
- * run the contract and property suites through Playwright, build the result model from the
- * raw results, and write every report format. An interrupted run still writes a report.
+ * run the contract and property suites through Playwright with one seed, merge the load
+ * summaries, build the result model and write every format. An interrupted run (a signal,
+ * or a target that stops answering) still writes a report, marked incomplete.
  */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceOutcome> {
   const config: TargetConfig = loadTargetConfig(process.env, options.flags);
-  if (options.faults.length > 0 && config.kind === 'remote') throw new ConfigError('--faults applies to the embedded emulator only');
+  checkOptions(config, options);
+  const seed = chooseSeed(process.env.CPC_SEED);
+  const replay = replayCommand(seed, selectionArgs(options));
+  process.stdout.write(`Seed: ${seed} (replay: ${replay})\n`);
   const startedAt = new Date();
   const outDir = resolve(options.outDir);
   const rawDir = join(outDir, 'raw');
@@ -51,63 +73,64 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
 
   let emulator: Awaited<ReturnType<typeof startEmulator>> | undefined;
   let env: Record<string, string>;
+  let isEmulator = config.kind === 'embedded';
   if (config.kind === 'embedded') {
     emulator = await startEmulator({ port: 0, host: '127.0.0.1' });
     env = { CPC_BASE_URL: emulator.url, CPC_SERVERLESS_URL: emulator.url, CPC_REST_V1_URL: emulator.url, CPC_TARGET_KIND: 'embedded' };
   } else {
-    const why = await reachable(config.baseUrl!);
+    const why = await probe(config.baseUrl!, 10_000);
     if (why) throw new TargetUnreachableError(config.baseUrl!, why);
+    isEmulator = (await EmulatorControl.detect(config.baseUrl!)) !== undefined;
     env = { ...configToEnv(config), CPC_TARGET_KIND: 'remote' };
   }
 
-  const playwrightCli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-  const args = [playwrightCli, 'test', ...options.projects.map((p) => `--project=${p}`), ...(options.grep ? ['--grep', options.grep] : []),
+  const args = [...options.projects.map((p) => `--project=${p}`), ...(options.grep ? ['--grep', options.grep] : []),
     ...(options.workers ? [`--workers=${options.workers}`] : []), ...(options.quiet ? ['--reporter=dot,./reports/playwright-reporter.ts'] : [])];
-  let interruption: string | undefined;
-  const code = await new Promise<number>((done) => {
-    const child = spawn(process.execPath, args, {
-      cwd: PROJECT_ROOT,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, ...env, CPC_RAW_DIR: rawDir, CPC_EMULATOR_FAULTS: options.faults.join(','), FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
-    });
-    const onSignal = (signal: NodeJS.Signals) => {
-      interruption = `interrupted by ${signal}`;
-      child.kill(signal);
-    };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-    child.on('exit', (c, signal) => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      done(c ?? (signal ? 130 : 1));
-    });
-  });
+  const everyMs = options.probeEveryMs ?? 15_000;
+  const run = await runSupervised(args, { ...env, CPC_RAW_DIR: rawDir, CPC_EMULATOR_FAULTS: options.faults.join(','), CPC_SEED: String(seed) },
+    config.kind === 'remote' ? { url: config.baseUrl!, everyMs, failures: 3 } : undefined);
 
-  if (!interruption && config.kind === 'remote') {
-    const why = await reachable(config.baseUrl!);
-    if (why) interruption = `the target stopped answering (${why})`;
-  }
-  await emulator?.close();
+  // From here the report gets written whatever happens; a further Ctrl-C waits for it.
+  const hold = () => process.stderr.write('cpc: writing the report of the interrupted run…\n');
+  process.on('SIGINT', hold);
+  process.on('SIGTERM', hold);
+  try {
+    let interruption = run.interruptedBy ? `interrupted by ${run.interruptedBy}` : run.targetLost;
+    if (!interruption && config.kind === 'remote') {
+      const why = await probe(config.baseUrl!, 10_000);
+      if (why) interruption = `the target stopped answering ${config.baseUrl!} (${why})`;
+    }
+    await emulator?.close();
+    const raw = readRaw(rawDir);
+    if (!interruption && raw.status === 'interrupted') interruption = 'the test runner was interrupted';
+    if (!interruption && raw.status === 'timedout') interruption = 'the test runner hit its global time limit';
+    if (!interruption && !raw.ended) interruption = `the test runner ended early (exit code ${run.code})`;
 
-  const raw = readRaw(rawDir);
-  if (!raw.ended && !interruption) interruption = `the test runner ended early (exit code ${code})`;
-  const report = buildReport({
-    rules: loadRules(),
-    raw: raw.tests,
-    target: {
+    const rules = loadRules();
+    const load = readLoadResults(options.loadDir ? resolve(options.loadDir) : join(outDir, 'load'), PROJECT_ROOT, new Set(rules.map((r) => r.id)));
+    const target: TargetIdentity = {
       kind: config.kind,
       baseUrl: env.CPC_BASE_URL!, serverlessUrl: env.CPC_SERVERLESS_URL!, restV1Url: env.CPC_REST_V1_URL!,
-      emulator: config.kind === 'embedded', faults: options.faults,
-    },
-    startedAt,
-    finishedAt: new Date(),
-    complete: interruption === undefined,
-    ...(interruption ? { interruption } : {}),
-    configuration: { projects: options.projects.join(','), ...(options.grep ? { grep: options.grep } : {}), workers: options.workers ?? 2 },
-    suiteVersion: SUITE_VERSION,
-  });
-  const files = writeReports(report, outDir);
-  process.stdout.write('\n' + textSummary(report) + '\n' + `Reports: ${files.map((f) => f.replace(PROJECT_ROOT + '/', '')).join(', ')}\n`);
-  const exitCode = interruption?.startsWith('interrupted') ? 130 : report.summary.conformant ? 0 : 1;
-  return { report, exitCode, files };
+      ...(config.endpointId ? { endpointId: config.endpointId } : {}),
+      keys: { main: config.apiKey !== undefined, readonly: config.apiKeyReadonly !== undefined, other: config.apiKeyOther !== undefined },
+      emulator: isEmulator,
+      faults: options.faults.map((id) => ({ id, ...(isFaultId(id) ? { rule: faultCatalog[id].rule, description: faultCatalog[id].description } : {}) })),
+    };
+    const report = buildReport({
+      rules, raw: raw.tests, planned: raw.planned, target, startedAt, finishedAt: new Date(),
+      complete: interruption === undefined, ...(interruption ? { interruption } : {}),
+      seed, replay, suiteVersion: SUITE_VERSION,
+      configuration: {
+        projects: options.projects.join(','), workers: options.workers ?? 2,
+        ...(options.grep ? { grep: options.grep } : {}),
+        ...(options.baseline ? { baseline: options.baseline } : {}),
+      },
+      ...(load ? { load } : {}),
+    });
+    const published = publish(report, outDir, options.baseline ? { path: resolve(options.baseline), update: options.updateBaseline === true } : undefined);
+    return { ...published, exitCode: exitCodeOf(published.report, run.interruptedBy !== undefined) };
+  } finally {
+    process.off('SIGINT', hold);
+    process.off('SIGTERM', hold);
+  }
 }

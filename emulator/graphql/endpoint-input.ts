@@ -65,7 +65,7 @@ export function endpointPatch(world: World, args: EndpointInputArgs, provided: R
   if (!existing && given.workersMax === undefined && typeof given.workersMin === 'number' && given.workersMin > ENDPOINT_DEFAULTS.workersMax) {
     given.workersMax = given.workersMin;
   }
-  const forSchema = { ...given, ...(args.id ? { id: args.id } : {}) };
+  const forSchema: Record<string, unknown> = { ...given, ...(args.id ? { id: args.id } : {}) };
   // A fault may drop `name` from the required fields; the schema still lists it.
   if (world.fault('graphql.save-endpoint-name-optional') && forSchema.name === undefined) forSchema.name = '';
   const result = validate('endpoint-input', forSchema);

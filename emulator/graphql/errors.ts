@@ -57,14 +57,15 @@ const isGraphqlError = (e: Error): boolean => e.name === 'GraphQLError';
 
 /**
  * Removes sensitive strings (secret values sent in this request) from error messages:
- * graphql-js quotes invalid variable values in its messages, and a secret's value must never
- * come back in any answer.
+ * graphql-js quotes rejected values in its messages (`got invalid value { value: "..." }`,
+ * `found "..."`), and a secret's value must never come back in any answer. Quoted forms are
+ * replaced whatever their length; bare occurrences of values of 8 characters or more too
+ * (shorter bare strings would garble ordinary words).
  */
 export function redactErrors(errors: readonly GraphQLFormattedError[], sensitive: readonly string[]): GraphQLFormattedError[] {
   if (sensitive.length === 0) return [...errors];
-  const forms = sensitive.flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]).filter((s) => s.length > 0)
-    .sort((a, b) => b.length - a.length);
-  const scrub = (text: string): string => forms.reduce((t, s) => (t.includes(s) ? t.split(s).join('[REDACTED]') : t), text);
+  const forms = sensitive.flatMap((s) => [JSON.stringify(s), ...(s.length >= 8 ? [s] : [])]).sort((a, b) => b.length - a.length);
+  const scrub = (text: string): string => forms.reduce((t, s) => (t.includes(s) ? t.split(s).join(s.startsWith('"') ? '"[REDACTED]"' : '[REDACTED]') : t), text);
   return errors.map((e) => {
     const ext = e.extensions as { details?: unknown } | undefined;
     const details = Array.isArray(ext?.details) ? { details: ext.details.map((d) => scrub(String(d))) } : {};

@@ -14,7 +14,41 @@ export const GRAPHQL_LIMITS = {
   maxFields: 2_000,
   /** Validation stops after this many errors. */
   maxErrors: 25,
+  /** Nesting of `{`, `[` and `(` in the text: graphql-js parses and validates recursively. */
+  maxTextNesting: 64,
 } as const;
+
+/**
+ * Deepest nesting of brackets in a GraphQL document's text, strings and comments skipped,
+ * counted before parsing: graphql-js's recursive descent would overflow the stack on a few
+ * thousand levels. Stops counting once past `stopAt`.
+ */
+export function textNesting(text: string, stopAt = GRAPHQL_LIMITS.maxTextNesting + 1): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '#') {
+      while (i < text.length && text[i] !== '\n' && text[i] !== '\r') i++;
+    } else if (c === '"') {
+      if (text.startsWith('"""', i)) {
+        // Block string: ends at the first """ not escaped as \""".
+        let end = text.indexOf('"""', i + 3);
+        while (end !== -1 && text[end - 1] === '\\') end = text.indexOf('"""', end + 3);
+        i = end === -1 ? text.length : end + 2;
+      } else {
+        for (i++; i < text.length && text[i] !== '"' && text[i] !== '\n'; i++) if (text[i] === '\\') i++;
+      }
+    } else if (c === '{' || c === '[' || c === '(') {
+      depth++;
+      if (depth > max) max = depth;
+      if (max >= stopAt) return max;
+    } else if (c === '}' || c === ']' || c === ')') {
+      depth--;
+    }
+  }
+  return max;
+}
 
 export interface Cost { depth: number; fields: number }
 

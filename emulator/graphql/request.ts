@@ -4,7 +4,7 @@ import {
 } from 'graphql';
 import { validate, formatIssues } from '../../lib/schema-registry.js';
 import { requestFailure, type RequestFailure } from './errors.js';
-import { GRAPHQL_LIMITS, limitViolations, operationCost } from './limits.js';
+import { GRAPHQL_LIMITS, limitViolations, operationCost, textNesting } from './limits.js';
 
 /** A request that parsed, validated and stayed within limits: ready to execute. */
 export interface PreparedRequest {
@@ -28,11 +28,16 @@ export function prepareRequest(body: unknown, schema: GraphQLSchema): PreparedRe
   }
   const { query, variables, operationName } = body as { query: string; variables?: Record<string, unknown> | null; operationName?: string | null };
 
+  if (textNesting(query) > GRAPHQL_LIMITS.maxTextNesting) {
+    return requestFailure('GRAPHQL_PARSE_FAILED', [`The document nests brackets deeper than ${GRAPHQL_LIMITS.maxTextNesting} levels.`]);
+  }
   let document: DocumentNode;
   try {
     document = parse(query, { maxTokens: GRAPHQL_LIMITS.maxTokens, noLocation: false });
   } catch (e) {
-    if (e instanceof GraphQLError) return requestFailure('GRAPHQL_PARSE_FAILED', [e.message]);
+    if (e instanceof GraphQLError) {
+      return { kind: 'request-failure', errors: [{ message: e.message, ...(e.locations ? { locations: e.locations } : {}), extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] };
+    }
     throw e;
   }
 

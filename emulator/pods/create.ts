@@ -27,19 +27,19 @@ export function createPodRecord(world: World, account: Account, body: unknown): 
   let nvidia = false;
   if (req.gpu) {
     const type = gpuType(req.gpu.id);
-    if (!type) throw conflict(world, '/gpu/id', `unknown GPU type "${req.gpu.id}" (see GET /v2/catalog/gpus)`);
+    if (!type) throw conflict('/gpu/id', `unknown GPU type "${req.gpu.id}" (see GET /v2/catalog/gpus)`);
     const count = req.gpu.count ?? (world.fault('pods.gpu-count-default-2') ? 2 : 1);
-    if (count > type.maxGpuCount) throw conflict(world, '/gpu/count', `at most ${type.maxGpuCount} GPUs of type "${type.id}" fit one pod`);
+    if (count > type.maxGpuCount) throw conflict('/gpu/count', `at most ${type.maxGpuCount} GPUs of type "${type.id}" fit one pod`);
     gpu = { id: type.id, count };
     nvidia = type.manufacturer === 'NVIDIA';
     hourly += count * ((req.cloud ?? 'SECURE') === 'SECURE' ? type.securePrice : type.communityPrice);
   }
   if (req.cpu) {
     const flavor = cpuFlavor(req.cpu.id);
-    if (!flavor) throw conflict(world, '/cpu/id', `unknown CPU flavor "${req.cpu.id}" (see GET /v2/catalog/cpus)`);
+    if (!flavor) throw conflict('/cpu/id', `unknown CPU flavor "${req.cpu.id}" (see GET /v2/catalog/cpus)`);
     const n = req.cpu.vcpuCount;
     if ((n < flavor.vcpu.min || n > flavor.vcpu.max) && !world.fault('pods.vcpu-beyond-flavor-accepted')) {
-      throw conflict(world, '/cpu/vcpuCount', `flavor ${flavor.id} offers ${flavor.vcpu.min} to ${flavor.vcpu.max} vCPUs, not ${n}`);
+      throw conflict('/cpu/vcpuCount', `flavor ${flavor.id} offers ${flavor.vcpu.min} to ${flavor.vcpu.max} vCPUs, not ${n}`);
     }
     // Spec, rule 3: memory is derived from the flavor's RAM multiplier.
     cpu = { id: flavor.id, vcpuCount: n, memory: Math.max(1, Math.round(n * flavor.ramGbPerVcpu)) };
@@ -52,7 +52,7 @@ export function createPodRecord(world: World, account: Account, body: unknown): 
   if (req.mounts?.network) {
     mounts.network = req.mounts.network.map((m, i) => {
       const volume = world.get(volumesSlice).get(m.volumeId, account.id);
-      if (!volume) throw conflict(world, `/mounts/network/${i}/volumeId`, `no network volume "${m.volumeId}" exists (see GET /v2/network-volumes)`);
+      if (!volume) throw conflict(`/mounts/network/${i}/volumeId`, `no network volume "${m.volumeId}" exists (see GET /v2/network-volumes)`);
       volumeDataCenter ??= { volumeId: volume.id, dataCenter: volume.dataCenter };
       return { volumeId: m.volumeId, path: m.path };
     });
@@ -60,7 +60,7 @@ export function createPodRecord(world: World, account: Account, body: unknown): 
 
   const globalNetwork = req.globalNetworking === true;
   if (globalNetwork && !(nvidia || (gpu && world.fault('pods.global-networking-on-amd-accepted')))) {
-    throw conflict(world, '/globalNetworking', gpu ? `global networking requires an NVIDIA GPU; "${gpu.id}" is not one` : 'global networking requires an NVIDIA GPU; CPU pods cannot use it');
+    throw conflict('/globalNetworking', gpu ? `global networking requires an NVIDIA GPU; "${gpu.id}" is not one` : 'global networking requires an NVIDIA GPU; CPU pods cannot use it');
   }
   const dataCenterId = chooseDataCenter(world, { preferred: req.dataCenterIds ?? [], globalNetwork, podId: id, ...(volumeDataCenter ? { volumeDataCenter } : {}) });
 

@@ -1,12 +1,13 @@
 import type { RouteDef } from '../http/route.js';
 import type { WorldSeeder } from '../routes/index.js';
 import { catalogRouteDefs } from './catalog-routes.js';
+import { descriptionRoute } from './description.js';
 import { podOperationRoutes } from './pod-routes.js';
 import { volumeRouteDefs } from './volume-routes.js';
 import { volumesSlice } from './volumes.js';
 
-/** Routes of the pods surface: pods, the catalog and network volumes (REST v2). */
-export const podRoutes: RouteDef[] = [...podOperationRoutes, ...catalogRouteDefs, ...volumeRouteDefs];
+/** Routes of the pods surface: pods, the catalog, network volumes and the interface description (REST v2). */
+export const podRoutes: RouteDef[] = [...podOperationRoutes, ...catalogRouteDefs, ...volumeRouteDefs, descriptionRoute];
 
 /**
  * Seeds each world's main account with two network volumes, in a data center with global

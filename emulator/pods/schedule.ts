@@ -23,7 +23,7 @@ export interface Placement {
  */
 export function chooseDataCenter(world: World, p: Placement): string {
   const unknown = p.preferred.findIndex((id) => dataCenter(id) === undefined);
-  if (unknown >= 0) throw conflict(world, `/dataCenterIds/${unknown}`, `unknown data center "${p.preferred[unknown]}" (see GET /v2/catalog/datacenters)`);
+  if (unknown >= 0) throw conflict(`/dataCenterIds/${unknown}`, `unknown data center "${p.preferred[unknown]}" (see GET /v2/catalog/datacenters)`);
   let candidates = p.preferred.length > 0 ? [...new Set(p.preferred)] : DATA_CENTERS.map((d) => d.id);
 
   if (p.volumeDataCenter) {
@@ -31,13 +31,13 @@ export function chooseDataCenter(world: World, p: Placement): string {
     if (world.fault('pods.volume-other-dc-accepted') && !candidates.includes(dc)) return candidates[0]!;
     candidates = candidates.filter((id) => id === dc);
     if (candidates.length === 0) {
-      throw conflict(world, '/mounts/network/0/volumeId', `network volume "${volumeId}" is in ${dc}, which is not among the preferred data centers (${p.preferred.join(', ')})`);
+      throw conflict('/mounts/network/0/volumeId', `network volume "${volumeId}" is in ${dc}, which is not among the preferred data centers (${p.preferred.join(', ')})`);
     }
   }
   if (p.globalNetwork) {
     const eligible = candidates.filter((id) => dataCenter(id)!.globalNetwork);
     if (eligible.length === 0) {
-      throw conflict(world, '/globalNetworking', `global networking needs a data center with globalNetwork enabled; none of ${candidates.join(', ')} has it`);
+      throw conflict('/globalNetworking', `global networking needs a data center with globalNetwork enabled; none of ${candidates.join(', ')} has it`);
     }
     candidates = eligible;
   }

@@ -19,8 +19,8 @@ export function planUpdate(world: World, pod: PodRecord, body: unknown): (p: Pod
   let globalIp = pod.globalIp;
   if (req.globalNetworking === true && pod.globalIp === null) {
     const type = pod.gpu ? gpuType(pod.gpu.id) : undefined;
-    if (type?.manufacturer !== 'NVIDIA') throw conflict(world, '/globalNetworking', 'global networking requires an NVIDIA GPU');
-    if (!dataCenter(pod.dataCenterId)?.globalNetwork) throw conflict(world, '/globalNetworking', `data center ${pod.dataCenterId} has no global networking`);
+    if (type?.manufacturer !== 'NVIDIA') throw conflict('/globalNetworking', 'global networking requires an NVIDIA GPU');
+    if (!dataCenter(pod.dataCenterId)?.globalNetwork) throw conflict('/globalNetworking', `data center ${pod.dataCenterId} has no global networking`);
     globalIp = globalIpFor(pod.id);
   } else if (req.globalNetworking === false) {
     globalIp = null;
@@ -49,7 +49,7 @@ function planMounts(world: World, current: StoredMounts, sent: StoredMounts): St
   }
   if (sent.network !== undefined && sent.network.length === 0) {
     if (world.fault('pods.patch-network-empty-accepted')) return {};
-    throw conflict(world, '/mounts/network', '`network: []` is not allowed; omit mounts to leave them unchanged');
+    throw conflict('/mounts/network', '`network: []` is not allowed; omit mounts to leave them unchanged');
   }
   const hasAny = current.persistent !== undefined || current.network !== undefined;
   for (const kind of kinds) {
@@ -57,7 +57,7 @@ function planMounts(world: World, current: StoredMounts, sent: StoredMounts): St
     const allowed = !hasAny ? world.fault('pods.patch-mount-on-unmounted-accepted')
       : kind === 'persistent' && current.network !== undefined && world.fault('pods.patch-persistent-on-network-accepted');
     if (!allowed) {
-      throw conflict(world, `/mounts/${kind}`, hasAny
+      throw conflict(`/mounts/${kind}`, hasAny
         ? `the pod was created with a ${current.persistent ? 'persistent' : 'network'} mount; a ${kind} mount cannot be added`
         : `the pod was created without mounts; a ${kind} mount cannot be added`);
     }
@@ -69,7 +69,7 @@ function planMounts(world: World, current: StoredMounts, sent: StoredMounts): St
     next.network = sent.network.map((m, i) => {
       const old = before[i];
       if (old && old.volumeId !== m.volumeId && !world.fault('pods.patch-other-volume-accepted')) {
-        throw conflict(world, `/mounts/network/${i}/volumeId`, `volumeId is immutable: the pod mounts "${old.volumeId}", not "${m.volumeId}"`);
+        throw conflict(`/mounts/network/${i}/volumeId`, `volumeId is immutable: the pod mounts "${old.volumeId}", not "${m.volumeId}"`);
       }
       const keepPath = old && world.fault('pods.patch-network-path-ignored');
       return { volumeId: m.volumeId, path: keepPath ? old.path : m.path };

@@ -41,7 +41,7 @@ const RELAXATIONS: readonly { fault: FaultId; drops(issue: ValidationIssue, body
 
 /**
  * Validates a request body against its schema; throws the problem to answer when it fails.
- * `createPod: true` marks the createPod-only fault that turns the 422 into a 400.
+ * `incompleteFault` names the fault that answers an incomplete mount entry with 400 instead of 422.
  */
 export function validateBody(world: World, schema: BodySchema, body: unknown, options: { incompleteFault?: FaultId } = {}): void {
   if (body === undefined) throw new ProblemError(problem('bad-request', 'A JSON body is required.'));
@@ -50,23 +50,19 @@ export function validateBody(world: World, schema: BodySchema, body: unknown, op
   const issues = result.issues.filter((i) => !RELAXATIONS.some((r) => world.fault(r.fault) && r.drops(i, body)));
   if (issues.length === 0) return;
   const incompleteOnly = issues.every(isIncompleteMount) && !(options.incompleteFault && world.fault(options.incompleteFault));
-  throw new ProblemError(issuesProblem(world, incompleteOnly ? 'unprocessable' : 'validation-failed', issues));
+  throw new ProblemError(issuesProblem(incompleteOnly ? 'unprocessable' : 'validation-failed', issues));
 }
 
 /** The problem for a list of issues; `errors[]` has one string per issue. */
-export function issuesProblem(world: World, kind: 'unprocessable' | 'validation-failed' | 'bad-request', issues: readonly ValidationIssue[]): Reply {
+export function issuesProblem(kind: 'unprocessable' | 'validation-failed' | 'bad-request', issues: readonly ValidationIssue[]): Reply {
   const lines = issues.map((i) => `${i.path === '' ? '(root)' : i.path}: ${i.message}`);
   const detail = kind === 'unprocessable'
     ? `The body is well formed but a mount entry is incomplete (${issues.length} issue${issues.length === 1 ? '' : 's'}).`
     : `The body breaks the request rules (${issues.length} issue${issues.length === 1 ? '' : 's'}).`;
-  const reply = problem(kind, detail, lines);
-  if (world.fault('pods.errors-not-strings')) {
-    (reply.body as Record<string, unknown>).errors = issues.map((i) => ({ pointer: i.path, message: i.message }));
-  }
-  return reply;
+  return problem(kind, detail, lines);
 }
 
 /** A rule conflict the handler finds after the schema passed (unknown flavor, wrong data center...): 400. */
-export function conflict(world: World, path: string, message: string): ProblemError {
-  return new ProblemError(issuesProblem(world, 'bad-request', [{ path, keyword: 'handler', message }]));
+export function conflict(path: string, message: string): ProblemError {
+  return new ProblemError(issuesProblem('bad-request', [{ path, keyword: 'handler', message }]));
 }

@@ -27,7 +27,7 @@ export const volumeRouteDefs: RouteDef[] = [
     handle: (ctx) => {
       validateBody(ctx.world, 'network-volume-request', ctx.body);
       const req = ctx.body as NetworkVolumeRequest;
-      if (!dataCenter(req.dataCenter)) throw conflict(ctx.world, '/dataCenter', `unknown data center "${req.dataCenter}" (see GET /v2/catalog/datacenters)`);
+      if (!dataCenter(req.dataCenter)) throw conflict('/dataCenter', `unknown data center "${req.dataCenter}" (see GET /v2/catalog/datacenters)`);
       const v = ctx.world.get(volumesSlice).create(ctx.account.id, { name: req.name, size: req.size, dataCenter: req.dataCenter, type: req.type ?? 'STANDARD' });
       return json(201, volumeView(v));
     },
@@ -40,7 +40,7 @@ export const volumeRouteDefs: RouteDef[] = [
       validateBody(ctx.world, 'network-volume-update-request', ctx.body);
       const req = ctx.body as NetworkVolumeUpdateRequest;
       // Network storage can grow but not shrink: data would be lost.
-      if (req.size !== undefined && req.size < v.size) throw conflict(ctx.world, '/size', `a volume cannot shrink (from ${v.size} GB to ${req.size} GB)`);
+      if (req.size !== undefined && req.size < v.size) throw conflict('/size', `a volume cannot shrink (from ${v.size} GB to ${req.size} GB)`);
       if (req.name !== undefined) v.name = req.name;
       if (req.size !== undefined) v.size = req.size;
       return json(200, volumeView(v));

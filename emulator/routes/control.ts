@@ -5,6 +5,7 @@ import { faultCatalog } from '../faults.js';
 import { UnknownFaultError, type Scope, type World } from '../world.js';
 import { WINDOWS, type Quotas } from '../rate-limit.js';
 import { worldSeeders } from './index.js';
+import { serverlessControlRoutes } from '../serverless/control-routes.js';
 
 export interface ControlCtx { emulator: Emulator; params: Record<string, string>; body: unknown; query: URLSearchParams }
 export interface ControlRoute { method: HttpMethod; path: string; handle(ctx: ControlCtx): Reply | Promise<Reply> }
@@ -168,4 +169,6 @@ export const controlRoutes: ControlRoute[] = [
       return json(201, { key: key.key, accountId, scopes: [...key.scopes], ...(expiresAt !== undefined ? { expiresAt } : {}) });
     },
   },
+  // Surface-specific control routes (worker timings, GPU availability).
+  ...serverlessControlRoutes,
 ];

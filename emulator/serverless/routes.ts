@@ -1,8 +1,17 @@
 import type { RouteDef } from '../http/route.js';
 import type { WorldSeeder } from '../routes/index.js';
+import { modelRoutes } from './models.js';
+import { manageRoutes } from './ops-manage.js';
+import { readRoutes } from './ops-read.js';
+import { submitRoutes } from './ops-submit.js';
+import { seedServerless } from './seed.js';
+import { v1Routes } from './v1-endpoints.js';
 
-/** Routes of the serverless surface. */
-export const serverlessRoutes: RouteDef[] = [];
+/**
+ * Routes of the serverless surface: public models first (static paths), then the job
+ * operations under `/v2/<endpoint_id>/`, then REST v1 endpoint creation.
+ */
+export const serverlessRoutes: RouteDef[] = [...modelRoutes, ...submitRoutes, ...readRoutes, ...manageRoutes, ...v1Routes];
 
-/** World seeders of the serverless surface. */
-export const serverlessSeeders: WorldSeeder[] = [];
+/** World seeders of the serverless surface: the conformance-handler template and endpoint. */
+export const serverlessSeeders: WorldSeeder[] = [seedServerless];

@@ -87,12 +87,25 @@ export class EndpointStore {
     this.#listeners.push(listener);
   }
 
+  /** Every endpoint of the world (all accounts, public models included). */
+  all(): EndpointRecord[] {
+    return [...this.#byId.values()];
+  }
+
   #emit(before: EndpointRecord | undefined, after: EndpointRecord | undefined): void {
     for (const l of this.#listeners) l(before, after);
+    for (const o of endpointObservers) o(this.world, before, after);
   }
 }
 
 export const endpointsSlice = defineSlice('endpoints', (world) => new EndpointStore(world));
+
+/**
+ * Observers of endpoint changes in every world, registered once at module load by the surface
+ * that runs workers (serverless), so workers follow endpoints whichever surface changed them.
+ */
+export type EndpointObserver = (world: World, before: EndpointRecord | undefined, after: EndpointRecord | undefined) => void;
+export const endpointObservers: EndpointObserver[] = [];
 
 /** A worker pod of an endpoint, as GraphQL `myself { endpoints { pods { desiredStatus } } }` shows it. */
 export interface EndpointPodView { desiredStatus: string }

@@ -1,4 +1,5 @@
 import type { ConformanceReport, RuleResult, TestOutcome } from '../model.js';
+import { failureLine, firstLine } from './labels.js';
 import type { Renderer } from './renderer.js';
 
 // XML 1.0 forbids most control characters even when escaped.
@@ -7,56 +8,81 @@ const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 const esc = (s: string): string => s.replace(INVALID_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
 
-function ruleCase(rule: RuleResult): string {
-  const name = `${rule.id} [${rule.level}] ${rule.statement}`;
-  const open = `    <testcase classname="rules.${esc(rule.surface)}" name="${esc(name)}" time="0">`;
+type Outcome = { kind: 'pass' } | { kind: 'failure'; message: string; text: string; type: string } | { kind: 'skipped'; message: string } ;
+
+/** A rule's outcome; with a baseline, an expected difference is a skip and any change a failure. */
+function ruleOutcome(rule: RuleResult): Outcome {
+  const b = rule.baseline;
+  if (b?.status === 'changed') return { kind: 'failure', type: 'baseline-changed', message: `${rule.id}: baseline expects ${b.expected}, the run gave ${rule.verdict}`, text: (rule.failures ?? []).map((f) => f.message).join('\n\n') || (rule.skipReasons ?? []).join('\n') };
+  if (b && b.expected !== 'conforming' && rule.verdict !== 'pass' && rule.verdict !== 'observed') return { kind: 'skipped', message: `known difference (baseline: ${rule.verdict}): ${b.note ?? ''}` };
   switch (rule.verdict) {
-    case 'fail': {
-      const text = (rule.failures ?? []).map((f) => f.message).join('\n\n');
-      return `${open}\n      <failure message="${esc(`${rule.id} failed`)}" type="nonconformance">${esc(text)}</failure>\n    </testcase>`;
-    }
-    case 'skip': return `${open}\n      <skipped message="${esc((rule.skipReasons ?? []).join('; '))}"/>\n    </testcase>`;
-    case 'untested': return `${open}\n      <skipped message="no test verifies this rule"/>\n    </testcase>`;
-    case 'observed': return `${open}\n      <system-out>${esc(`observed: ${JSON.stringify(rule.observed)}`)}</system-out>\n    </testcase>`;
-    default: return `${open}</testcase>`;
+    case 'fail': return { kind: 'failure', type: 'nonconformance', message: failureLine(rule.failures?.[0]?.message ?? `${rule.id} failed`, rule.id), text: (rule.failures ?? []).map((f) => f.message).join('\n\n') };
+    case 'skip': return { kind: 'skipped', message: (rule.skipReasons ?? []).join('; ') || 'skipped' };
+    case 'untested': return { kind: 'skipped', message: 'no test verifies this rule' };
+    default: return { kind: 'pass' };
   }
 }
 
-function testCase(t: TestOutcome): string {
-  const open = `    <testcase classname="${esc(t.file)}" name="${esc(t.title)}" time="${seconds(t.durationMs)}">`;
-  const props = t.rules.length ? `\n      <properties>${t.rules.map((r) => `<property name="rule" value="${esc(r)}"/>`).join('')}</properties>` : '';
-  if (t.status === 'failed') return `${open}${props}\n      <failure message="${esc((t.error ?? 'failed').split('\n')[0]!)}" type="failure">${esc(t.error ?? '')}</failure>\n    </testcase>`;
-  if (t.status === 'skipped' || t.status === 'interrupted') return `${open}${props}\n      <skipped message="${esc(t.skipReason ?? t.status)}"/>\n    </testcase>`;
-  return `${open}${props}</testcase>`;
+function testOutcome(t: TestOutcome, report: ConformanceReport): Outcome {
+  if (t.status === 'failed') {
+    const byId = new Map(report.rules.map((r) => [r.id, r]));
+    const failed = t.failedRules.length ? t.failedRules : t.rules.filter((id) => byId.get(id)?.level === 'MUST');
+    const known = report.baseline && failed.length > 0 && failed.every((id) => byId.get(id)?.baseline?.status === 'as-expected' && byId.get(id)?.baseline?.expected === 'fail');
+    if (known) return { kind: 'skipped', message: `known difference (baseline): fails ${failed.join(', ')}` };
+    const p = t.property;
+    const extra = p?.counterexample !== undefined ? `\n\nseed: ${p.seed}\ncounterexample: ${p.counterexample}${p.replay ? `\nreplay: ${p.replay}` : ''}` : '';
+    return { kind: 'failure', type: 'failure', message: firstLine(t.error ?? 'failed'), text: (t.error ?? '') + extra };
+  }
+  if (t.status === 'skipped') return { kind: 'skipped', message: t.skipReason ?? 'skipped' };
+  if (t.status === 'interrupted') return { kind: 'skipped', message: 'interrupted: the run ended while this test ran' };
+  if (t.status === 'notRun') return { kind: 'skipped', message: 'not run: the run ended before this test started' };
+  return { kind: 'pass' };
 }
 
-function suite(name: string, cases: string[], counts: { tests: number; failures: number; skipped: number; time: number }, timestamp: string): string {
-  return `  <testsuite name="${esc(name)}" tests="${counts.tests}" failures="${counts.failures}" errors="0" skipped="${counts.skipped}" time="${seconds(counts.time)}" timestamp="${timestamp.slice(0, 19)}">\n${cases.join('\n')}\n  </testsuite>`;
+function testcase(classname: string, name: string, ms: number, outcome: Outcome, out?: string): string {
+  const body: string[] = [];
+  if (outcome.kind === 'failure') body.push(`      <failure message="${esc(outcome.message)}" type="${esc(outcome.type)}">${esc(outcome.text)}</failure>`);
+  if (outcome.kind === 'skipped') body.push(`      <skipped message="${esc(outcome.message)}"/>`);
+  if (out) body.push(`      <system-out>${esc(out)}</system-out>`);
+  const open = `    <testcase classname="${esc(classname)}" name="${esc(name)}" time="${seconds(ms)}"`;
+  return body.length ? `${open}>\n${body.join('\n')}\n    </testcase>` : `${open}/>`;
 }
 
-/** JUnit XML: one test case per rule (grouped by surface) and one per test (grouped by kind). */
+function suite(name: string, cases: { xml: string; outcome: Outcome; ms: number }[], timestamp: string): string {
+  const count = (k: Outcome['kind']) => cases.filter((c) => c.outcome.kind === k).length;
+  const time = cases.reduce((a, c) => a + c.ms, 0);
+  return `  <testsuite name="${esc(name)}" tests="${cases.length}" failures="${count('failure')}" errors="0" skipped="${count('skipped')}" time="${seconds(time)}" timestamp="${timestamp.slice(0, 19)}">\n${cases.map((c) => c.xml).join('\n')}\n  </testsuite>`;
+}
+
+/**
+ * JUnit XML (the Jenkins/Ant schema, `reports/junit.xsd`): one test case per rule (a suite per
+ * surface) and one per test (a suite per kind), so CI systems list both. With a baseline,
+ * an expected difference is skipped and every change fails, as the gate does.
+ */
 export const junitRenderer: Renderer = {
   format: 'junit',
   fileName: 'junit.xml',
   render(report: ConformanceReport) {
     const suites: string[] = [];
-    const surfaces = [...new Set(report.rules.map((r) => r.surface))];
-    for (const s of surfaces) {
-      const rules = report.rules.filter((r) => r.surface === s);
-      suites.push(suite(`rules: ${s}`, rules.map(ruleCase), {
-        tests: rules.length, failures: rules.filter((r) => r.verdict === 'fail').length,
-        skipped: rules.filter((r) => r.verdict === 'skip' || r.verdict === 'untested').length, time: 0,
-      }, report.run.startedAt));
+    const all: Outcome[] = [];
+    for (const surface of [...new Set(report.rules.map((r) => r.surface))]) {
+      const cases = report.rules.filter((r) => r.surface === surface).map((r) => {
+        const outcome = ruleOutcome(r);
+        const observed = r.verdict === 'observed' ? `observed: ${JSON.stringify((r.observed ?? []).map((o) => o.value))}` : undefined;
+        return { outcome, ms: 0, xml: testcase(`rules.${surface}`, `${r.id} [${r.level}] ${r.statement}`, 0, outcome, observed) };
+      });
+      all.push(...cases.map((c) => c.outcome));
+      suites.push(suite(`rules: ${surface}`, cases, report.run.startedAt));
     }
     for (const kind of [...new Set(report.tests.map((t) => t.kind))]) {
-      const tests = report.tests.filter((t) => t.kind === kind);
-      suites.push(suite(`tests: ${kind}`, tests.map(testCase), {
-        tests: tests.length, failures: tests.filter((t) => t.status === 'failed').length,
-        skipped: tests.filter((t) => t.status === 'skipped' || t.status === 'interrupted').length, time: tests.reduce((a, t) => a + t.durationMs, 0),
-      }, report.run.startedAt));
+      const cases = report.tests.filter((t) => t.kind === kind).map((t) => {
+        const outcome = testOutcome(t, report);
+        return { outcome, ms: t.durationMs, xml: testcase(t.file, t.title, t.durationMs, outcome, t.rules.length ? `rules: ${t.rules.join(', ')}` : undefined) };
+      });
+      all.push(...cases.map((c) => c.outcome));
+      suites.push(suite(`tests: ${kind}`, cases, report.run.startedAt));
     }
-    const total = report.rules.length + report.tests.length;
-    const failures = report.rules.filter((r) => r.verdict === 'fail').length + report.summary.tests.failed;
-    return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${esc(report.suite.name)}" tests="${total}" failures="${failures}" errors="0" time="${seconds(report.run.durationMs)}">\n${suites.join('\n')}\n</testsuites>\n`;
+    const failures = all.filter((o) => o.kind === 'failure').length;
+    return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${esc(report.suite.name)}" tests="${all.length}" failures="${failures}" errors="0" time="${seconds(report.run.durationMs)}">\n${suites.join('\n')}\n</testsuites>\n`;
   },
 };

@@ -1,0 +1,40 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { faultCatalog } from '../../emulator/faults.js';
+import { startEmulator } from '../../emulator/server.js';
+import { readRaw } from '../../reports/write.js';
+import { buildMatrix, matrixText, type DetectionMatrix } from '../../test/detection/matrix.js';
+import { ConfigError } from '../../lib/errors.js';
+import { runPlaywright } from './playwright.js';
+
+export interface DetectOptions { outDir: string; faults: string[]; workers?: number }
+
+/**
+ * The detection matrix: for every fault of the emulator's catalog, run the tests that declare
+ * the rule the fault breaks, with the fault on, in one Playwright run (one project per fault,
+ * one shared emulator, a world per test). Every fault must be detected by its own rule.
+ */
+export async function runDetection(options: DetectOptions): Promise<{ matrix: DetectionMatrix; exitCode: number }> {
+  const unknown = options.faults.filter((f) => !Object.hasOwn(faultCatalog, f));
+  if (unknown.length) throw new ConfigError(`unknown fault(s): ${unknown.join(', ')}`);
+  const outDir = resolve(options.outDir);
+  const rawDir = join(outDir, 'detection-raw');
+  rmSync(rawDir, { recursive: true, force: true });
+  const emulator = await startEmulator({ port: 0 });
+  let run;
+  try {
+    run = await runPlaywright(['--reporter=dot,./reports/playwright-reporter.ts', ...(options.workers ? [`--workers=${options.workers}`] : [])], {
+      CPC_BASE_URL: emulator.url, CPC_SERVERLESS_URL: emulator.url, CPC_REST_V1_URL: emulator.url,
+      CPC_DETECTION: options.faults.length ? options.faults.join(',') : 'all', CPC_RAW_DIR: rawDir,
+    });
+  } finally {
+    await emulator.close();
+  }
+  const catalog = options.faults.length ? Object.fromEntries(options.faults.map((f) => [f, faultCatalog[f as keyof typeof faultCatalog]])) : faultCatalog;
+  const matrix = buildMatrix(catalog, readRaw(rawDir).tests);
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, 'detection.json'), JSON.stringify(matrix, null, 2) + '\n');
+  process.stdout.write('\n' + matrixText(matrix) + '\n');
+  if (run.interruptedBy) return { matrix, exitCode: 130 };
+  return { matrix, exitCode: matrix.detected === matrix.faults ? 0 : 1 };
+}

@@ -1,0 +1,37 @@
+import { parseArgs } from 'node:util';
+import { dirname, join, resolve } from 'node:path';
+import { ConfigError } from '../../lib/errors.js';
+import { PROJECT_ROOT } from '../paths.js';
+import { loadReport } from './load-report.js';
+import { exitCodeOf, publish } from './publish.js';
+
+export const REPORT_USAGE = `usage: cpc report [--from FILE] [--out DIR] [--baseline FILE [--update-baseline]]
+       cpc report diff A.json B.json [--out DIR]
+
+  Re-renders every format (conformance.json, junit.xml, report.html, summary.md) from a
+  saved JSON report. --from defaults to reports/out/conformance.json, --out to its folder.
+  With --baseline, the saved run is compared with the expectations file (exit 1 on change).
+`;
+
+/** `cpc report`: every format again from a saved JSON report, optionally against a baseline. */
+export function reportCommand(argv: string[]): number {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, options: { from: { type: 'string' }, out: { type: 'string' }, baseline: { type: 'string' }, 'update-baseline': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true }));
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
+  if (values.help) {
+    process.stdout.write(REPORT_USAGE);
+    return 0;
+  }
+  if (values['update-baseline'] && !values.baseline) throw new ConfigError('--update-baseline needs --baseline FILE');
+  const from = resolve(values.from ?? join(PROJECT_ROOT, 'reports', 'out', 'conformance.json'));
+  const saved = loadReport(from);
+  const baseline = values.baseline ? { path: resolve(values.baseline), update: values['update-baseline'] === true } : undefined;
+  // Against a new baseline, start from the run itself, not from the baseline view it was saved with.
+  const { baseline: _old, ...rest } = saved;
+  const report = baseline ? { ...rest, rules: rest.rules.map(({ baseline: _b, ...r }) => r) } : saved;
+  const { report: final } = publish(report, resolve(values.out ?? dirname(from)), baseline);
+  return baseline ? exitCodeOf(final, false) : 0;
+}

@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { request } from 'undici';
+import { PROJECT_ROOT } from '../paths.js';
+
+export interface Watch {
+  /** Probed while the run lasts; any HTTP answer counts as alive. */
+  url: string;
+  everyMs: number;
+  /** Consecutive failed probes that mean the target stopped answering. */
+  failures: number;
+}
+
+export interface SupervisedRun {
+  code: number;
+  /** The signal that reached this process (forwarded to Playwright). */
+  interruptedBy?: NodeJS.Signals;
+  /** Why the watchdog stopped the run: the target stopped answering. */
+  targetLost?: string;
+}
+
+/** Any HTTP answer within the time limit: undefined; otherwise why not. */
+export async function probe(url: string, timeoutMs: number): Promise<string | undefined> {
+  try {
+    const res = await request(url, { method: 'GET', signal: AbortSignal.timeout(timeoutMs) });
+    await res.body.dump();
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
+
+/**
+ * Runs `playwright test` in its own process group, so a terminal's Ctrl-C reaches this
+ * process alone and is forwarded exactly once (a second one stops Playwright hard). The raw
+ * reporter keeps every result reached; the caller builds the report from it. With `watch`,
+ * a target that stops answering stops the run too, and the run says so.
+ */
+export function runSupervised(args: readonly string[], env: Record<string, string>, watch?: Watch): Promise<SupervisedRun> {
+  const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
+  return new Promise((resolve) => {
+    const outcome: Omit<SupervisedRun, 'code'> = {};
+    const child = spawn(process.execPath, [cli, 'test', ...args], {
+      cwd: PROJECT_ROOT,
+      detached: true,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, ...env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
+    });
+    let stops = 0;
+    const stop = () => {
+      stops++;
+      process.stderr.write(stops === 1 ? 'cpc: stopping the test runner; the report keeps every result reached\n' : 'cpc: stopping the test runner now\n');
+      try {
+        process.kill(-child.pid!, stops === 1 ? 'SIGINT' : 'SIGKILL');
+      } catch { /* already gone */ }
+    };
+    const onSignal = (signal: NodeJS.Signals) => {
+      outcome.interruptedBy ??= signal;
+      stop();
+    };
+    const onExit = () => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    process.on('exit', onExit);
+    let misses = 0;
+    let probing = false;
+    const timer = watch && setInterval(() => {
+      if (probing || outcome.targetLost || outcome.interruptedBy) return;
+      probing = true;
+      void probe(watch.url, watch.everyMs).then((why) => {
+        probing = false;
+        misses = why ? misses + 1 : 0;
+        if (why && misses >= watch.failures && !outcome.targetLost && !outcome.interruptedBy) {
+          outcome.targetLost = `the target stopped answering ${watch.url} (${why})`;
+          stop();
+          setTimeout(() => { if (child.exitCode === null && child.signalCode === null) stop(); }, 15_000).unref();
+        }
+      });
+    }, watch.everyMs);
+    child.on('exit', (code, signal) => {
+      if (timer) clearInterval(timer);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      process.off('exit', onExit);
+      resolve({ code: code ?? (signal ? 130 : 1), ...outcome });
+    });
+  });
+}

@@ -1,0 +1,59 @@
+import type { ApiResult } from '../../lib/client/api.js';
+import type { JobStatus } from '../../lib/types.gen.js';
+import { validate, type ValidationIssue } from '../../lib/schema-registry.js';
+import type { Finding } from '../support/rules.js';
+
+export const JOB_RULES = {
+  json: 'JOB.HTTP.JSON',
+  id: 'JOB.OBJECT.ID',
+  status: 'JOB.OBJECT.STATUS_VALUES',
+  times: 'JOB.OBJECT.TIMES_ON_COMPLETED',
+} as const;
+
+/** Spec, Serverless job operations: "Bodies and responses are JSON." */
+export function jobJsonConformance(res: ApiResult): Finding[] {
+  const json = res.contentType === 'application/json' || res.contentType.endsWith('+json');
+  if (json && res.body !== undefined) return [];
+  return [{ rule: JOB_RULES.json, message: `${res.operation} → ${res.status}: the body is not JSON (${res.contentType || 'no content type'}): ${res.text.slice(0, 120)}` }];
+}
+
+/** Which rule a schemas/job.schema.json issue breaks. */
+function ruleOf(issue: ValidationIssue): string {
+  if (issue.path === '/id') return JOB_RULES.id;
+  if (issue.path === '/delayTime' || issue.path === '/executionTime') return JOB_RULES.times;
+  if (issue.path === '/status') return JOB_RULES.status;
+  return JOB_RULES.id;
+}
+
+/**
+ * A job object (`/runsync`, `/status`, `/status-sync`): JSON; `id` a string; `status` one of
+ * the six; a COMPLETED job carries integer `delayTime` and `executionTime`. Each failure is
+ * attributed to the rule it breaks.
+ */
+export function jobObjectConformance(res: ApiResult): Finding[] {
+  const findings = jobJsonConformance(res);
+  if (findings.length) return findings;
+  const result = validate('job', res.body);
+  if (result.valid) return [];
+  // The schema's `if COMPLETED then required` also reports an `if` issue; the `required` one names the field.
+  return result.issues
+    .filter((i) => i.keyword !== 'if')
+    .map((i) => ({ rule: ruleOf(i), message: `${res.operation} → ${res.status}: ${i.path || '(root)'} ${i.message} in ${res.text.slice(0, 200)}` }));
+}
+
+/**
+ * `{id, status}` (the answer of `/run`, `/cancel`, `/retry`): a job object whose status is
+ * the one the operation names, attributed to `rule`; `id` the expected one when given.
+ */
+export function jobHandleConformance(rule: string, res: ApiResult, status: JobStatus, id?: string): Finding[] {
+  const findings = jobObjectConformance(res);
+  if (jobJsonConformance(res).length) return findings;
+  const body = res.body as { id?: unknown; status?: unknown };
+  if (body.status !== status) findings.push({ rule, message: `${res.operation}: status is ${JSON.stringify(body.status)}, not ${status}` });
+  if (id !== undefined && body.id !== id) findings.push({ rule, message: `${res.operation}: id is ${JSON.stringify(body.id)}, not the job's ${id}` });
+  return findings;
+}
+
+/** The job status of a /status answer, or undefined when there is no job object. */
+export const statusOf = (res: ApiResult): JobStatus | undefined =>
+  res.status === 200 ? (res.body as { status?: JobStatus } | undefined)?.status : undefined;

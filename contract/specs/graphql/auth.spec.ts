@@ -1,0 +1,97 @@
+import { test } from './support/fixtures.js';
+import { conform, must, observe, rules } from '../../support/rules.js';
+import { graphqlConformance, graphqlFailureConformance, graphqlRefusalConformance } from '../../checks/graphql-conformance.js';
+import { doc, PROBE_TEMPLATE } from './support/documents.js';
+import type { AuthChoice } from '../../../lib/client/api.js';
+import type { Finding } from '../../support/rules.js';
+
+// Spec, Authentication: GraphQL uses "Query parameter `api_key=<API_KEY>`"; "A missing,
+// malformed, expired or invalid bearer token gets 401." That GraphQL refuses is certain; the
+// HTTP status it uses is recorded (AUTH.GRAPHQL.REFUSAL_STATUS).
+const unauthenticated: { title: string; auth: AuthChoice }[] = [
+  { title: 'no api_key', auth: 'none' },
+  { title: 'an unknown api_key', auth: { key: 'cpk_not_a_real_key_0000000000' } },
+  { title: 'an unknown Bearer key', auth: { authorization: 'Bearer cpk_not_a_real_key_0000000000' } },
+];
+
+test.describe('GraphQL authentication', () => {
+  for (const c of unauthenticated) {
+    test(`a request with ${c.title} is refused: no result and no effect`, rules('AUTH.GRAPHQL.MISSING_OR_INVALID_REFUSED', 'AUTH.GRAPHQL.REFUSAL_STATUS'), async ({ api, gql }) => {
+      const rule = 'AUTH.GRAPHQL.MISSING_OR_INVALID_REFUSED';
+      const name = gql.name('unauth');
+      const query = await api.graphql(doc.myself('id'), undefined, { auth: c.auth });
+      const mutation = await api.graphql(doc.secretCreate({ name, value: 'v' }, 'id'), undefined, { auth: c.auth });
+      // No effect: the name the refused mutation tried is still free for its owner.
+      const after = await gql.send(doc.secretCreate({ name, value: 'v' }, 'id'));
+      observe('AUTH.GRAPHQL.REFUSAL_STATUS', { case: c.title, query: query.status, mutation: mutation.status, contentType: query.contentType });
+      conform(
+        graphqlRefusalConformance(query, rule, `myself with ${c.title}`),
+        graphqlRefusalConformance(mutation, rule, `secretCreate with ${c.title}`),
+        graphqlConformance(after, 'secretCreate', rule).findings,
+      );
+    });
+  }
+
+  test('a key without write access is refused on every mutation, with no result and no effect; it may still query',
+    rules('AUTH.GRAPHQL.FORBIDDEN_REFUSED', 'AUTH.GRAPHQL.REFUSAL_STATUS', 'AUTH.SCOPES.NOT_SHOWN'),
+    async ({ gql }) => {
+      const rule = 'AUTH.GRAPHQL.FORBIDDEN_REFUSED';
+      const template = await gql.serverlessTemplate(rule);
+      const endpoint = await gql.endpoint(template.id, rule, { workersMax: 0 });
+      const attempts: [string, string][] = [
+        ['saveTemplate', doc.saveTemplate({ ...PROBE_TEMPLATE, name: gql.name('ro') }, 'id')],
+        ['saveEndpoint', doc.saveEndpoint({ id: endpoint.id, name: 'renamed-by-readonly', gpuIds: endpoint.gpuIds, templateId: template.id }, 'id')],
+        ['deleteEndpoint', doc.deleteEndpoint(endpoint.id)],
+        ['secretCreate', doc.secretCreate({ name: gql.name('ro'), value: 'v' }, 'id')],
+      ];
+      const statuses: Record<string, number> = {};
+      const findings: Finding[] = [];
+      for (const [op, document] of attempts) {
+        const res = await gql.send(document, 'readonly');
+        statuses[op] = res.status;
+        findings.push(...graphqlRefusalConformance(res, rule, `${op} with a read-only key`));
+      }
+      const read = await gql.send(doc.myself('id'), 'readonly');
+      observe('AUTH.GRAPHQL.REFUSAL_STATUS', { case: 'read-only key on mutations', statuses });
+      observe('AUTH.SCOPES.NOT_SHOWN', { graphqlQueryWithReadOnlyKey: read.status });
+      const still = (await gql.endpoints(rule)).find((e) => e.id === endpoint.id);
+      conform(findings,
+        must(still !== undefined, rule, 'deleteEndpoint with a read-only key deleted the endpoint'),
+        must(still === undefined || still.name === endpoint.name, rule, `saveEndpoint with a read-only key renamed the endpoint to ${still?.name}`));
+    });
+
+  test('records whether Authorization: Bearer <key> is accepted instead of api_key', rules('AUTH.GRAPHQL.BEARER_ACCEPTED'), async ({ api }) => {
+    const res = await api.graphql(doc.myself('id'), undefined, { auth: { role: 'main', style: 'bearer' } });
+    observe('AUTH.GRAPHQL.BEARER_ACCEPTED', { status: res.status, executed: graphqlConformance(res, 'myself', 'AUTH.GRAPHQL.BEARER_ACCEPTED').findings.length === 0 });
+  });
+});
+
+// Keys are scoped to their account: another account's objects are out of reach (spec,
+// Authentication: "A valid key lacking access to a resource or action gets 403").
+test.describe('GraphQL account isolation', () => {
+  test('another account cannot modify or delete an endpoint, delete a template or a secret by its id or name',
+    rules('AUTH.GRAPHQL.OTHER_ACCOUNT_REFUSED', 'GQL.MYSELF.ENDPOINTS', 'GQL.ERRORS.FAILURE_SIGNALLED', 'GQL.ERRORS.NO_RESULT_FOR_FAILED_OP'),
+    async ({ gql }) => {
+      const rule = 'AUTH.GRAPHQL.OTHER_ACCOUNT_REFUSED';
+      const template = await gql.serverlessTemplate(rule);
+      const endpoint = await gql.endpoint(template.id, rule, { workersMax: 0 });
+      const secret = await gql.ok<{ id: string }>('secretCreate', doc.secretCreate({ name: gql.name('iso'), value: 'v' }, 'id'), rule);
+      const attempts: [string, string][] = [
+        ['saveEndpoint', doc.saveEndpoint({ id: endpoint.id, name: 'taken-over', gpuIds: endpoint.gpuIds, templateId: template.id }, 'id name')],
+        ['deleteEndpoint', doc.deleteEndpoint(endpoint.id)],
+        ['saveTemplate', doc.saveTemplate({ ...PROBE_TEMPLATE, id: template.id, name: template.name, imageName: 'taken/over:1' }, 'id')],
+        ['secretDelete', doc.secretDelete(secret.value.id)],
+      ];
+      const findings: Finding[] = [];
+      for (const [op, document] of attempts) findings.push(...graphqlFailureConformance(await gql.send(document, 'other'), op, rule));
+      const theirs = await gql.endpoints('GQL.MYSELF.ENDPOINTS', 'other');
+      const mine = await gql.endpoints(rule);
+      const still = mine.find((e) => e.id === endpoint.id);
+      // The secret is still there: deleting it with its owner's key succeeds.
+      const ownDelete = await gql.send(doc.secretDelete(secret.value.id));
+      conform(findings,
+        must(!theirs.some((e) => e.id === endpoint.id), 'GQL.MYSELF.ENDPOINTS', 'the other account\'s myself lists this account\'s endpoint'),
+        must(still !== undefined && still.name === endpoint.name, rule, `the endpoint was changed or deleted by another account: ${JSON.stringify(still)}`),
+        graphqlConformance(ownDelete, 'secretDelete', rule).findings);
+    });
+});

@@ -1,0 +1,77 @@
+import { test } from './support/fixtures.js';
+import { conform, must, observe, rules } from '../../support/rules.js';
+import { failureFormat, graphqlConformance, graphqlFailureConformance } from '../../checks/graphql-conformance.js';
+import { schemaConformance } from '../../checks/schema.js';
+import { doc } from './support/documents.js';
+import type { Finding } from '../../support/rules.js';
+
+// Spec, Endpoint and template lifecycle rules: "1. An endpoint can be deleted only when
+// `workersMin` and `workersMax` are both 0." GraphQL: "`deleteEndpoint` | mutation | `id: String` | null."
+test.describe('deleteEndpoint', () => {
+  for (const workers of [{ workersMin: 1, workersMax: 2 }, { workersMin: 0, workersMax: 1 }]) {
+    test(`refuses an endpoint with workersMin ${workers.workersMin} and workersMax ${workers.workersMax}: it fails and the endpoint stays listed`,
+      rules('ENDPOINT.DELETE.NONZERO_WORKERS_FAILS', 'GQL.ERRORS.FAILURE_SIGNALLED', 'GQL.ERRORS.NO_RESULT_FOR_FAILED_OP', 'GQL.ERRORS.FORMAT'),
+      async ({ gql }) => {
+        const rule = 'ENDPOINT.DELETE.NONZERO_WORKERS_FAILS';
+        const template = await gql.serverlessTemplate(rule);
+        const endpoint = await gql.endpoint(template.id, rule, workers);
+        const res = await gql.send(doc.deleteEndpoint(endpoint.id));
+        observe('GQL.ERRORS.FORMAT', failureFormat(res, 'deleteEndpoint'));
+        const listed = await gql.endpoints(rule);
+        conform(graphqlFailureConformance(res, 'deleteEndpoint', rule),
+          must(listed.some((e) => e.id === endpoint.id), rule, `the endpoint with workers ${workers.workersMin}/${workers.workersMax} was deleted`));
+      });
+  }
+
+  test('deletes an endpoint whose workersMin and workersMax are 0: data.deleteEndpoint null, no errors, no longer listed',
+    rules('ENDPOINT.DELETE.ZERO_WORKERS_OK', 'GQL.DELETE_ENDPOINT.RESULT', 'GQL.HTTP.RESULT_SHAPE'),
+    async ({ gql }) => {
+      const rule = 'ENDPOINT.DELETE.ZERO_WORKERS_OK';
+      const template = await gql.serverlessTemplate(rule);
+      const endpoint = await gql.endpoint(template.id, rule, { workersMin: 0, workersMax: 0 });
+      const res = await gql.send(doc.deleteEndpoint(endpoint.id));
+      const { findings, value } = graphqlConformance(res, 'deleteEndpoint', rule);
+      const listed = await gql.endpoints(rule);
+      conform(findings,
+        must(value === null, 'GQL.DELETE_ENDPOINT.RESULT', `data.deleteEndpoint is ${JSON.stringify(value)}, not null`),
+        must(!listed.some((e) => e.id === endpoint.id), rule, 'the deleted endpoint is still listed by myself.endpoints'));
+    });
+});
+
+// Spec, GraphQL: "`myself { endpoints { ... } serverlessDiscount { ... } }` | query | none | The
+// caller's endpoints and discount." Serverless endpoint: "`pods` | list of object | Each has
+// `desiredStatus`." "Account-level `serverlessDiscount` (nullable object)".
+test.describe('myself', () => {
+  test('lists every endpoint of the caller and none of another account, each as the endpoint schema says',
+    rules('GQL.MYSELF.ENDPOINTS', 'ENDPOINT.FIELD_TYPES', 'ENDPOINT.PODS.DESIRED_STATUS', 'ENDPOINT.SERVERLESS_DISCOUNT'),
+    async ({ gql }) => {
+      const rule = 'GQL.MYSELF.ENDPOINTS';
+      const template = await gql.serverlessTemplate(rule);
+      const mine = [await gql.endpoint(template.id, rule, { workersMin: 1 }), await gql.endpoint(template.id, rule)];
+      const theirTemplate = await gql.serverlessTemplate(rule, {}, 'other');
+      const theirs = await gql.endpoint(theirTemplate.id, rule, {}, 'other');
+      const res = await gql.send(doc.myself());
+      const { findings, value } = graphqlConformance<{ endpoints?: Record<string, unknown>[] | null; serverlessDiscount?: unknown } | null>(res, 'myself', rule);
+      conform(findings);
+      const endpoints = value?.endpoints ?? [];
+      const ids = endpoints.map((e) => e.id);
+      const shapes: Finding[] = [];
+      for (const e of endpoints) {
+        shapes.push(...schemaConformance('ENDPOINT.FIELD_TYPES', 'endpoint', e));
+        const pods = e.pods;
+        shapes.push(...must(Array.isArray(pods), 'ENDPOINT.PODS.DESIRED_STATUS', `endpoint ${String(e.id)}: pods is ${JSON.stringify(pods)}, not a list`));
+        if (Array.isArray(pods)) {
+          for (const p of pods) shapes.push(...must(typeof (p as { desiredStatus?: unknown })?.desiredStatus === 'string', 'ENDPOINT.PODS.DESIRED_STATUS', `endpoint ${String(e.id)}: a pod without desiredStatus: ${JSON.stringify(p)}`));
+        }
+      }
+      const discount = value?.serverlessDiscount;
+      conform(
+        must(mine.every((e) => ids.includes(e.id)), rule, `myself lists ${JSON.stringify(ids)}, missing some of ${JSON.stringify(mine.map((e) => e.id))}`),
+        must(!ids.includes(theirs.id), rule, `myself lists ${theirs.id}, an endpoint of another account`),
+        shapes,
+        must(discount === null || (typeof discount === 'object' && discount !== undefined && ['discountFactor', 'type', 'expirationDate'].every((k) => k in discount)),
+          'ENDPOINT.SERVERLESS_DISCOUNT', `serverlessDiscount is ${JSON.stringify(discount)}, neither null nor an object with discountFactor, type and expirationDate`),
+        discount ? schemaConformance('ENDPOINT.SERVERLESS_DISCOUNT', 'serverless-discount', discount) : [],
+      );
+    });
+});

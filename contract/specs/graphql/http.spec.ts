@@ -1,0 +1,77 @@
+import { test } from './support/fixtures.js';
+import { conform, must, observe, rules } from '../../support/rules.js';
+import { graphqlConformance, graphqlRefusalConformance } from '../../checks/graphql-conformance.js';
+import { doc } from './support/documents.js';
+import type { ApiClient, ApiResult } from '../../../lib/client/api.js';
+
+// Spec, GraphQL: "`POST {base_url}/graphql` with query parameter `api_key=<API_KEY>`, header
+// `content-type: application/json`, body `{query: string}` (a GraphQL document). Results are
+// returned as `{data: {<operation>: <result>}}`."
+test.describe('GraphQL over HTTP', () => {
+  test('POST {base_url}/graphql?api_key= with {query} runs the document and answers {data: {myself: ...}}',
+    rules('GQL.HTTP.REQUEST', 'AUTH.GRAPHQL.API_KEY', 'HTTP.BASE_URL.GRAPHQL', 'VERSION.GRAPHQL.NO_VERSION', 'GQL.HTTP.RESULT_SHAPE'),
+    async ({ api, gql }) => {
+      const res = await gql.send(doc.myself());
+      const url = new URL(res.evidence.request.url);
+      const { findings, value } = graphqlConformance<{ endpoints: unknown }>(res, 'myself', 'GQL.HTTP.REQUEST');
+      conform(
+        findings,
+        must(res.status !== 401 && res.status !== 403, 'AUTH.GRAPHQL.API_KEY', `a valid api_key was refused with ${res.status}`),
+        must(url.pathname === `${new URL(api.urls.baseUrl).pathname.replace(/\/$/, '')}/graphql`, 'HTTP.BASE_URL.GRAPHQL', `GraphQL answered at ${url.pathname}`),
+        must(!/\/v\d+(\/|$)/.test(url.pathname), 'VERSION.GRAPHQL.NO_VERSION', `the GraphQL path ${url.pathname} carries a version`),
+        must(typeof value === 'object' && value !== null && 'endpoints' in value, 'GQL.HTTP.RESULT_SHAPE', `data.myself lacks the selected endpoints: ${res.text.slice(0, 200)}`),
+      );
+    });
+
+  test('each operation succeeds in its own kind: myself as a query, the six others as mutations, each result under data.<operation>',
+    rules('GQL.OPERATION_KINDS', 'GQL.HTTP.RESULT_SHAPE', 'GQL.HTTP.REQUEST'),
+    async ({ gql }) => {
+      const rule = 'GQL.OPERATION_KINDS';
+      const template = await gql.serverlessTemplate(rule);
+      const endpoint = await gql.endpoint(template.id, rule, { workersMax: 0 });
+      await gql.ok('myself', doc.myself('id'), rule);
+      await gql.ok('deleteEndpoint', doc.deleteEndpoint(endpoint.id), rule);
+      const spare = await gql.ok<{ name: string }>('saveTemplate', doc.saveTemplate({ name: gql.name('spare'), imageName: 'x/y:1', containerDiskInGb: 5, volumeInGb: 0 }, 'name'), rule);
+      await gql.ok('deleteTemplate', doc.deleteTemplate(spare.value.name), rule);
+      const secret = await gql.ok<{ id: string }>('secretCreate', doc.secretCreate({ name: gql.name('sec'), value: 'v-1' }, 'id'), rule);
+      await gql.ok('secretDelete', doc.secretDelete(secret.value.id), rule);
+    });
+
+  test('records whether a body with variables ({}, null, or values) besides query is accepted', rules('GQL.HTTP.VARIABLES'), async ({ api }) => {
+    const outcome = async (variables: Record<string, unknown> | null, query = doc.myself('id')) => {
+      const res = await api.graphql(query, variables);
+      return { status: res.status, ok: graphqlConformance(res, 'myself', 'GQL.HTTP.VARIABLES').findings.length === 0 };
+    };
+    observe('GQL.HTTP.VARIABLES', {
+      emptyObject: await outcome({}),
+      null: await outcome(null),
+      withValues: await outcome({ n: true }, 'query($n: Boolean!) { myself @include(if: $n) { endpoints { id } } }'),
+    });
+  });
+
+  test('records whether GraphQL answers carry RateLimit and RateLimit-Policy', rules('RATE.GRAPHQL.HEADERS'), async ({ gql }) => {
+    const res = await gql.send(doc.myself('id'));
+    observe('RATE.GRAPHQL.HEADERS', { status: res.status, rateLimit: res.headers.ratelimit ?? null, rateLimitPolicy: res.headers['ratelimit-policy'] ?? null });
+  });
+});
+
+// Not a GraphQL request at all, or a document the schema rejects: an error answer, never a 5xx or a result.
+const badRequests: { title: string; send: (api: ApiClient) => Promise<ApiResult> }[] = [
+  { title: 'a body without query', send: (api) => api.op('graphql', { body: {} }) },
+  { title: 'a non-string query', send: (api) => api.op('graphql', { body: { query: 42 } }) },
+  { title: 'a JSON array body', send: (api) => api.op('graphql', { body: [{ query: '{ myself { id } }' }] }) },
+  { title: 'a syntax error', send: (api) => api.graphql('query { myself { endpoints { id } ') },
+  { title: 'an unknown field', send: (api) => api.graphql('query { myself { endpoints { id colour } } }') },
+  { title: 'an unknown operation', send: (api) => api.graphql('mutation { dropEverything }') },
+  { title: 'a wrong argument type', send: (api) => api.graphql('mutation { deleteEndpoint(id: 5) }') },
+  { title: 'a wrong variable type', send: (api) => api.graphql('mutation($id: String!) { deleteEndpoint(id: $id) }', { id: 5 }) },
+  { title: 'deeply nested brackets', send: (api) => api.graphql(`query { ${'myself { '.repeat(2000)}id${' }'.repeat(2000)} }`) },
+];
+
+test.describe('malformed GraphQL', () => {
+  for (const c of badRequests) {
+    test(`${c.title} is refused with an error answer, never a 5xx or a result`, rules('GQL.HTTP.BAD_DOCUMENT_REFUSED'), async ({ api }) => {
+      conform(graphqlRefusalConformance(await c.send(api), 'GQL.HTTP.BAD_DOCUMENT_REFUSED', c.title));
+    });
+  }
+});

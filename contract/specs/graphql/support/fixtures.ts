@@ -1,0 +1,79 @@
+import { test as base } from '../../../support/fixtures.js';
+import { conform } from '../../../support/rules.js';
+import type { ApiClient, ApiResult, KeyRole } from '../../../../lib/client/api.js';
+import type { Endpoint, Template } from '../../../../lib/types.gen.js';
+import { graphqlConformance } from '../../../checks/graphql-conformance.js';
+import { doc, PROBE_TEMPLATE, type GraphqlOperation } from './documents.js';
+
+/** An endpoint as the suite reads it back: `id` is always there once created. */
+export type EndpointResult = Endpoint & { id: string };
+export type TemplateResult = Template & { id: string; name: string };
+
+/**
+ * GraphQL helpers for one test: unique names, operations that must succeed (a refusal fails
+ * the test on the rule given), and, on a real target, clean-up of what the test created.
+ */
+export interface GqlKit {
+  /** A name unique to this run (its seed) and this test, so reruns on a real target never clash. */
+  name(kind: string): string;
+  /** Sends a document as `{query}` with the role's key (or no key). */
+  send(document: string, auth?: KeyRole | 'none'): Promise<ApiResult>;
+  /** Runs an operation that must succeed; a failure is a finding of `rule`. Returns `data.<operation>`. */
+  ok<T>(operation: GraphqlOperation, document: string, rule: string, auth?: KeyRole): Promise<{ res: ApiResult; value: T }>;
+  /** Saves a serverless template (isServerless true, volumeInGb 0) for endpoints to use. */
+  serverlessTemplate(rule: string, extra?: Record<string, unknown>, auth?: KeyRole): Promise<TemplateResult>;
+  /** Saves an endpoint on the template (gpuIds the first allowed tier unless given). */
+  endpoint(templateId: string, rule: string, extra?: Record<string, unknown>, auth?: KeyRole): Promise<EndpointResult>;
+  /** `myself.endpoints` of the role's account. */
+  endpoints(rule: string, auth?: KeyRole): Promise<EndpointResult[]>;
+}
+
+let counter = 0;
+
+export const test = base.extend<{ gql: GqlKit }>({
+  gql: async ({ api, emu }, use, testInfo) => {
+    const created = { endpoints: [] as { record: EndpointResult; auth: KeyRole }[], templates: [] as { name: string; auth: KeyRole }[] };
+    const send = (document: string, auth: KeyRole | 'none' = 'main') => api.graphql(document, undefined, { auth });
+    const kit: GqlKit = {
+      name: (kind) => `cpc-${kind}-${process.env.CPC_SEED ?? '0'}-${testInfo.testId.slice(0, 8)}-${(++counter).toString(36)}`,
+      send,
+      async ok<T>(operation: GraphqlOperation, document: string, rule: string, auth: KeyRole = 'main') {
+        const res = await send(document, auth);
+        const { findings, value } = graphqlConformance<T>(res, operation, rule);
+        conform(findings);
+        return { res, value: value as T };
+      },
+      async serverlessTemplate(rule, extra = {}, auth = 'main') {
+        const input = { ...PROBE_TEMPLATE, name: kit.name('tpl'), isServerless: true, ...extra };
+        const { value } = await kit.ok<TemplateResult>('saveTemplate', doc.saveTemplate(input), rule, auth);
+        created.templates.push({ name: value.name, auth });
+        return value;
+      },
+      async endpoint(templateId, rule, extra = {}, auth = 'main') {
+        const input = { name: kit.name('ep'), gpuIds: 'AMPERE_16', templateId, workersMin: 0, ...extra };
+        const { value } = await kit.ok<EndpointResult>('saveEndpoint', doc.saveEndpoint(input), rule, auth);
+        created.endpoints.push({ record: value, auth });
+        return value;
+      },
+      async endpoints(rule, auth = 'main') {
+        const { value } = await kit.ok<{ endpoints: EndpointResult[] | null } | null>('myself', doc.myself(), rule, auth);
+        return value?.endpoints ?? [];
+      },
+    };
+    await use(kit);
+    if (!emu.available) await cleanUp(api, created);
+  },
+});
+
+/** Best effort on a real target: scale endpoints to 0 and delete them, then delete templates. */
+async function cleanUp(api: ApiClient, created: { endpoints: { record: EndpointResult; auth: KeyRole }[]; templates: { name: string; auth: KeyRole }[] }): Promise<void> {
+  for (const { record, auth } of created.endpoints) {
+    const { id, name, gpuIds, templateId } = record;
+    await api.graphql(doc.saveEndpoint({ id, name, gpuIds, templateId, workersMin: 0, workersMax: 0 }, 'id'), undefined, { auth }).catch(() => undefined);
+    await api.graphql(doc.deleteEndpoint(id), undefined, { auth }).catch(() => undefined);
+  }
+  // Templates just used by an endpoint may stay until the deletion delay has passed.
+  for (const { name, auth } of created.templates) await api.graphql(doc.deleteTemplate(name), undefined, { auth }).catch(() => undefined);
+}
+
+export { expect } from '../../../support/fixtures.js';

@@ -1,0 +1,72 @@
+import { test } from './support/fixtures.js';
+import { conform, must, observe, rules } from '../../support/rules.js';
+import { failureFormat, graphqlConformance, graphqlFailureConformance } from '../../checks/graphql-conformance.js';
+import { doc, PROBE_TEMPLATE } from './support/documents.js';
+import type { GqlKit, TemplateResult } from './support/fixtures.js';
+import type { Emu } from '../../support/fixtures.js';
+
+/** Spec, Limits: "Template deletion delay | up to 2 minutes after last use". */
+const DELETION_DELAY_MS = 120_000;
+
+/** A template that still exists answers a modification with its own id. */
+async function stillExists(gql: GqlKit, t: TemplateResult, rule: string) {
+  const res = await gql.send(doc.saveTemplate({ ...PROBE_TEMPLATE, id: t.id, name: t.name, isServerless: true }, 'id'));
+  const { findings, value } = graphqlConformance<{ id: string }>(res, 'saveTemplate', rule);
+  return findings.length > 0 || value?.id !== t.id ? [{ rule, message: `template ${t.name} no longer exists: ${res.text.slice(0, 200)}` }] : [];
+}
+
+/** Lets the deletion delay pass: the virtual clock on the emulator, real time elsewhere. */
+async function waitOutDelay(emu: Emu): Promise<void> {
+  if (emu.available) await emu.advance(DELETION_DELAY_MS);
+  else await new Promise((r) => setTimeout(r, DELETION_DELAY_MS + 5_000));
+}
+
+// Spec, GraphQL rule 4: "`deleteTemplate` identifies the template by its name, not its id".
+// Lifecycle rule 2: "A template can be deleted only when no pod or serverless endpoint uses it;
+// deletion can take up to 2 minutes after the template's most recent use."
+test.describe('deleteTemplate', () => {
+  test('deletes by name and answers null; the id passed as templateName deletes nothing',
+    rules('GQL.DELETE_TEMPLATE.BY_NAME', 'TEMPLATE.DELETE.UNUSED_OK'),
+    async ({ gql }) => {
+      const rule = 'GQL.DELETE_TEMPLATE.BY_NAME';
+      const { value: t } = await gql.ok<TemplateResult>('saveTemplate', doc.saveTemplate({ ...PROBE_TEMPLATE, name: gql.name('byname'), isServerless: true }, 'id name'), rule);
+      const byId = await gql.send(doc.deleteTemplate(t.id));
+      const afterId = await stillExists(gql, t, rule);
+      const byName = await gql.send(doc.deleteTemplate(t.name));
+      const { findings, value } = graphqlConformance(byName, 'deleteTemplate', 'TEMPLATE.DELETE.UNUSED_OK');
+      conform(
+        afterId.map((f) => ({ ...f, message: `deleteTemplate(templateName: <its id>) deleted it (${byId.status}: ${byId.text.slice(0, 120)})` })),
+        findings,
+        must(value === null, rule, `data.deleteTemplate is ${JSON.stringify(value)}, not null`),
+        graphqlConformance(await gql.send(doc.deleteTemplate(t.name)), 'deleteTemplate', rule).findings.length > 0 ? [] : [{ rule, message: 'the template was still there after deleting it by name' }],
+      );
+    });
+
+  test('refuses a template an endpoint uses: it fails and the template is not deleted',
+    rules('TEMPLATE.DELETE.IN_USE_FAILS', 'GQL.ERRORS.FAILURE_SIGNALLED', 'GQL.ERRORS.NO_RESULT_FOR_FAILED_OP', 'GQL.ERRORS.FORMAT'),
+    async ({ gql }) => {
+      const rule = 'TEMPLATE.DELETE.IN_USE_FAILS';
+      const template = await gql.serverlessTemplate(rule);
+      await gql.endpoint(template.id, rule, { workersMax: 0 });
+      const res = await gql.send(doc.deleteTemplate(template.name));
+      observe('GQL.ERRORS.FORMAT', failureFormat(res, 'deleteTemplate'));
+      conform(graphqlFailureConformance(res, 'deleteTemplate', rule), await stillExists(gql, template, rule));
+    });
+
+  test('succeeds once 2 minutes have passed since the template was last used; an earlier attempt is recorded',
+    rules('LIMIT.TEMPLATE.DELETE_DELAY_2_MIN', 'TEMPLATE.DELETE.WITHIN_DELAY', 'TEMPLATE.DELETE.UNUSED_OK'),
+    async ({ gql, emu }) => {
+      test.setTimeout(emu.available ? 30_000 : 240_000);
+      const rule = 'LIMIT.TEMPLATE.DELETE_DELAY_2_MIN';
+      const template = await gql.serverlessTemplate(rule);
+      const endpoint = await gql.endpoint(template.id, rule, { workersMin: 0, workersMax: 0 });
+      await gql.ok('deleteEndpoint', doc.deleteEndpoint(endpoint.id), rule);
+      const early = await gql.send(doc.deleteTemplate(template.name));
+      const earlyOk = graphqlConformance(early, 'deleteTemplate', rule).findings.length === 0;
+      observe('TEMPLATE.DELETE.WITHIN_DELAY', earlyOk ? 'deleted at once after its last use' : `refused right after its last use: ${early.status} ${early.text.slice(0, 160)}`);
+      if (earlyOk) return;
+      await waitOutDelay(emu);
+      const later = await gql.send(doc.deleteTemplate(template.name));
+      conform(graphqlConformance(later, 'deleteTemplate', rule).findings.map((f) => ({ ...f, message: `2 minutes after its last use: ${f.message}` })));
+    });
+});

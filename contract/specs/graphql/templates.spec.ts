@@ -1,0 +1,93 @@
+import { test } from './support/fixtures.js';
+import { conform, must, observe, rules } from '../../support/rules.js';
+import { failureFormat, graphqlConformance, graphqlFailureConformance } from '../../checks/graphql-conformance.js';
+import { schemaConformance } from '../../checks/schema.js';
+import { doc, PROBE_TEMPLATE } from './support/documents.js';
+import type { GqlKit, TemplateResult } from './support/fixtures.js';
+import type { Finding } from '../../support/rules.js';
+
+const FAILURE_RULES = ['GQL.ERRORS.FAILURE_SIGNALLED', 'GQL.ERRORS.NO_RESULT_FOR_FAILED_OP'] as const;
+
+/**
+ * "No template was created under this name": a complete saveTemplate with the name succeeds
+ * (names are unique, so it would fail if a template of that name existed).
+ */
+async function nameIsFree(gql: GqlKit, name: string, rule: string, what: string): Promise<Finding[]> {
+  const res = await gql.send(doc.saveTemplate({ ...PROBE_TEMPLATE, name }, 'id'));
+  return graphqlConformance(res, 'saveTemplate', rule).findings.map((f) => ({ rule, message: `${what}: a template named ${name} seems to exist: ${f.message}` }));
+}
+
+// Spec, Template (GraphQL view) and GraphQL rule 3: "`saveTemplate` requires `containerDiskInGb`,
+// `imageName`, `name`, `volumeInGb`"; `env` is a "list of `{key: string, value: string}`"; `ports`
+// a "Comma-separated list of `<port>/<protocol>`"; `volumeInGb` "Must be 0 for serverless templates".
+test.describe('saveTemplate', () => {
+  test('creates a template and returns the selected fields as sent: env as key/value pairs, ports, isServerless',
+    rules('GQL.SAVE_TEMPLATE.RESULT', 'TEMPLATE.FIELD_TYPES', 'TEMPLATE.ENV_LIST', 'TEMPLATE.PORTS_FORMAT', 'TEMPLATE.IS_SERVERLESS', 'TEMPLATE.VOLUME_ZERO_SERVERLESS'),
+    async ({ gql }) => {
+      const input = {
+        name: gql.name('full'), imageName: 'repo/image:2.1', containerDiskInGb: 20, volumeInGb: 0, dockerArgs: 'python -u handler.py',
+        env: [{ key: 'MODEL', value: 'small' }, { key: 'EMPTY', value: '' }], ports: '8888/http,22/tcp', readme: '# readme',
+        volumeMountPath: '/workspace', isServerless: true,
+      };
+      const { value: t } = await gql.ok<TemplateResult>('saveTemplate', doc.saveTemplate(input), 'GQL.SAVE_TEMPLATE.RESULT');
+      conform(
+        must(typeof t.id === 'string' && t.id.length > 0, 'GQL.SAVE_TEMPLATE.RESULT', `no template id in ${JSON.stringify(t)}`),
+        must(t.name === input.name && t.imageName === input.imageName && t.containerDiskInGb === 20, 'GQL.SAVE_TEMPLATE.RESULT', `the result does not echo the input: ${JSON.stringify(t)}`),
+        must(JSON.stringify(t.env) === JSON.stringify(input.env), 'TEMPLATE.ENV_LIST', `env came back as ${JSON.stringify(t.env)}`),
+        must(t.ports === input.ports, 'TEMPLATE.PORTS_FORMAT', `ports came back as ${JSON.stringify(t.ports)}`),
+        must(t.isServerless === true, 'TEMPLATE.IS_SERVERLESS', `isServerless came back as ${JSON.stringify(t.isServerless)}`),
+        must(t.volumeInGb === 0, 'TEMPLATE.VOLUME_ZERO_SERVERLESS', `a serverless template came back with volumeInGb ${JSON.stringify(t.volumeInGb)}`),
+        schemaConformance('TEMPLATE.FIELD_TYPES', 'template', t),
+      );
+    });
+
+  for (const missing of ['containerDiskInGb', 'imageName', 'name', 'volumeInGb'] as const) {
+    test(`without ${missing} fails and creates nothing`, rules('GQL.SAVE_TEMPLATE.REQUIRED', ...FAILURE_RULES), async ({ gql }) => {
+      const name = gql.name('req');
+      const input: Record<string, unknown> = { ...PROBE_TEMPLATE, name };
+      delete input[missing];
+      const res = await gql.send(doc.saveTemplate(input, 'id'));
+      conform(graphqlFailureConformance(res, 'saveTemplate', 'GQL.SAVE_TEMPLATE.REQUIRED'),
+        missing === 'name' ? [] : await nameIsFree(gql, name, 'GQL.SAVE_TEMPLATE.REQUIRED', `saveTemplate without ${missing}`));
+    });
+  }
+
+  test('a serverless template with volumeInGb other than 0 fails and creates nothing', rules('TEMPLATE.VOLUME_ZERO_SERVERLESS', ...FAILURE_RULES), async ({ gql }) => {
+    const name = gql.name('vol');
+    const res = await gql.send(doc.saveTemplate({ ...PROBE_TEMPLATE, name, volumeInGb: 10, isServerless: true }, 'id volumeInGb'));
+    conform(graphqlFailureConformance(res, 'saveTemplate', 'TEMPLATE.VOLUME_ZERO_SERVERLESS'),
+      await nameIsFree(gql, name, 'TEMPLATE.VOLUME_ZERO_SERVERLESS', 'the serverless template with a volume'));
+  });
+
+  test('a duplicate name fails: no second template is created and no result returned',
+    rules('TEMPLATE.NAME_UNIQUE', 'GQL.ERRORS.FAILURE_SIGNALLED', 'GQL.ERRORS.NO_RESULT_FOR_FAILED_OP', 'GQL.ERRORS.FORMAT'),
+    async ({ gql }) => {
+      const rule = 'TEMPLATE.NAME_UNIQUE';
+      const name = gql.name('dup');
+      await gql.ok('saveTemplate', doc.saveTemplate({ ...PROBE_TEMPLATE, name }, 'id'), rule);
+      const dup = await gql.send(doc.saveTemplate({ ...PROBE_TEMPLATE, name, imageName: 'other/image:9' }, 'id'));
+      observe('GQL.ERRORS.FORMAT', failureFormat(dup, 'saveTemplate'));
+      // Exactly one template of that name: deleting by name succeeds once, then finds nothing.
+      const first = await gql.send(doc.deleteTemplate(name));
+      const second = await gql.send(doc.deleteTemplate(name));
+      conform(graphqlFailureConformance(dup, 'saveTemplate', rule),
+        graphqlConformance(first, 'deleteTemplate', rule).findings,
+        graphqlConformance(second, 'deleteTemplate', rule).findings.length > 0 ? [] : [{ rule, message: `a second template named ${name} existed: deleting by name succeeded twice` }]);
+    });
+
+  test('with the id of an existing template modifies it: same id, changes applied; without id a new id',
+    rules('TEMPLATE.ID_MODIFIES', 'GQL.SAVE_TEMPLATE.RESULT'),
+    async ({ gql }) => {
+      const rule = 'TEMPLATE.ID_MODIFIES';
+      const name = gql.name('mod');
+      const { value: created } = await gql.ok<TemplateResult>('saveTemplate', doc.saveTemplate({ ...PROBE_TEMPLATE, name }, 'id name imageName'), rule);
+      const { value: updated } = await gql.ok<TemplateResult>('saveTemplate',
+        doc.saveTemplate({ ...PROBE_TEMPLATE, id: created.id, name, imageName: 'repo/image:3.0', containerDiskInGb: 9 }, 'id name imageName containerDiskInGb'), rule);
+      const { value: other } = await gql.ok<TemplateResult>('saveTemplate', doc.saveTemplate({ ...PROBE_TEMPLATE, name: gql.name('mod2') }, 'id'), rule);
+      conform(
+        must(updated.id === created.id, rule, `the update answered id ${updated.id}, not ${created.id}`),
+        must(updated.imageName === 'repo/image:3.0' && updated.containerDiskInGb === 9, rule, `the changes were not applied: ${JSON.stringify(updated)}`),
+        must(other.id !== created.id, rule, `a template saved without id reused id ${other.id}`),
+      );
+    });
+});

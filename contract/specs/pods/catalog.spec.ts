@@ -1,0 +1,70 @@
+import { test } from './support/fixtures.js';
+import { conform, must, observe, rules } from '../../support/rules.js';
+import { statusCodeConformance } from '../../checks/status.js';
+import { schemaConformance } from '../../checks/schema.js';
+import type { OperationName } from '../../../lib/client/operations.js';
+import type { NetworkVolume } from '../../../lib/types.gen.js';
+
+const isList = (body: unknown): body is unknown[] => Array.isArray(body);
+
+// Spec: "Catalog lookups are referenced as `GET /v2/catalog/cpus` and `GET /v2/catalog/datacenters`";
+// "CPU flavor identifier as listed by `GET /v2/catalog/cpus`"; "eligible data centers are marked by
+// `globalNetwork` in the data center catalog". Their other fields are not shown.
+test.describe('catalog', () => {
+  test('GET /v2/catalog/cpus lists CPU flavors with string ids', rules('CATALOG.CPUS.AVAILABLE', 'CATALOG.CPU.FIELDS', 'VERSION.REST_V2.PREFIX'), async ({ api }) => {
+    const res = await api.op('listCpuFlavors');
+    const list = isList(res.body) ? res.body : [];
+    observe('CATALOG.CPU.FIELDS', { fields: [...new Set(list.flatMap((e) => Object.keys(e as object)))], conformsToObservedShape: list.every((e) => schemaConformance('CATALOG.CPU.FIELDS', 'cpu-flavor', e).length === 0) });
+    conform(
+      statusCodeConformance('CATALOG.CPUS.AVAILABLE', res, 200),
+      must(isList(res.body) && list.length > 0, 'CATALOG.CPUS.AVAILABLE', `not a non-empty JSON list: ${res.text.slice(0, 200)}`),
+      must(list.every((e) => typeof (e as { id?: unknown }).id === 'string'), 'CATALOG.CPUS.AVAILABLE', 'an entry has no string id'),
+    );
+  });
+
+  test('GET /v2/catalog/datacenters lists data centers with string ids and a boolean globalNetwork', rules(
+    'CATALOG.DATACENTERS.AVAILABLE', 'CATALOG.DATACENTERS.GLOBAL_NETWORK_FLAG', 'CATALOG.DATACENTER.FIELDS',
+  ), async ({ api }) => {
+    const res = await api.op('listDataCenters');
+    const list = (isList(res.body) ? res.body : []) as Record<string, unknown>[];
+    observe('CATALOG.DATACENTER.FIELDS', { fields: [...new Set(list.flatMap((e) => Object.keys(e)))], conformsToObservedShape: list.every((e) => schemaConformance('CATALOG.DATACENTER.FIELDS', 'data-center', e).length === 0) });
+    conform(
+      statusCodeConformance('CATALOG.DATACENTERS.AVAILABLE', res, 200),
+      must(list.length > 0, 'CATALOG.DATACENTERS.AVAILABLE', `not a non-empty JSON list: ${res.text.slice(0, 200)}`),
+      must(list.every((e) => typeof e.id === 'string'), 'CATALOG.DATACENTERS.AVAILABLE', 'an entry has no string id'),
+      must(list.every((e) => typeof e.globalNetwork === 'boolean'), 'CATALOG.DATACENTERS.GLOBAL_NETWORK_FLAG',
+        `entries without a boolean globalNetwork: ${list.filter((e) => typeof e.globalNetwork !== 'boolean').map((e) => String(e.id)).join(', ')}`),
+    );
+  });
+
+  test('further catalog paths are recorded', rules('CATALOG.GPUS_AND_BY_ID'), async ({ api }) => {
+    const served: Record<string, number> = {};
+    for (const [list, one] of [['listGpuTypes', 'getGpuType'], ['listCpuFlavors', 'getCpuFlavor'], ['listDataCenters', 'getDataCenter']] as [OperationName, OperationName][]) {
+      const res = await api.op(list);
+      served[list] = res.status;
+      const first = isList(res.body) ? (res.body[0] as { id?: string } | undefined)?.id : undefined;
+      if (first !== undefined) served[one] = (await api.op(one, { params: { id: first } })).status;
+    }
+    observe('CATALOG.GPUS_AND_BY_ID', served);
+  });
+});
+
+// Spec: "Operations for ... network volumes ...: not shown"; "Fields of network volumes: not shown".
+test.describe('network volumes', () => {
+  test('the network-volume operations, their answers and fields are recorded', rules('NETVOL.PATHS', 'NETVOL.CREATE_201', 'NETVOL.FIELDS'), async ({ api, pods }) => {
+    const dc = (await pods.catalog()).dataCenters[0];
+    test.skip(!dc, 'the target lists no data center');
+    const list = await api.op<NetworkVolume[]>('listNetworkVolumes');
+    const made = await api.op<NetworkVolume>('createNetworkVolume', { body: { name: 'cpc-recorded', size: 10, dataCenter: dc!.id } });
+    const id = made.body?.id;
+    const paths: Record<string, number> = { list: list.status, create: made.status };
+    if (typeof id === 'string') {
+      paths.get = (await api.op('getNetworkVolume', { params: { volumeId: id } })).status;
+      paths.patch = (await api.op('updateNetworkVolume', { params: { volumeId: id }, body: { size: 20 } })).status;
+      paths.delete = (await api.op('deleteNetworkVolume', { params: { volumeId: id } })).status;
+    }
+    observe('NETVOL.PATHS', paths);
+    observe('NETVOL.CREATE_201', { status: made.status, body: made.body ?? null });
+    observe('NETVOL.FIELDS', { fields: Object.keys(made.body ?? {}), conformsToObservedShape: schemaConformance('NETVOL.FIELDS', 'network-volume', made.body).length === 0 });
+  });
+});

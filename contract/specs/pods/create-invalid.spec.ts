@@ -1,0 +1,104 @@
+import { test } from './support/fixtures.js';
+import { conform, must, observe, rules } from '../../support/rules.js';
+import { rejectionConformance } from '../../checks/rejection.js';
+import type { ExpectedStatus } from '../../checks/status.js';
+import { vcpuCounts, type PodCatalog } from './support/catalog.js';
+import { PROBLEM_RULES } from './support/rule-sets.js';
+import type { CpuFlavor } from '../../../lib/types.gen.js';
+
+type Body = Record<string, unknown>;
+const without = (body: Body, key: string): Body => { const { [key]: _gone, ...rest } = body; return rest; };
+
+/** The first flavor whose range leaves a power of two above its maximum (or below its minimum). */
+function outOfRange(catalog: PodCatalog): { flavor: CpuFlavor; vcpuCount: number } | undefined {
+  for (const flavor of catalog.cpus) {
+    let above = 2;
+    while (above <= flavor.vcpu.max) above *= 2;
+    if (above <= 512) return { flavor, vcpuCount: above };
+    if (flavor.vcpu.min > 2) return { flavor, vcpuCount: 2 };
+  }
+  return undefined;
+}
+
+interface Case {
+  title: string;
+  rule: string;
+  /** The status the spec states; `client-error` (some 4xx) where it says "not shown". */
+  expected: ExpectedStatus;
+  base: 'gpu' | 'cpu';
+  build(base: Body, catalog: PodCatalog): Body | undefined;
+  /** OBSERVED rule recording the status where the spec does not show it. */
+  observed?: string;
+}
+
+const badRequest: ExpectedStatus = [400, 422];
+
+// Spec, CreatePodRequest, GpuConfig, CPU configuration, Limits. Each case breaks one rule.
+const cases: Case[] = [
+  { title: 'without name', rule: 'POD.CREATE.NAME_REQUIRED', expected: badRequest, base: 'gpu', build: (b) => without(b, 'name') },
+  { title: 'with an empty name', rule: 'POD.CREATE.NAME_MIN_LENGTH_1', expected: badRequest, base: 'gpu', build: (b) => ({ ...b, name: '' }) },
+  { title: 'without image', rule: 'POD.CREATE.IMAGE_REQUIRED', expected: badRequest, base: 'gpu', build: (b) => without(b, 'image') },
+  { title: 'with an unknown property inside gpu', rule: 'POD.CREATE.GPU_UNKNOWN_PROPERTY', expected: badRequest, base: 'gpu', build: (b) => ({ ...b, gpu: { ...(b.gpu as Body), vram: 24 } }) },
+  { title: 'with an unknown property inside cpu', rule: 'POD.CREATE.CPU_UNKNOWN_PROPERTY', expected: badRequest, base: 'cpu', build: (b) => ({ ...b, cpu: { ...(b.cpu as Body), threads: 2 } }) },
+  { title: 'with gpu lacking id', rule: 'POD.GPU.ID_REQUIRED', expected: badRequest, base: 'gpu', build: (b) => ({ ...b, gpu: { count: 1 } }) },
+  { title: 'with cpu lacking id', rule: 'POD.CPU.ID_REQUIRED', expected: badRequest, base: 'cpu', build: (b) => ({ ...b, cpu: without(b.cpu as Body, 'id') }) },
+  { title: 'with an empty cpu.id', rule: 'POD.CPU.ID_REQUIRED', expected: badRequest, base: 'cpu', build: (b) => ({ ...b, cpu: { ...(b.cpu as Body), id: '' } }) },
+  { title: 'with cpu lacking vcpuCount', rule: 'POD.CPU.VCPU_REQUIRED', expected: badRequest, base: 'cpu', build: (b) => ({ ...b, cpu: without(b.cpu as Body, 'vcpuCount') }) },
+  { title: 'with vcpuCount 1', rule: 'LIMIT.POD.VCPU_MIN_2', expected: badRequest, base: 'cpu', build: (b) => ({ ...b, cpu: { ...(b.cpu as Body), vcpuCount: 1 } }) },
+  { title: 'with vcpuCount 6 (not a power of two)', rule: 'POD.CPU.VCPU_POWER_OF_TWO', expected: 'client-error', base: 'cpu', build: (b) => ({ ...b, cpu: { ...(b.cpu as Body), vcpuCount: 6 } }) },
+  {
+    title: 'with a power-of-two vcpuCount the flavor does not offer', rule: 'POD.CPU.VCPU_VALID_FOR_FLAVOR', expected: 'client-error', base: 'cpu',
+    build: (b, c) => { const o = outOfRange(c); return o && { ...b, cpu: { id: o.flavor.id, vcpuCount: o.vcpuCount } }; },
+  },
+  { title: 'with cpu.memory', rule: 'POD.CPU.MEMORY_NOT_ACCEPTED', expected: badRequest, base: 'cpu', build: (b) => ({ ...b, cpu: { ...(b.cpu as Body), memory: 8 } }) },
+  { title: 'with a cpu.id the catalog does not list', rule: 'POD.CPU.UNKNOWN_FLAVOR_REJECTED', expected: 'client-error', base: 'cpu', build: (b) => ({ ...b, cpu: { ...(b.cpu as Body), id: 'cpu-no-such-flavor' } }) },
+  { title: 'with disk 0', rule: 'LIMIT.POD.DISK_MIN_1', expected: badRequest, base: 'gpu', build: (b) => ({ ...b, disk: 0 }) },
+  { title: 'with gpu.count 0', rule: 'LIMIT.POD.GPU_COUNT_MIN_1', expected: badRequest, base: 'gpu', build: (b) => ({ ...b, gpu: { ...(b.gpu as Body), count: 0 } }) },
+  { title: 'with a top-level property CreatePodRequest does not define', rule: 'POD.CREATE.UNKNOWN_PROPERTY_REJECTED', expected: badRequest, base: 'gpu', build: (b) => ({ ...b, volumeInGb: 20 }) },
+  { title: 'with a key in mounts other than persistent and network', rule: 'MOUNT.NO_ADDITIONAL_PROPERTIES', expected: badRequest, base: 'gpu', build: (b) => ({ ...b, mounts: { scratch: { size: 10, path: '/s' } } }) },
+  { title: 'with disk as a string', rule: 'POD.CREATE.FIELD_TYPES', expected: badRequest, base: 'gpu', build: (b) => ({ ...b, disk: '20' }) },
+  { title: 'with a fractional disk', rule: 'POD.CREATE.FIELD_TYPES', expected: badRequest, base: 'gpu', build: (b) => ({ ...b, disk: 20.5 }) },
+  { title: 'with ports as a string', rule: 'POD.CREATE.FIELD_TYPES', expected: badRequest, base: 'gpu', build: (b) => ({ ...b, ports: '8888/http' }) },
+  { title: 'with a numeric port', rule: 'POD.CREATE.FIELD_TYPES', expected: badRequest, base: 'gpu', build: (b) => ({ ...b, ports: [8888] }) },
+  { title: 'with a non-string env value', rule: 'POD.CREATE.FIELD_TYPES', expected: badRequest, base: 'gpu', build: (b) => ({ ...b, env: { WORKERS: 4 } }) },
+  { title: 'with args as an array', rule: 'POD.CREATE.FIELD_TYPES', expected: badRequest, base: 'gpu', build: (b) => ({ ...b, args: ['--port', '8888'] }) },
+  {
+    title: 'with both gpu and cpu', rule: 'POD.CREATE.GPU_AND_CPU_REJECTED', expected: 'client-error', base: 'cpu', observed: 'POD.CREATE.GPU_AND_CPU_STATUS',
+    build: (b, c) => c.gpus[0] && { ...b, gpu: { id: c.gpus[0].id } },
+  },
+  { title: 'with neither gpu nor cpu', rule: 'POD.CREATE.NEITHER_GPU_NOR_CPU_REJECTED', expected: 'client-error', base: 'gpu', observed: 'POD.CREATE.NEITHER_GPU_NOR_CPU_STATUS', build: (b) => without(b, 'gpu') },
+];
+
+test.describe('createPod: invalid requests are refused with problem+json and create nothing', () => {
+  for (const c of cases) {
+    test(`createPod ${c.title} is refused`, rules(c.rule, 'POD.CREATE.ERRORS_HAVE_BODY', ...PROBLEM_RULES, ...(c.observed ? [c.observed] : [])), async ({ pods }) => {
+      const base = (c.base === 'gpu' ? await pods.gpuBody() : await pods.cpuBody()) as unknown as Body;
+      const body = c.build(base, await pods.catalog());
+      test.skip(body === undefined, 'the target\'s catalog offers nothing to build this case from');
+      const before = await pods.count();
+      const res = await pods.create(body);
+      const after = await pods.count();
+      if (c.observed) observe(c.observed, { status: res.status, contentType: res.contentType });
+      conform(
+        rejectionConformance(c.rule, res, c.expected),
+        rejectionConformance('POD.CREATE.ERRORS_HAVE_BODY', res, 'client-error'),
+        must(after === before, c.rule, `a refused createPod still created a pod (${before} → ${after})`),
+      );
+    });
+  }
+
+  test('createPod without a body is refused', rules('POD.CREATE.BODY_REQUIRED', 'POD.CREATE.ERRORS_HAVE_BODY'), async ({ pods }) => {
+    const before = await pods.count();
+    const res = await pods.create(undefined, { contentType: 'application/json' });
+    conform(rejectionConformance('POD.CREATE.BODY_REQUIRED', res, 'client-error'), must(await pods.count() === before, 'POD.CREATE.BODY_REQUIRED', 'a pod was created'));
+  });
+
+  test('vcpuCount values the flavor offers are powers of two accepted by the target', rules('POD.CPU.VCPU_VALID_FOR_FLAVOR'), async ({ pods }) => {
+    const flavor = (await pods.catalog()).cpus.find((f) => vcpuCounts(f).length > 1);
+    test.skip(!flavor, 'no CPU flavor offers two power-of-two counts');
+    for (const vcpuCount of vcpuCounts(flavor!)) {
+      const res = await pods.create({ name: 'cpc-vcpu', image: 'busybox:latest', cpu: { id: flavor!.id, vcpuCount } });
+      conform(must(res.status === 201, 'POD.CPU.VCPU_VALID_FOR_FLAVOR', `vcpuCount ${vcpuCount} of ${flavor!.id} (range ${flavor!.vcpu.min}..${flavor!.vcpu.max}) answered ${res.status}`));
+    }
+  });
+});

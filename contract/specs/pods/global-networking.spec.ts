@@ -1,0 +1,66 @@
+import { test } from './support/fixtures.js';
+import { conform, must, observe, rules } from '../../support/rules.js';
+import { rejectionConformance } from '../../checks/rejection.js';
+import { statusCodeConformance } from '../../checks/status.js';
+import { podConformance } from '../../checks/pod-conformance.js';
+import { createdPodConformance } from '../../checks/pod-echo.js';
+import { picks } from './support/catalog.js';
+import { PROBLEM_RULES } from './support/rule-sets.js';
+import type { CreatePodRequest } from '../../../lib/types.gen.js';
+
+// Spec, CreatePodRequest rule 5: "`globalNetworking: true` requires an NVIDIA GPU and a data
+// center with global networking enabled (both enforced upstream); eligible data centers are
+// marked by `globalNetwork` in the data center catalog". The refusal status is not shown.
+test.describe('global networking', () => {
+  test('eligible: an NVIDIA GPU in a data center with globalNetwork gets an address and an internal DNS name', rules(
+    'POD.CREATE.GLOBAL_NETWORKING_ELIGIBLE', 'POD.GLOBAL_NETWORKING.ENABLED', 'POD.GLOBAL_NETWORKING.ENABLED_MEANS_ADDRESS', 'POD.GLOBAL_NETWORKING.DNS_FORM',
+  ), async ({ pods }) => {
+    const { globalDc } = picks(await pods.catalog());
+    test.skip(!globalDc, 'the target lists no data center with globalNetwork');
+    const body = await pods.gpuBody({ globalNetworking: true, dataCenterIds: [globalDc!.id] });
+    const res = await pods.create(body);
+    conform(statusCodeConformance('POD.CREATE.GLOBAL_NETWORKING_ELIGIBLE', res, 201));
+    const later = await pods.waitFor(res.body.id, ['RUNNING'], { maxMs: 20_000 });
+    const eligible = new Set((await pods.catalog()).dataCenters.filter((d) => d.globalNetwork).map((d) => d.id));
+    conform(
+      createdPodConformance(body, res.body),
+      podConformance(res.body, { kind: 'gpu' }), podConformance(later.pod, { kind: 'gpu' }),
+      must(later.pod?.globalNetworking?.enabled === true, 'POD.CREATE.GLOBAL_NETWORKING_ELIGIBLE', `getPod reports ${JSON.stringify(later.pod?.globalNetworking)}`),
+      must(typeof later.pod?.globalNetworking?.internalDns === 'string', 'POD.GLOBAL_NETWORKING.DNS_FORM', `internalDns is ${JSON.stringify(later.pod?.globalNetworking?.internalDns)}`),
+      must([res.body.dataCenterId, later.pod?.dataCenterId].every((dc) => dc === null || dc === undefined || eligible.has(dc)), 'POD.CREATE.GLOBAL_NETWORKING_ELIGIBLE',
+        `placed in ${res.body.dataCenterId} / ${later.pod?.dataCenterId}, not a data center with globalNetwork`),
+    );
+  });
+
+  test('without global networking a pod has neither ip nor internalDns', rules(
+    'POD.GLOBAL_NETWORKING.IP_ONLY_WHEN_ENABLED', 'POD.GLOBAL_NETWORKING.DNS_ONLY_WHEN_ENABLED', 'POD.GLOBAL_NETWORKING.ENABLED',
+  ), async ({ pods }) => {
+    for (const body of [await pods.gpuBody(), await pods.gpuBody({ globalNetworking: false }), await pods.cpuBody()]) {
+      const pod = await pods.created(body);
+      const gn = pod.globalNetworking;
+      conform(
+        podConformance(pod),
+        must(gn?.enabled === false, 'POD.GLOBAL_NETWORKING.ENABLED', `enabled is ${JSON.stringify(gn?.enabled)}`),
+        must(gn === undefined || !('ip' in gn), 'POD.GLOBAL_NETWORKING.IP_ONLY_WHEN_ENABLED', `ip present while disabled: ${JSON.stringify(gn)}`),
+        must(gn === undefined || !('internalDns' in gn), 'POD.GLOBAL_NETWORKING.DNS_ONLY_WHEN_ENABLED', `internalDns present while disabled: ${JSON.stringify(gn)}`),
+      );
+    }
+  });
+
+  const refusals: { title: string; rule: string; body(p: ReturnType<typeof picks>, gpu: CreatePodRequest, cpu: () => Promise<CreatePodRequest>): Promise<CreatePodRequest | undefined> }[] = [
+    { title: 'on a CPU pod', rule: 'POD.CREATE.GLOBAL_NETWORKING_REQUIRES_NVIDIA', body: async (_p, _g, cpu) => ({ ...(await cpu()), globalNetworking: true }) },
+    { title: 'on a non-NVIDIA GPU', rule: 'POD.CREATE.GLOBAL_NETWORKING_REQUIRES_NVIDIA', body: async (p, g) => p.nonNvidia && { ...g, gpu: { id: p.nonNvidia.id }, globalNetworking: true, ...(p.globalDc ? { dataCenterIds: [p.globalDc.id] } : {}) } },
+    { title: 'in data centers without globalNetwork', rule: 'POD.CREATE.GLOBAL_NETWORKING_REQUIRES_DATA_CENTER', body: async (p, g) => p.plainDc && { ...g, globalNetworking: true, dataCenterIds: [p.plainDc.id] } },
+  ];
+  for (const r of refusals) {
+    test(`globalNetworking true ${r.title} is refused`, rules(r.rule, 'POD.CREATE.GLOBAL_NETWORKING_PRECONDITION_STATUS', ...PROBLEM_RULES), async ({ pods }) => {
+      const p = picks(await pods.catalog());
+      const body = await r.body(p, await pods.gpuBody(), () => pods.cpuBody());
+      test.skip(body === undefined, 'the target\'s catalog offers nothing to build this case from');
+      const before = await pods.count();
+      const res = await pods.create(body);
+      observe('POD.CREATE.GLOBAL_NETWORKING_PRECONDITION_STATUS', { case: r.title, status: res.status });
+      conform(rejectionConformance(r.rule, res, 'client-error'), must(await pods.count() === before, r.rule, 'a refused createPod still created a pod'));
+    });
+  }
+});

@@ -1,0 +1,96 @@
+import { test } from './support/fixtures.js';
+import { conform, must, observe, rules } from '../../support/rules.js';
+import { podConformance } from '../../checks/pod-conformance.js';
+import { statusCodeConformance } from '../../checks/status.js';
+import { POD_SHAPE_RULES, RUNTIME_RULES } from './support/rule-sets.js';
+import type { Finding } from '../../support/rules.js';
+import type { Pod } from '../../../lib/types.gen.js';
+
+/** Where each status sits in the spec's forward path; a pod never moves back along it on its own. */
+const ORDER: Record<string, number> = { PROVISIONING: 0, STARTING: 1, RUNNING: 2 };
+
+/** The statuses read in order never step back along PROVISIONING → STARTING → RUNNING. */
+function forwardOnly(seen: readonly string[]): Finding[] {
+  const findings: Finding[] = [];
+  for (let i = 1; i < seen.length; i++) {
+    const [a, b] = [ORDER[seen[i - 1]!], ORDER[seen[i]!]];
+    if (a === undefined || b === undefined || b >= a) continue;
+    const rule = a === 2 ? 'POD.STATUS.STARTING_TO_RUNNING' : 'POD.STATUS.PROVISIONING_TO_STARTING';
+    findings.push({ rule, message: `the pod went back from ${seen[i - 1]} to ${seen[i]} (${seen.join(' → ')})` });
+  }
+  return findings;
+}
+
+test.describe('pod lifecycle (spec, States and transitions)', () => {
+  test('a new pod is observed through getPod until it is RUNNING, then exposes runtime metrics', rules(
+    'POD.CREATE.READINESS_VIA_GET_POD', 'SERVICE.POD.ASYNC_PROVISIONING', 'POD.STATUS.PROVISIONING_TO_STARTING', 'POD.STATUS.STARTING_TO_RUNNING',
+    'POD.STATUS.RUNTIME_POPULATED_WHEN_RUNNING', 'POD.ACTIONS.BY_STATUS', ...RUNTIME_RULES, ...POD_SHAPE_RULES,
+  ), async ({ pods, emu }) => {
+    const body = await pods.gpuBody({ ports: ['8888/http', '22/tcp'], env: { STAGE: 'test' } });
+    const pod = await pods.created(body);
+    conform(must(pod.status !== 'RUNNING', 'SERVICE.POD.ASYNC_PROVISIONING', 'createPod answered a pod that is already RUNNING'));
+    const wait = await pods.waitFor(pod.id, ['RUNNING']);
+    const actions: Record<string, unknown> = {};
+    for (const a of wait.answers) if (a.status === 200) actions[a.body.status] = a.body.actions;
+    observe('POD.ACTIONS.BY_STATUS', actions);
+    conform(
+      ...wait.answers.map((a) => statusCodeConformance('POD.CREATE.READINESS_VIA_GET_POD', a, 200)),
+      ...wait.answers.map((a) => podConformance(a.body, { kind: 'gpu', where: `getPod (${a.body?.status})` })),
+      must(wait.answers[0]?.body?.id === pod.id, 'POD.CREATE.READINESS_VIA_GET_POD', `getPod answered id ${wait.answers[0]?.body?.id} for ${pod.id}`),
+      must(wait.reached, 'POD.CREATE.READINESS_VIA_GET_POD', `not RUNNING after ${wait.waitedMs} ms: ${wait.seen.join(' → ')}`),
+      forwardOnly(wait.seen),
+    );
+    if (emu.available) {
+      // The emulator's clock moves in 1 s steps, so every status on the way is seen.
+      conform(must(wait.seen.includes('STARTING'), 'POD.STATUS.PROVISIONING_TO_STARTING', `STARTING never observed: ${wait.seen.join(' → ')}`));
+    }
+    const running = wait.pod;
+    conform(
+      must(running.runtime !== null && typeof running.runtime === 'object', 'POD.STATUS.RUNTIME_POPULATED_WHEN_RUNNING', `runtime is ${JSON.stringify(running.runtime)} while RUNNING`),
+      must(JSON.stringify(running.ports) === JSON.stringify(body.ports) && running.env?.STAGE === 'test', 'SERVICE.POD.ASYNC_PROVISIONING', `the running pod exposes ports ${JSON.stringify(running.ports)}, env ${JSON.stringify(running.env)}`),
+    );
+
+    // Uptime counts seconds since the container started: it grows with the clock.
+    const before = running.runtime?.uptime ?? 0;
+    const started = performance.now();
+    if (emu.available) await emu.advance(30_000);
+    else await new Promise((r) => setTimeout(r, 5_000));
+    const later = (await pods.waitFor(pod.id, ['RUNNING'], { maxMs: 0 })).pod;
+    const elapsed = emu.available ? 30 : Math.floor((performance.now() - started) / 1000);
+    const uptime = later.runtime?.uptime;
+    conform(
+      podConformance(later, { kind: 'gpu' }),
+      must(later.status !== 'RUNNING' || (typeof uptime === 'number' && uptime >= before + elapsed - 1), 'POD.RUNTIME.UPTIME',
+        `uptime went from ${before} to ${uptime} over ${elapsed} s`),
+      forwardOnly([...wait.seen, later.status]),
+    );
+  });
+
+  test('stop moves a running pod out of RUNNING; while EXITED cost is 0.0 and runtime null', rules(
+    'POD.RESPONSE.COST_ZERO_WHEN_STOPPED', 'POD.RESPONSE.RUNTIME_NULL_UNLESS_RUNNING', 'POD.ACTION.STOP_TO_EXITED', 'POD.ACTION.PATH_AND_RESPONSE', 'POD.ACTIONS.BY_STATUS',
+  ), async ({ api, pods }) => {
+    const pod = await pods.created(await pods.gpuBody());
+    const ready = await pods.waitFor(pod.id, ['RUNNING']);
+    test.skip(!ready.reached, `the pod did not become RUNNING (${ready.seen.join(' → ')})`);
+    const stop = await api.op<Pod>('podAction', { params: { podId: pod.id }, body: { action: 'stop' } });
+    const exited = await pods.waitFor(pod.id, ['EXITED', 'TERMINATED', 'ERROR'], { maxMs: 60_000 });
+    observe('POD.ACTION.STOP_TO_EXITED', { answer: stop.status, answeredStatus: stop.body?.status ?? null, reached: exited.pod?.status ?? null });
+    observe('POD.ACTIONS.BY_STATUS', { [exited.pod?.status ?? 'unknown']: exited.pod?.actions ?? null });
+    const terminate = await api.op('podAction', { params: { podId: pod.id }, body: { action: 'terminate' } });
+    const gone = await api.op<Pod>('getPod', { params: { podId: pod.id } });
+    observe('POD.ACTION.PATH_AND_RESPONSE', { stop: stop.status, terminate: terminate.status, afterTerminate: gone.status === 200 ? gone.body.status : gone.status });
+    conform(
+      must(stop.status >= 200 && stop.status < 300, 'POD.RESPONSE.COST_ZERO_WHEN_STOPPED', `stop of a RUNNING pod answered ${stop.status}: ${stop.text.slice(0, 200)}`),
+      must(exited.reached, 'POD.RESPONSE.COST_ZERO_WHEN_STOPPED', `the stopped pod never left RUNNING: ${exited.seen.join(' → ')}`),
+      stop.status === 200 ? podConformance(stop.body, { kind: 'gpu', where: 'podAction stop → 200' }) : [],
+      ...exited.answers.map((a) => podConformance(a.body, { kind: 'gpu', where: `getPod (${a.body?.status})` })),
+      gone.status === 200 ? podConformance(gone.body, { kind: 'gpu', where: 'getPod after terminate' }) : [],
+    );
+  });
+
+  test('an action the status does not allow is refused; the answer is recorded', rules('POD.ACTION.INVALID_409'), async ({ api, pods }) => {
+    const pod = await pods.created(await pods.gpuBody());
+    const res = await api.op('podAction', { params: { podId: pod.id }, body: { action: 'start' } });
+    observe('POD.ACTION.INVALID_409', { status: pod.status, action: 'start', answer: res.status, contentType: res.contentType });
+  });
+});

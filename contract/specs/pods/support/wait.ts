@@ -1,0 +1,55 @@
+import { test } from '@playwright/test';
+import type { ApiClient, ApiResult } from '../../../../lib/client/api.js';
+import type { Pod } from '../../../../lib/types.gen.js';
+import type { Emu } from '../../../support/fixtures.js';
+
+/**
+ * Readiness polling (spec: "clients observe readiness by reading the pod (operation `getPod`)
+ * until `status` is `RUNNING`"). On the emulator the test moves the virtual clock between
+ * reads; on a real target it waits for real, at most `CPC_POD_READY_TIMEOUT_MS` (default 10
+ * minutes), reading every `CPC_POD_POLL_MS` (default 5 s). Both are bounded.
+ */
+export interface WaitOptions {
+  /** Virtual milliseconds between reads on the emulator (default 1 s). */
+  stepMs?: number;
+  /** Longest wait, virtual on the emulator, real elsewhere. */
+  maxMs?: number;
+}
+
+export interface WaitResult {
+  /** The last pod read (whatever its status). */
+  pod: Pod;
+  /** Every status read, in order, one per getPod. */
+  seen: string[];
+  /** Every getPod answer, for evidence. */
+  answers: ApiResult<Pod>[];
+  reached: boolean;
+  /** Time waited: virtual on the emulator, real elsewhere. */
+  waitedMs: number;
+}
+
+export const READY_TIMEOUT_MS = Number(process.env.CPC_POD_READY_TIMEOUT_MS ?? 600_000);
+const POLL_MS = Number(process.env.CPC_POD_POLL_MS ?? 5_000);
+const EMULATED_MAX_MS = 10 * 60_000;
+
+export async function waitForStatus(api: ApiClient, emu: Emu, podId: string, statuses: readonly string[], options: WaitOptions = {}): Promise<WaitResult> {
+  const virtual = emu.available;
+  const maxMs = options.maxMs ?? (virtual ? EMULATED_MAX_MS : READY_TIMEOUT_MS);
+  const stepMs = virtual ? options.stepMs ?? 1_000 : POLL_MS;
+  if (!virtual) test.setTimeout(maxMs + 120_000);
+  const seen: string[] = [];
+  const answers: ApiResult<Pod>[] = [];
+  let waitedMs = 0;
+  for (;;) {
+    const res = await api.op<Pod>('getPod', { params: { podId } });
+    answers.push(res);
+    const status = res.status === 200 ? String(res.body?.status) : `HTTP ${res.status}`;
+    seen.push(status);
+    if (statuses.includes(status) || res.status !== 200 || waitedMs >= maxMs) {
+      return { pod: res.body, seen, answers, reached: statuses.includes(status), waitedMs };
+    }
+    if (virtual) await emu.advance(stepMs);
+    else await new Promise((r) => setTimeout(r, stepMs));
+    waitedMs += stepMs;
+  }
+}

@@ -1,0 +1,69 @@
+import { test } from '../../support/fixtures.js';
+import { conform, must, observe, rules } from '../../support/rules.js';
+import { jobHandleConformance } from '../../checks/job-conformance.js';
+import { healthConformance } from '../../checks/health-conformance.js';
+import { createEndpoint, endpointBody, GPU_PRIORITY, myEndpoints, setUnavailable, templateId } from './support/endpoints.js';
+
+// Spec, Serverless endpoint creation (REST v1): "`POST {rest_v1_url}/v1/endpoints`, `application/json`, bearer
+// authentication." Fields `name`, `templateId`, `gpuTypeIds` ("GPU types in priority order; the first available is
+// allocated, otherwise the next"), `workersMin`, `workersMax`, `idleTimeout`. "The full parameter list and the
+// response body: not shown."
+test.describe('POST /v1/endpoints', () => {
+  test('an endpoint is created from the six listed fields with a bearer key', rules(
+    'V1.CREATE.ACCEPTED', 'V1.CREATE.FIELDS', 'HTTP.REST_V1_URL.PATH', 'VERSION.REST_V1.PREFIX', 'AUTH.REST_V1.BEARER_ACCEPTED',
+    'V1.CREATE.RESPONSE', 'V1.RECORD.FIELDS', 'RATE.REST_V1.HEADERS',
+  ), async ({ api, emu }) => {
+    const before = (await myEndpoints(api))?.length;
+    const res = await createEndpoint(api, endpointBody(templateId(emu)));
+    const after = (await myEndpoints(api))?.length;
+    const body = res.body as Record<string, unknown> | undefined;
+    observe('V1.CREATE.RESPONSE', { status: res.status, contentType: res.contentType, fields: body && typeof body === 'object' ? Object.keys(body).sort() : typeof body });
+    observe('V1.RECORD.FIELDS', body && typeof body === 'object' ? Object.keys(body).filter((k) => !['name', 'templateId', 'gpuTypeIds', 'workersMin', 'workersMax', 'idleTimeout'].includes(k)).sort() : []);
+    observe('RATE.REST_V1.HEADERS', { ratelimit: res.headers.ratelimit ?? null, policy: res.headers['ratelimit-policy'] ?? null });
+    const created = res.status >= 200 && res.status < 300;
+    conform(
+      must(created, 'V1.CREATE.ACCEPTED', `POST /v1/endpoints answered ${res.status}: ${res.text.slice(0, 200)}`),
+      must(created, 'V1.CREATE.FIELDS', `the six listed fields were refused: ${res.status} ${res.text.slice(0, 200)}`),
+      must(created, 'HTTP.REST_V1_URL.PATH', `{rest_v1_url}/v1/endpoints answered ${res.status}`),
+      must(res.evidence.request.url.includes('/v1/endpoints'), 'VERSION.REST_V1.PREFIX', 'the creation path is not under /v1/'),
+      must(res.status !== 401 && res.status !== 403, 'AUTH.REST_V1.BEARER_ACCEPTED', `a valid bearer key got ${res.status}`),
+      must(before === undefined || after === undefined || after === before + 1, 'V1.CREATE.ACCEPTED', `GraphQL myself lists ${before} → ${after} endpoints`),
+    );
+  });
+
+  test('an endpoint created without a type is queue-based: its job operations answer', rules('V1.CREATE.QB_DEFAULT'), async ({ api, emu }) => {
+    const res = await createEndpoint(api, endpointBody(templateId(emu), { workersMax: 1 }));
+    const id = (res.body as { id?: unknown } | undefined)?.id;
+    test.skip(typeof id !== 'string', `the creation answer shows no endpoint id (${res.status}); the response body is "not shown"`);
+    const params = { endpointId: id as string };
+    const run = await api.op('run', { params, body: { input: { echo: 'v1' } } });
+    const health = await api.op('health', { params });
+    conform(jobHandleConformance('V1.CREATE.QB_DEFAULT', run, 'IN_QUEUE'), healthConformance(health).map((f) => ({ ...f, rule: 'V1.CREATE.QB_DEFAULT' })));
+  });
+
+  test('gpuTypeIds is a priority order: the first available type is allocated, otherwise the next', rules('V1.CREATE.GPU_PRIORITY'), async ({ api, emu }) => {
+    const template = templateId(emu);
+    const allocated = async (): Promise<string | undefined> => {
+      const res = await createEndpoint(api, endpointBody(template));
+      const id = (res.body as { id?: unknown } | undefined)?.id;
+      if (res.status < 200 || res.status >= 300) return `refused (${res.status})`;
+      return (await myEndpoints(api))?.find((e) => e.id === id)?.gpuIds;
+    };
+    if (!emu.available) {
+      // Availability is unknown on a real target: the allocation must at least be one of the listed types.
+      const got = await allocated();
+      conform(must(GPU_PRIORITY.includes(got as (typeof GPU_PRIORITY)[number]), 'V1.CREATE.GPU_PRIORITY', `allocated ${got}, not one of ${GPU_PRIORITY.join(', ')}`));
+      return;
+    }
+    const all = await allocated();
+    await setUnavailable(emu, [GPU_PRIORITY[0]]);
+    const second = await allocated();
+    await setUnavailable(emu, [GPU_PRIORITY[0], GPU_PRIORITY[1]]);
+    const third = await allocated();
+    conform(
+      must(all === GPU_PRIORITY[0], 'V1.CREATE.GPU_PRIORITY', `with every type available, ${all} was allocated, not the first (${GPU_PRIORITY[0]})`),
+      must(second === GPU_PRIORITY[1], 'V1.CREATE.GPU_PRIORITY', `with ${GPU_PRIORITY[0]} unavailable, ${second} was allocated, not the next (${GPU_PRIORITY[1]})`),
+      must(third === GPU_PRIORITY[2], 'V1.CREATE.GPU_PRIORITY', `with the first two unavailable, ${third} was allocated, not ${GPU_PRIORITY[2]}`),
+    );
+  });
+});

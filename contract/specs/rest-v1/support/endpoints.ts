@@ -1,0 +1,43 @@
+import { request } from 'undici';
+import type { ApiClient, ApiResult, AuthChoice } from '../../../../lib/client/api.js';
+import { test, type Emu } from '../../../support/fixtures.js';
+
+/**
+ * A serverless template to create endpoints from: the one seeded in the emulator world, or
+ * `CPC_TEMPLATE_ID` on a real target (creating endpoints there needs one the account owns).
+ */
+export function templateId(emu: Emu): string {
+  const id = (emu.world?.seeded.CPC_TEMPLATE_ID as string | undefined) ?? process.env.CPC_TEMPLATE_ID;
+  test.skip(!id, 'needs a serverless template to create endpoints from (set CPC_TEMPLATE_ID)');
+  return id!;
+}
+
+/** GPU types named by the spec (the GraphQL `gpuIds` tiers), in the priority order the tests ask for. */
+export const GPU_PRIORITY = ['AMPERE_80', 'ADA_24', 'AMPERE_16'] as const;
+
+/** A creation body with every field the spec lists; workers stay at 0 so nothing runs or bills. */
+export function endpointBody(template: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { name: `cpc-v1-${test.info().testId.slice(0, 8)}`, templateId: template, gpuTypeIds: [...GPU_PRIORITY], workersMin: 0, workersMax: 1, idleTimeout: 5, ...overrides };
+}
+
+export const createEndpoint = (api: ApiClient, body: unknown, auth: AuthChoice = 'main'): Promise<ApiResult> =>
+  api.op('createEndpointV1', { body, auth });
+
+/** The caller's endpoints as GraphQL `myself` lists them (id and GPU tier), to see what creation did. */
+export async function myEndpoints(api: ApiClient): Promise<{ id: string; gpuIds?: string }[] | undefined> {
+  const res = await api.graphql<{ data?: { myself?: { endpoints?: { id: string; gpuIds?: string }[] } } }>('{ myself { endpoints { id gpuIds } } }');
+  return res.body?.data?.myself?.endpoints;
+}
+
+/** Marks GPU types as having no capacity in the emulator world (the test must have called emu.require). */
+export async function setUnavailable(emu: Emu, unavailable: readonly string[]): Promise<void> {
+  const res = await request(`${emu.control!.baseUrl}/__emulator/worlds/${emu.world!.id}/gpu-availability`, {
+    method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ unavailable }),
+  });
+  const text = await res.body.text();
+  if (res.statusCode !== 200) throw new GpuSetupError(`setting GPU availability answered ${res.statusCode}: ${text}`);
+}
+
+export class GpuSetupError extends Error {
+  readonly code = 'CPC_GPU_SETUP';
+}

@@ -1,0 +1,59 @@
+import { test } from '../../support/fixtures.js';
+import { conform, must, observe, rules } from '../../support/rules.js';
+import { jobHandleConformance, statusOf } from '../../checks/job-conformance.js';
+import { jobsFor, setTimings } from './support/jobs.js';
+
+// Spec, Job status: "`IN_QUEUE` or `IN_PROGRESS` | `/cancel/<job_id>` | | `CANCELLED` | A queued job is removed
+// before it starts; an in-progress job is stopped; returns immediately."
+test.describe('/cancel', () => {
+  test('cancelling a queued job makes it CANCELLED for good', rules('JOB.STATE.CANCEL_QUEUED', 'JOB.CANCEL.RESPONSE', 'JOB.OBJECT.ID'), async ({ api, emu, target }) => {
+    emu.require('hold the job in the queue with a slow cold start');
+    await setTimings(emu, { coldStartMs: 30_000 });
+    const jobs = jobsFor({ api, emu, target });
+    const id = await jobs.submit({ sleepMs: 1_000 });
+    const before = statusOf(await jobs.status(id));
+    const res = await jobs.cancel(id);
+    const { seen } = await jobs.until(id, () => false, { stepMs: 15_000, maxVirtualMs: 120_000 });
+    conform(
+      must(before === 'IN_QUEUE', 'JOB.STATE.CANCEL_QUEUED', `setup: the job was ${before}, not IN_QUEUE`),
+      jobHandleConformance('JOB.CANCEL.RESPONSE', res, 'CANCELLED', id),
+      must(seen.every((s) => s === 'CANCELLED' || s === undefined), 'JOB.STATE.CANCEL_QUEUED', `after /cancel the job went through ${seen.join(' → ')}`),
+      must(seen[0] === 'CANCELLED', 'JOB.STATE.CANCEL_QUEUED', `right after /cancel the job is ${seen[0]}`),
+    );
+  });
+
+  test('cancelling a running job stops it at once: CANCELLED, never COMPLETED', rules(
+    'JOB.STATE.CANCEL_IN_PROGRESS', 'JOB.STATE.CANCEL_IMMEDIATE', 'JOB.CANCEL.RESPONSE',
+  ), async ({ api, emu, target }) => {
+    const jobs = jobsFor({ api, emu, target });
+    const id = await jobs.submit({ sleepMs: 60_000 });
+    const { last } = await jobs.until(id, (s) => s === 'IN_PROGRESS' || s === 'COMPLETED', { stepMs: 1_000, maxVirtualMs: 30_000, maxRealMs: 45_000 });
+    test.skip(statusOf(last) !== 'IN_PROGRESS', `the job never showed IN_PROGRESS (${statusOf(last)}); the endpoint had no worker for it`);
+    const started = Date.now();
+    const res = await jobs.cancel(id);
+    const took = Date.now() - started;
+    const { seen } = await jobs.until(id, () => false, { stepMs: 20_000, maxVirtualMs: 120_000, maxRealMs: 5_000 });
+    conform(
+      jobHandleConformance('JOB.CANCEL.RESPONSE', res, 'CANCELLED', id),
+      jobHandleConformance('JOB.STATE.CANCEL_IN_PROGRESS', res, 'CANCELLED', id),
+      must(seen.every((s) => s === 'CANCELLED' || s === undefined), 'JOB.STATE.CANCEL_IN_PROGRESS', `after /cancel the running job went through ${seen.join(' → ')}`),
+      // On the emulator the clock stands still during /cancel, so an answer proves no waiting for the handler.
+      must(took < 30_000, 'JOB.STATE.CANCEL_IMMEDIATE', `/cancel took ${took} ms for a 60 s handler`),
+    );
+  });
+
+  test('cancel, retry and purge-queue with an empty body and with {} are recorded', rules('JOB.HTTP.EMPTY_BODY_POST'), async ({ api, emu, target }) => {
+    const jobs = jobsFor({ api, emu, target });
+    const seen: Record<string, number> = {};
+    const empty = { rawBody: '', contentType: 'application/json' };
+    for (const [form, options] of [['empty body', empty], ['{}', { body: {} }]] as const) {
+      const id = await jobs.submit({ sleepMs: 60_000 });
+      const failed = await jobs.submit({ fail: 'for retry' });
+      await jobs.until(failed, (s) => s === 'FAILED', { stepMs: 1_000, maxVirtualMs: 10_000, maxRealMs: 30_000 });
+      seen[`cancel, ${form}`] = (await api.op('cancel', { params: { endpointId: jobs.endpointId, jobId: id }, ...options })).status;
+      seen[`retry, ${form}`] = (await api.op('retry', { params: { endpointId: jobs.endpointId, jobId: failed }, ...options })).status;
+      seen[`purge-queue, ${form}`] = (await api.op('purgeQueue', { params: { endpointId: jobs.endpointId }, ...options })).status;
+    }
+    observe('JOB.HTTP.EMPTY_BODY_POST', seen);
+  });
+});

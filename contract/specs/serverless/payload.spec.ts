@@ -1,0 +1,53 @@
+import { test } from '../../support/fixtures.js';
+import { conform, must, rules } from '../../support/rules.js';
+import { jobCounters } from '../../checks/health-conformance.js';
+import { jobsFor, type Jobs } from './support/jobs.js';
+
+// Spec, Limits: "Maximum payload | 20 MB | `/runsync`" and "Maximum payload | 10 MB | `/run`". Bodies within the
+// limit are sized in decimal megabytes (accepted on either reading of MB); bodies over it exceed even 1 MB = 2^20 bytes.
+const MB = 1_000_000;
+const MIB = 1024 * 1024;
+
+/** A `{input}` body of exactly `bytes` bytes; the handler streams one small item, so nothing large comes back. */
+function bodyOf(bytes: number): string {
+  const shell = JSON.stringify({ input: { stream: 1, pad: '' } });
+  return JSON.stringify({ input: { stream: 1, pad: 'x'.repeat(bytes - shell.length) } });
+}
+
+const jobTotal = async (jobs: Jobs): Promise<number> => {
+  const c = jobCounters(await jobs.health());
+  return c.completed + c.failed + c.inQueue + c.inProgress;
+};
+
+const cases = [
+  { op: 'run', rule: 'LIMIT.RUN.PAYLOAD_10MB', within: 10 * MB, over: 10 * MIB + MB },
+  { op: 'runsync', rule: 'LIMIT.RUNSYNC.PAYLOAD_20MB', within: 15 * MB, over: 20 * MIB + MB },
+  { op: 'runsync', rule: 'LIMIT.RUNSYNC.PAYLOAD_20MB', within: 20 * MB, over: undefined },
+] as const;
+
+test.describe('payload limits', () => {
+  for (const c of cases) {
+    test(`/${c.op} accepts ${c.within / MB} MB${c.over ? ` and refuses ${(c.over / MB).toFixed(1)} MB, creating no job` : ''}`, rules(c.rule), async ({ api, emu, target }) => {
+      const jobs = jobsFor({ api, emu, target });
+      const send = (bytes: number) => api.op(c.op, { params: { endpointId: jobs.endpointId }, rawBody: bodyOf(bytes), contentType: 'application/json', timeoutMs: 120_000 });
+      const accepted = await send(c.within);
+      const findings = must(accepted.status === 200 && typeof (accepted.body as { id?: unknown } | undefined)?.id === 'string', c.rule,
+        `a ${c.within} byte body was refused: ${accepted.status} ${accepted.text.slice(0, 200)}`);
+      if (c.over !== undefined) {
+        const before = await jobTotal(jobs);
+        const refused = await send(c.over).catch((e: Error) => e);
+        const after = await jobTotal(jobs);
+        if (refused instanceof Error) {
+          // Dropping the connection is a refusal too (the body was not taken).
+          findings.push(...must(after === before, c.rule, `a refused ${c.over} byte body still created a job`));
+        } else {
+          findings.push(
+            ...must(refused.status < 200 || refused.status >= 300, c.rule, `a ${c.over} byte body was accepted: ${refused.status} ${refused.text.slice(0, 200)}`),
+            ...must(after === before, c.rule, `a refused ${c.over} byte body created a job (${before} → ${after} jobs)`),
+          );
+        }
+      }
+      conform(findings);
+    });
+  }
+});

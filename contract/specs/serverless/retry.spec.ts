@@ -1,0 +1,89 @@
+import { test } from '../../support/fixtures.js';
+import { conform, must, observe, rules } from '../../support/rules.js';
+import { jobHandleConformance, statusOf } from '../../checks/job-conformance.js';
+import { jobCounters } from '../../checks/health-conformance.js';
+import { jobsFor, setTimings, TERMINAL } from './support/jobs.js';
+
+// Spec, Job status: "`FAILED` or `TIMED_OUT` | `/retry/<job_id>` | results not yet expired | `IN_QUEUE` | Same job id;
+// original input reused; previous output removed." Limits: "Retry after expiry | Not possible once results have expired".
+const ended = (s: string | undefined): boolean => s !== undefined && TERMINAL.has(s);
+
+test.describe('/retry', () => {
+  test('retrying a FAILED job requeues the same id with the original input and no previous output', rules(
+    'JOB.STATE.RETRY_FAILED', 'JOB.RETRY.RESPONSE', 'JOB.STATE.RETRY_SAME_ID', 'JOB.STATE.RETRY_OUTPUT_REMOVED', 'JOB.STATE.RETRY_INPUT_REUSED',
+  ), async ({ api, emu, target }) => {
+    const jobs = jobsFor({ api, emu, target });
+    const message = `boom-${test.info().testId.slice(0, 8)}`;
+    // The handler yields two items, then fails: a FAILED job with output to be removed.
+    const id = await jobs.submit({ sleepMs: 5_000, stream: 2, fail: message });
+    const first = (await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: 60_000, maxRealMs: 90_000 })).last;
+    test.skip(statusOf(first) !== 'FAILED', `setup: the failing job ended ${statusOf(first)}`);
+    const firstBody = first.body as { output?: unknown; error?: unknown };
+    const res = await jobs.retry(id);
+    const right = await jobs.status(id);
+    const rightBody = (right.body ?? {}) as { status?: string; output?: unknown };
+    const again = (await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: 60_000, maxRealMs: 90_000 })).last;
+    const againBody = (again.body ?? {}) as { output?: unknown; error?: unknown };
+    conform(
+      jobHandleConformance('JOB.RETRY.RESPONSE', res, 'IN_QUEUE', id),
+      jobHandleConformance('JOB.STATE.RETRY_FAILED', res, 'IN_QUEUE'),
+      must((res.body as { id?: string } | undefined)?.id === id, 'JOB.STATE.RETRY_SAME_ID', `/retry answered id ${JSON.stringify((res.body as { id?: string } | undefined)?.id)}, not ${id}`),
+      must(right.status === 200, 'JOB.STATE.RETRY_SAME_ID', `/status/${id} after /retry answered ${right.status}`),
+      must(!ended(rightBody.status), 'JOB.STATE.RETRY_FAILED', `right after /retry the job is ${rightBody.status}, not back in the queue`),
+      must(firstBody.output !== undefined, 'JOB.STATE.RETRY_OUTPUT_REMOVED', 'setup: the failed job showed no output to remove'),
+      must(rightBody.output === undefined, 'JOB.STATE.RETRY_OUTPUT_REMOVED', `right after /retry the job still shows output ${JSON.stringify(rightBody.output)?.slice(0, 120)}`),
+      must(statusOf(again) === 'FAILED' && againBody.error === firstBody.error && JSON.stringify(againBody.output) === JSON.stringify(firstBody.output),
+        'JOB.STATE.RETRY_INPUT_REUSED', `the retried attempt ended ${statusOf(again)} with error ${JSON.stringify(againBody.error)}; the input asked for ${JSON.stringify(firstBody.error)}`),
+    );
+  });
+
+  test('retrying a TIMED_OUT job requeues it', rules('JOB.STATE.RETRY_TIMED_OUT', 'JOB.RETRY.RESPONSE'), async ({ api, emu, target }) => {
+    emu.require('shorten the execution timeout');
+    await setTimings(emu, { executionTimeoutMs: 5_000 });
+    const jobs = jobsFor({ api, emu, target });
+    const id = await jobs.submit({ timeout: true });
+    const { last } = await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: 30_000 });
+    const res = await jobs.retry(id);
+    const right = await jobs.status(id);
+    conform(
+      must(statusOf(last) === 'TIMED_OUT', 'JOB.STATE.RETRY_TIMED_OUT', `setup: the job ended ${statusOf(last)}, not TIMED_OUT`),
+      jobHandleConformance('JOB.STATE.RETRY_TIMED_OUT', res, 'IN_QUEUE', id),
+      must(!ended(statusOf(right)), 'JOB.STATE.RETRY_TIMED_OUT', `right after /retry the job is ${statusOf(right)}`),
+    );
+  });
+
+  test('retrying a COMPLETED job does not requeue it', rules('JOB.STATE.RETRY_NOT_REQUEUED_OTHERWISE', 'JOB.STATE.RETRY_OTHER_STATUS'), async ({ api, emu, target }) => {
+    const jobs = jobsFor({ api, emu, target });
+    const id = await jobs.submit({ echo: 'done' });
+    const { last } = await jobs.until(id, ended, { stepMs: 1_000, maxVirtualMs: 10_000, maxRealMs: 60_000 });
+    test.skip(statusOf(last) !== 'COMPLETED', `setup: the job ended ${statusOf(last)}`);
+    const res = await jobs.retry(id);
+    observe('JOB.STATE.RETRY_OTHER_STATUS', { jobStatus: 'COMPLETED', status: res.status, contentType: res.contentType, body: res.body });
+    const after = await jobs.status(id);
+    conform(must(statusOf(after) === 'COMPLETED' && JSON.stringify((after.body as { output?: unknown }).output) === JSON.stringify((last.body as { output?: unknown }).output),
+      'JOB.STATE.RETRY_NOT_REQUEUED_OTHERWISE', `after /retry of a COMPLETED job, /status answers ${after.text.slice(0, 200)}`));
+  });
+
+  test('a FAILED job whose result expired cannot be retried', rules('LIMIT.RETRY.AFTER_EXPIRY'), async ({ api, emu, target }) => {
+    emu.require('move the clock past the 30-minute retention');
+    const jobs = jobsFor({ api, emu, target });
+    const id = await jobs.submit({ fail: 'expired' });
+    await jobs.until(id, ended, { stepMs: 1_000, maxVirtualMs: 10_000 });
+    await emu.advance(30 * 60_000 + 1_000);
+    const res = await jobs.retry(id);
+    const requeued = res.status >= 200 && res.status < 300 && (res.body as { status?: string } | undefined)?.status === 'IN_QUEUE';
+    conform(must(!requeued, 'LIMIT.RETRY.AFTER_EXPIRY', `/retry after expiry answered ${res.status} ${res.text.slice(0, 200)}`));
+  });
+
+  test('the platform retries a failing job on its own, and health counts it', rules('SERVICE.QB.AUTOMATIC_RETRIES'), async ({ api, emu, target }) => {
+    const jobs = jobsFor({ api, emu, target });
+    const before = jobCounters(await jobs.health()).retried;
+    const id = await jobs.submit({ fail: 'always' });
+    const { last } = await jobs.until(id, ended, { stepMs: 1_000, maxVirtualMs: 30_000, maxRealMs: 120_000 });
+    const after = jobCounters(await jobs.health()).retried;
+    conform(
+      must(statusOf(last) === 'FAILED', 'SERVICE.QB.AUTOMATIC_RETRIES', `setup: the failing job ended ${statusOf(last)}`),
+      must(after > before, 'SERVICE.QB.AUTOMATIC_RETRIES', `health jobs.retried stayed ${before} → ${after} while a failing job ran out its attempts`),
+    );
+  });
+});

@@ -1,0 +1,145 @@
+import { request } from 'undici';
+import type { ApiClient, ApiResult, CallOptions } from '../../../../lib/client/api.js';
+import type { JobStatus } from '../../../../lib/types.gen.js';
+import type { Emu, TargetContext } from '../../../support/fixtures.js';
+import { test } from '../../../support/fixtures.js';
+
+/** Worker timings the emulator's control surface sets (`PUT /__emulator/worlds/:id/timings`). */
+export interface Timings { coldStartMs?: number; executionMs?: number; executionTimeoutMs?: number; automaticRetries?: number }
+
+export const TERMINAL: ReadonlySet<string> = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT']);
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The queue-based endpoint running the conformance handler (HANDLER.md): the one seeded in
+ * the test's emulator world, or `CPC_ENDPOINT_ID` on a real target; the test skips without one.
+ */
+export function conformanceEndpoint(target: TargetContext, emu: Emu): string {
+  const id = (emu.world?.seeded.CPC_ENDPOINT_ID as string | undefined) ?? target.endpointId;
+  test.skip(!id, 'needs a queue-based endpoint running the conformance handler (set CPC_ENDPOINT_ID)');
+  return id!;
+}
+
+/**
+ * The job operations of one endpoint, plus the waiting a test needs: on the emulator by
+ * moving the virtual clock, elsewhere by bounded polling in real time.
+ */
+export class Jobs {
+  constructor(readonly api: ApiClient, readonly endpointId: string, readonly emu: Emu) {}
+
+  #params(extra: Record<string, string> = {}): Record<string, string> {
+    return { endpointId: this.endpointId, ...extra };
+  }
+
+  run(input: Record<string, unknown>, options: CallOptions = {}): Promise<ApiResult> {
+    return this.api.op('run', { params: this.#params(), body: { input }, ...options });
+  }
+
+  runsync(input: Record<string, unknown>, query: Record<string, string | number> = {}, options: CallOptions = {}): Promise<ApiResult> {
+    return this.api.op('runsync', { params: this.#params(), body: { input }, query, ...options });
+  }
+
+  status(jobId: string, query: Record<string, string | number> = {}, options: CallOptions = {}): Promise<ApiResult> {
+    return this.api.op('status', { params: this.#params({ jobId }), query, ...options });
+  }
+
+  stream(jobId: string): Promise<ApiResult> {
+    return this.api.op('stream', { params: this.#params({ jobId }) });
+  }
+
+  /** `cancel`, `retry` and `purgeQueue` are sent with `{}`, as the official SDK does. */
+  cancel(jobId: string, options: CallOptions = {}): Promise<ApiResult> {
+    return this.api.op('cancel', { params: this.#params({ jobId }), body: {}, ...options });
+  }
+
+  retry(jobId: string, options: CallOptions = {}): Promise<ApiResult> {
+    return this.api.op('retry', { params: this.#params({ jobId }), body: {}, ...options });
+  }
+
+  purge(options: CallOptions = {}): Promise<ApiResult> {
+    return this.api.op('purgeQueue', { params: this.#params(), body: {}, ...options });
+  }
+
+  health(options: CallOptions = {}): Promise<ApiResult> {
+    return this.api.op('health', { params: this.#params(), ...options });
+  }
+
+  /** Submits with /run and returns the job id (throws when /run does not answer one). */
+  async submit(input: Record<string, unknown>): Promise<string> {
+    const res = await this.run(input);
+    const id = (res.body as { id?: unknown } | undefined)?.id;
+    if (res.status !== 200 || typeof id !== 'string') throw new JobSetupError(`/run answered ${res.status}: ${res.text.slice(0, 200)}`);
+    return id;
+  }
+
+  /**
+   * Reads /status until `done` holds: on the emulator, advancing the clock `stepMs` between
+   * reads (at most `maxVirtualMs` in all); elsewhere, polling every second for `maxRealMs`.
+   * Returns every status seen, in order, and the last answer.
+   */
+  async until(jobId: string, done: (status: JobStatus | undefined) => boolean, opts: { stepMs?: number; maxVirtualMs?: number; maxRealMs?: number } = {}): Promise<{ seen: (JobStatus | undefined)[]; last: ApiResult }> {
+    const seen: (JobStatus | undefined)[] = [];
+    const started = Date.now();
+    let moved = 0;
+    for (;;) {
+      const last = await this.status(jobId);
+      const status = last.status === 200 ? (last.body as { status?: JobStatus }).status : undefined;
+      if (seen.at(-1) !== status || seen.length === 0) seen.push(status);
+      if (done(status)) return { seen, last };
+      if (this.emu.available) {
+        if (moved >= (opts.maxVirtualMs ?? 3_600_000)) return { seen, last };
+        const step = opts.stepMs ?? 1000;
+        await this.emu.advance(step);
+        moved += step;
+      } else {
+        if (Date.now() - started > (opts.maxRealMs ?? 60_000)) return { seen, last };
+        await sleep(1000);
+      }
+    }
+  }
+
+  /**
+   * Waits (real time, bounded) until the endpoint's health shows at least `n` jobs waiting or
+   * running: a request sent without awaiting its answer has then reached the target, so the
+   * clock can be moved under it.
+   */
+  async untilActive(n: number): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const res = await this.health();
+      const jobs = (res.body as { jobs?: { inQueue?: number; inProgress?: number } } | undefined)?.jobs;
+      if ((jobs?.inQueue ?? 0) + (jobs?.inProgress ?? 0) >= n) return;
+      if (Date.now() > deadline) throw new JobSetupError(`the endpoint never showed ${n} active job(s): ${res.text.slice(0, 200)}`);
+      await sleep(20);
+    }
+  }
+}
+
+/** Sets the emulator's worker timings for this test's world (the test must have called emu.require). */
+export async function setTimings(emu: Emu, timings: Timings): Promise<void> {
+  emu.require('set worker timings');
+  const res = await request(`${emu.control!.baseUrl}/__emulator/worlds/${emu.world!.id}/timings`, {
+    method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(timings),
+  });
+  const text = await res.body.text();
+  if (res.statusCode !== 200) throw new JobSetupError(`setting timings answered ${res.statusCode}: ${text}`);
+}
+
+/** Whether `promise` settles within `ms` of real time (for "answered no later than" checks). */
+export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let done = false;
+  void promise.then(() => { done = true; }, () => { done = true; });
+  const deadline = Date.now() + ms;
+  while (!done && Date.now() < deadline) await sleep(10);
+  return done;
+}
+
+/** A step of a test's setup went wrong (not a finding about the target). */
+export class JobSetupError extends Error {
+  readonly code = 'CPC_JOB_SETUP';
+}
+
+/** The conformance endpoint's job operations for one test. */
+export const jobsFor = ({ api, emu, target }: { api: ApiClient; emu: Emu; target: TargetContext }): Jobs =>
+  new Jobs(api, conformanceEndpoint(target, emu), emu);

@@ -1,0 +1,91 @@
+import { test } from '../../support/fixtures.js';
+import { conform, must, observe, rules } from '../../support/rules.js';
+import { jobObjectConformance, statusOf } from '../../checks/job-conformance.js';
+import { jobsFor, settlesWithin, TERMINAL } from './support/jobs.js';
+
+// Spec, Limits: "Default wait | 90 seconds | `/runsync`"; "`wait` range | 1000 to 300000 milliseconds;
+// it controls how long the request waits, not retention".
+test.describe('/runsync wait', () => {
+  test('without wait, /runsync waits up to 90 s: a job ending at 80 s is answered COMPLETED', rules('LIMIT.RUNSYNC.DEFAULT_WAIT_90S'), async ({ api, emu, target }) => {
+    emu.require('let 80 s pass under a pending /runsync');
+    const jobs = jobsFor({ api, emu, target });
+    const pending = jobs.runsync({ sleepMs: 80_000 });
+    await jobs.untilActive(1);
+    await emu.advance(80_000);
+    const res = await pending;
+    conform(jobObjectConformance(res), must(statusOf(res) === 'COMPLETED', 'LIMIT.RUNSYNC.DEFAULT_WAIT_90S',
+      `a job that ends 80 s in was answered ${statusOf(res)}: the default wait is shorter than 90 s`));
+  });
+
+  test('without wait, /runsync of a longer job answers once 90 s have passed, not later', rules('LIMIT.RUNSYNC.DEFAULT_WAIT_90S', 'JOB.RUNSYNC.WAIT_ELAPSED'), async ({ api, emu, target }) => {
+    emu.require('let 90 s pass under a pending /runsync');
+    const jobs = jobsFor({ api, emu, target });
+    const pending = jobs.runsync({ sleepMs: 200_000 });
+    await jobs.untilActive(1);
+    await emu.advance(89_000);
+    const early = await settlesWithin(pending, 300);
+    await emu.advance(1_000);
+    const onTime = await settlesWithin(pending, 5_000);
+    const res = await pending;
+    observe('JOB.RUNSYNC.WAIT_ELAPSED', { status: res.status, jobStatus: statusOf(res) });
+    conform(
+      must(!early, 'LIMIT.RUNSYNC.DEFAULT_WAIT_90S', '/runsync answered before 89 s had passed'),
+      must(onTime, 'LIMIT.RUNSYNC.DEFAULT_WAIT_90S', '/runsync had not answered 90 s after the request'),
+      jobObjectConformance(res),
+    );
+  });
+
+  for (const wait of [1_000, 90_000, 300_000]) {
+    test(`/runsync accepts wait=${wait}`, rules('LIMIT.RUNSYNC.WAIT_RANGE'), async ({ api, emu, target }) => {
+      const jobs = jobsFor({ api, emu, target });
+      const res = await jobs.runsync({ echo: wait }, { wait });
+      conform(
+        must(res.status === 200, 'LIMIT.RUNSYNC.WAIT_RANGE', `wait=${wait} was refused: ${res.status} ${res.text.slice(0, 200)}`),
+        must(statusOf(res) === 'COMPLETED', 'LIMIT.RUNSYNC.WAIT_RANGE', `a job that ends at once, with wait=${wait}, was answered ${statusOf(res)}`),
+      );
+    });
+  }
+
+  test('with wait=5000, /runsync answers a running job after 5 s and not later', rules('LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING'), async ({ api, emu, target }) => {
+    const jobs = jobsFor({ api, emu, target });
+    if (emu.available) {
+      const pending = jobs.runsync({ sleepMs: 60_000 }, { wait: 5_000 });
+      await jobs.untilActive(1);
+      await emu.advance(4_900);
+      const early = await settlesWithin(pending, 300);
+      await emu.advance(100);
+      const onTime = await settlesWithin(pending, 5_000);
+      const res = await pending;
+      conform(
+        must(!early, 'LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING', '/runsync with wait=5000 answered before 4.9 s'),
+        must(onTime, 'LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING', '/runsync with wait=5000 had not answered after 5 s'),
+        must(!TERMINAL.has(statusOf(res) ?? ''), 'LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING', `a 60 s job was answered ${statusOf(res)} after 5 s`),
+      );
+    } else {
+      const started = Date.now();
+      const res = await jobs.runsync({ sleepMs: 20_000 }, { wait: 3_000 });
+      const took = Date.now() - started;
+      conform(must(took < 10_000, 'LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING', `/runsync with wait=3000 took ${took} ms for a 20 s job`),
+        must(!TERMINAL.has(statusOf(res) ?? ''), 'LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING', `a 20 s job was answered ${statusOf(res)} after ${took} ms`));
+    }
+  });
+
+  test('with wait=5000, /runsync answers a job ending at 3 s as COMPLETED', rules('LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING'), async ({ api, emu, target }) => {
+    const jobs = jobsFor({ api, emu, target });
+    const pending = jobs.runsync({ sleepMs: 3_000 }, { wait: 5_000 });
+    if (emu.available) { await jobs.untilActive(1); await emu.advance(3_000); }
+    const res = await pending;
+    conform(jobObjectConformance(res), must(statusOf(res) === 'COMPLETED', 'LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING',
+      `a job ending at 3 s was answered ${statusOf(res)} with wait=5000`));
+  });
+
+  test('/runsync with a wait outside 1000..300000 is recorded', rules('LIMIT.RUNSYNC.WAIT_OUT_OF_RANGE'), async ({ api, emu, target }) => {
+    const jobs = jobsFor({ api, emu, target });
+    const seen: Record<string, unknown> = {};
+    for (const wait of ['999', '300001', '0', '-5', 'soon']) {
+      const res = await jobs.runsync({ echo: 1 }, { wait }, { timeoutMs: 30_000 });
+      seen[wait] = { status: res.status, contentType: res.contentType, jobStatus: statusOf(res) };
+    }
+    observe('LIMIT.RUNSYNC.WAIT_OUT_OF_RANGE', seen);
+  });
+});

@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { schemaOf, type SchemaName } from '../../lib/schema-registry.js';
+import { json } from '../http/reply.js';
+import type { RouteDef } from '../http/route.js';
+
+/**
+ * The published interface description (spec, Versioning: "the interface description version
+ * is 2.0.0"; "Persistent mounts are marked deprecated"): `schemas/openapi.yaml` served as one
+ * JSON document at `GET /v2/openapi.json`, with every referenced `*.schema.json` inlined so a
+ * client needs no second request. Built once, on first use.
+ */
+const OPENAPI = new URL('../../schemas/openapi.yaml', import.meta.url);
+const EXTERNAL = /^(?:\.\/)?([a-z0-9-]+)\.schema\.json$/;
+const MAX_DEPTH = 64;
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/** Replaces `{$ref: "x.schema.json", ...siblings}` by the schema itself, siblings kept. */
+function inline(value: Json, depth = 0): Json {
+  if (depth > MAX_DEPTH) throw new RangeError('openapi.yaml nests schema references too deeply');
+  if (Array.isArray(value)) return value.map((v) => inline(v, depth + 1));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, Json> = {};
+  const ref = typeof value.$ref === 'string' ? EXTERNAL.exec(value.$ref) : null;
+  if (ref) {
+    const { $schema: _schema, ...schema } = structuredClone(schemaOf(ref[1] as SchemaName)) as Record<string, Json>;
+    Object.assign(out, inline(schema, depth + 1));
+  }
+  for (const [k, v] of Object.entries(value)) {
+    if (ref && k === '$ref') continue;
+    out[k] = inline(v, depth + 1);
+  }
+  return out;
+}
+
+let document: Json | undefined;
+
+export function interfaceDescription(): Json {
+  document ??= inline(parse(readFileSync(OPENAPI, 'utf8')) as Json);
+  return document;
+}
+
+export const descriptionRoute: RouteDef = {
+  method: 'GET', path: '/v2/openapi.json', operation: 'getInterfaceDescription', surface: 'rest-v2', auth: 'bearer', scope: 'read',
+  handle: () => json(200, interfaceDescription()),
+};

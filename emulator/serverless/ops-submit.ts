@@ -1,0 +1,51 @@
+import { fail, json } from '../http/reply.js';
+import type { Ctx, RouteDef } from '../http/route.js';
+import { jobInput, queueEndpoint, requireWrite } from './access.js';
+import { jobObject, type JobRecord } from './job.js';
+import { waitParam } from './params.js';
+
+/** Spec, Limits: "Maximum payload | 20 MB | `/runsync`" and "10 MB | `/run`" (read as MiB, the larger reading). */
+export const MAX_BODY = { runsync: 20 * 1024 * 1024, run: 10 * 1024 * 1024 } as const;
+
+/** Faults that lower a payload limit below the route's own (the pipeline enforces the real one). */
+function faultLimit(ctx: Ctx, fault: 'serverless.run-limit-5mb' | 'serverless.runsync-limit-10mb', bytes: number): void {
+  if (ctx.world.fault(fault) && ctx.bodyBytes > bytes) fail('payload-too-large', `The body exceeds the maximum payload of ${bytes} bytes.`);
+}
+
+/** The job object a /runsync or /status answer shows, with the response faults applied. */
+export function shownJob(ctx: Ctx, job: JobRecord): Record<string, unknown> {
+  const body = jobObject(job, job.status === 'COMPLETED' && ctx.world.fault('serverless.completed-no-delay-time'));
+  if (job.status === 'COMPLETED' && ctx.world.fault('serverless.status-no-output') && ctx.path.includes('/status/')) delete body.output;
+  return body;
+}
+
+const path = (op: string): string => `/v2/:endpointId/${op}`;
+
+export const submitRoutes: RouteDef[] = [
+  {
+    // The job is queued and answered at once (spec, Job status: "Returns immediately with id and status").
+    method: 'POST', path: path('run'), operation: 'run', surface: 'serverless', auth: 'serverless', scope: 'read', maxBody: MAX_BODY.run,
+    handle(ctx) {
+      requireWrite(ctx, 'serverless.readonly-can-run');
+      faultLimit(ctx, 'serverless.run-limit-5mb', 5 * 1024 * 1024);
+      const target = queueEndpoint(ctx);
+      const input = jobInput(ctx);
+      const job = target.store.submit(target.runtime, input, { sync: false, waitGiven: false });
+      return json(200, { id: job.id, status: ctx.world.fault('serverless.run-status-in-progress') ? 'IN_PROGRESS' : 'IN_QUEUE' });
+    },
+  },
+  {
+    // Waits (virtual time) for the job to end or the wait to elapse; either way 200 with the job object.
+    method: 'POST', path: path('runsync'), operation: 'runsync', surface: 'serverless', auth: 'serverless', scope: 'read', maxBody: MAX_BODY.runsync,
+    async handle(ctx) {
+      requireWrite(ctx, 'serverless.readonly-can-run');
+      faultLimit(ctx, 'serverless.runsync-limit-10mb', 10 * 1024 * 1024);
+      const target = queueEndpoint(ctx);
+      const input = jobInput(ctx);
+      const wait = waitParam(ctx);
+      const job = target.store.submit(target.runtime, input, { sync: true, waitGiven: wait.given });
+      await target.store.waitFor(job, wait.ms);
+      return json(200, shownJob(ctx, job));
+    },
+  },
+];

@@ -1,0 +1,217 @@
+import type { JobStatus } from '../../lib/types.gen.js';
+import type { EndpointRecord } from '../state/endpoints.js';
+import { templatesSlice } from '../state/templates.js';
+import type { World } from '../world.js';
+import { planJob, type PlanEnd } from './handler.js';
+import { isTerminal, type JobRecord } from './job.js';
+import { JobQueue } from './queue.js';
+import type { Timings } from './settings.js';
+import { chunkTextBytes } from './stream-items.js';
+import { WorkerPool, type Worker } from './workers.js';
+
+/** What a runtime needs from the world's job store. */
+export interface RuntimeHost {
+  readonly world: World;
+  timings(): Timings;
+  /** The job reached a terminal status (retention starts, waiters wake). */
+  settled(job: JobRecord): void;
+}
+
+export interface JobCounters { completed: number; failed: number; retried: number; inQueue: number; inProgress: number }
+
+/**
+ * One queue-based endpoint at work: its FIFO queue, its workers and the conformance handler
+ * running jobs on them, all on the world's virtual clock. Every status change goes through
+ * `#setStatus`, which keeps the health counters exact.
+ */
+export class EndpointRuntime {
+  readonly counters: JobCounters = { completed: 0, failed: 0, retried: 0, inQueue: 0, inProgress: 0 };
+  readonly #queue = new JobQueue();
+  readonly #pool: WorkerPool;
+  readonly #running = new Map<string, { job: JobRecord; worker: Worker }>();
+  #scheduling = false;
+  #again = false;
+  #stopped = false;
+
+  constructor(public endpoint: EndpointRecord, private readonly host: RuntimeHost) {
+    this.#pool = new WorkerPool(host.world.clock, () => host.world.nextId('wkr'), () => this.schedule(), () => ({
+      workersMin: Math.min(this.endpoint.workersMin, this.endpoint.workersMax),
+      workersMax: this.endpoint.workersMax,
+      idleTimeoutSeconds: this.endpoint.idleTimeout,
+      coldStartMs: this.host.timings().coldStartMs,
+    }));
+  }
+
+  /** A new job enters the queue. */
+  admit(job: JobRecord): void {
+    this.counters.inQueue++;
+    this.#queue.push(job);
+    this.schedule();
+  }
+
+  /** Stops a queued or running job: CANCELLED, its worker freed. */
+  cancel(job: JobRecord): void {
+    if (job.status === 'IN_PROGRESS') this.#stopExecution(job);
+    job.finishedAt = this.host.world.clock.now();
+    this.#setStatus(job, 'CANCELLED');
+    this.host.settled(job);
+    this.schedule();
+  }
+
+  /** Removes every waiting job (and, under a fault, the running ones); returns them. */
+  purge(alsoRunning: boolean): JobRecord[] {
+    const removed = this.#queue.drain();
+    for (const job of removed) this.#setStatus(job, 'CANCELLED');
+    if (alsoRunning) {
+      for (const workerJob of this.#runningJobs()) { this.#stopExecution(workerJob); this.#setStatus(workerJob, 'CANCELLED'); removed.push(workerJob); }
+    }
+    this.schedule();
+    return removed;
+  }
+
+  /** /retry and the automatic retries: the same job back in the queue, previous results gone. */
+  requeue(job: JobRecord, resetAttempts: boolean): void {
+    Object.assign(job, {
+      output: undefined, error: undefined, stream: undefined, streamCursor: 0, plainStreamSent: false,
+      startedAt: undefined, finishedAt: undefined, workerId: undefined, queuedAt: this.host.world.clock.now(),
+    });
+    if (resetAttempts) job.attempt = 1;
+    this.counters.retried++;
+    this.#setStatus(job, 'IN_QUEUE');
+    this.#queue.push(job);
+    this.schedule();
+  }
+
+  /** The endpoint changed; new GPU types or worker counts restart its workers (lifecycle rule 3). */
+  update(endpoint: EndpointRecord): void {
+    const before = this.endpoint;
+    this.endpoint = endpoint;
+    const restart = before.gpuIds !== endpoint.gpuIds || before.workersMin !== endpoint.workersMin || before.workersMax !== endpoint.workersMax
+      || before.gpuTypeIds.join('\n') !== endpoint.gpuTypeIds.join('\n');
+    if (restart) this.#pool.recycleAll();
+    this.schedule();
+  }
+
+  /** The endpoint is gone: timers off; the store drops its jobs. */
+  stop(): void {
+    this.#stopped = true;
+    for (const job of this.#runningJobs()) job.step?.cancel();
+    this.#pool.stop();
+  }
+
+  workers(): { idle: number; running: number; initializing: number } {
+    return { idle: this.#pool.count('idle'), running: this.#pool.count('running'), initializing: this.#pool.count('initializing') };
+  }
+
+  workerIds(): string[] {
+    return [...this.#pool.all()].filter((w) => !w.recycle).map((w) => w.id);
+  }
+
+  /** Gives idle workers queued jobs, starts workers for the waiting ones, keeps the minimum warm. */
+  schedule(): void {
+    if (this.#stopped) return;
+    if (this.#scheduling) { this.#again = true; return; }
+    this.#scheduling = true;
+    try {
+      do {
+        this.#again = false;
+        this.#scheduleOnce();
+      } while (this.#again);
+    } finally {
+      this.#scheduling = false;
+    }
+  }
+
+  #scheduleOnce(): void {
+    const { workersMin, workersMax } = this.endpoint;
+    for (let worker = this.#pool.idleWorker(); worker; worker = this.#pool.idleWorker()) {
+      const job = this.#queue.shift();
+      if (!job) break;
+      this.#start(worker, job);
+    }
+    let starting = this.#pool.count('initializing');
+    while (this.counters.inQueue > starting && this.#pool.size < workersMax) { this.#pool.spawn(); starting++; }
+    while (this.#pool.active < Math.min(workersMin, workersMax) && this.#pool.size < workersMax) this.#pool.spawn();
+    this.#pool.armIdleTimers();
+  }
+
+  #start(worker: Worker, job: JobRecord): void {
+    const { world } = this.host;
+    const clock = world.clock;
+    const timings = this.host.timings();
+    const now = clock.now();
+    this.#pool.occupy(worker);
+    this.#running.set(job.id, { job, worker });
+    this.#setStatus(job, 'IN_PROGRESS');
+    job.startedAt = now;
+    job.workerId = worker.id;
+    world.get(templatesSlice).touch(this.endpoint.templateId);
+
+    const plan = planJob(job.input, chunkTextBytes(world.fault('serverless.stream-chunk-over-1mb')));
+    const items = plan.items ?? [];
+    job.stream = plan.items ? [] : undefined;
+    const begin = now + timings.executionMs + plan.sleepMs;
+    const deadline = now + timings.executionTimeoutMs;
+    const endAt = plan.end.kind === 'timeout' ? Infinity : begin + items.length * plan.chunkMs;
+    let next = 0;
+    const step = (): void => {
+      job.step = undefined;
+      const t = clock.now();
+      while (next < items.length && begin + (next + 1) * plan.chunkMs <= t && t <= deadline) job.stream!.push(items[next++]!);
+      if (next >= items.length && endAt <= t && endAt <= deadline) return this.#finish(job, plan.end);
+      if (t >= deadline) return this.#finish(job, { kind: 'timeout' });
+      job.step = clock.at(Math.min(next < items.length ? begin + (next + 1) * plan.chunkMs : endAt, deadline), step);
+    };
+    step();
+  }
+
+  #finish(job: JobRecord, end: PlanEnd): void {
+    this.#release(job);
+    job.finishedAt = this.host.world.clock.now();
+    const streamed = job.stream && job.stream.length > 0 ? job.stream.map((i) => i.output) : undefined;
+    if (end.kind === 'complete') {
+      job.output = end.output;
+      this.#setStatus(job, 'COMPLETED');
+    } else if (end.kind === 'fail' && job.attempt <= this.host.timings().automaticRetries && !this.host.world.fault('serverless.no-automatic-retry')) {
+      job.attempt++;
+      this.requeue(job, false);
+      return;
+    } else {
+      job.output = streamed;
+      if (end.kind === 'fail') job.error = end.error;
+      this.#setStatus(job, end.kind === 'fail' ? 'FAILED' : 'TIMED_OUT');
+    }
+    this.host.settled(job);
+    this.schedule();
+  }
+
+  #stopExecution(job: JobRecord): void {
+    job.step?.cancel();
+    job.step = undefined;
+    this.#release(job);
+  }
+
+  #release(job: JobRecord): void {
+    const running = this.#running.get(job.id);
+    if (!running) return;
+    this.#running.delete(job.id);
+    this.#pool.release(running.worker);
+  }
+
+  #runningJobs(): JobRecord[] {
+    return [...this.#running.values()].map((r) => r.job);
+  }
+
+  #setStatus(job: JobRecord, next: JobStatus): void {
+    const prev = job.status;
+    if (prev === next) return;
+    if (prev === 'IN_QUEUE') this.counters.inQueue--;
+    else if (prev === 'IN_PROGRESS') this.counters.inProgress--;
+    if (next === 'IN_QUEUE') this.counters.inQueue++;
+    else if (next === 'IN_PROGRESS') this.counters.inProgress++;
+    else if (next === 'COMPLETED') this.counters.completed++;
+    else if (next === 'FAILED' || next === 'TIMED_OUT') this.counters.failed++;
+    job.status = next;
+    if (isTerminal(next)) job.step = undefined;
+  }
+}

@@ -1,0 +1,182 @@
+import type { StreamItem } from '../../lib/types.gen.js';
+import { endpointObservers, endpointPodProviders, endpointsSlice, type EndpointRecord } from '../state/endpoints.js';
+import { defineSlice, type World } from '../world.js';
+import { isTerminal, newJob, RETRYABLE, type JobRecord } from './job.js';
+import { retentionMs } from './retention.js';
+import { EndpointRuntime, type RuntimeHost } from './runtime.js';
+import { DEFAULT_TIMINGS, type Timings } from './settings.js';
+
+export interface SubmitOptions { sync: boolean; waitGiven: boolean }
+
+/**
+ * One world's serverless jobs: a runtime per queue-based endpoint, every job by id until its
+ * result expires (retention timers on the virtual clock keep memory bounded), and the
+ * requests waiting on a job (/runsync, /status-sync).
+ */
+export class JobStore implements RuntimeHost {
+  #timings: Timings = { ...DEFAULT_TIMINGS };
+  readonly #jobs = new Map<string, JobRecord>();
+  /** Expired failed jobs, kept only while the `serverless.retry-after-expiry` fault is on. */
+  readonly #expired = new Map<string, JobRecord>();
+  readonly #runtimes = new Map<string, EndpointRuntime>();
+  readonly #waiters = new Map<string, Set<() => void>>();
+
+  constructor(readonly world: World) {
+    for (const endpoint of world.get(endpointsSlice).all()) this.onEndpointChange(undefined, endpoint);
+    world.onDispose(() => this.#wakeAll());
+  }
+
+  timings(): Timings {
+    return this.#timings;
+  }
+
+  setTimings(patch: Partial<Timings>): Timings {
+    this.#timings = { ...this.#timings, ...patch };
+    return this.#timings;
+  }
+
+  /** Keeps one runtime per queue-based endpoint; idempotent, so a replayed change is harmless. */
+  onEndpointChange(_before: EndpointRecord | undefined, after: EndpointRecord | undefined): void {
+    const id = (after ?? _before)!.id;
+    const runtime = this.#runtimes.get(id);
+    if (!after || after.type !== 'QB' || after.publicModel) {
+      if (runtime) this.#dropEndpoint(id, runtime);
+      return;
+    }
+    if (runtime) { if (runtime.endpoint !== after) runtime.update(after); return; }
+    const created = new EndpointRuntime(after, this);
+    this.#runtimes.set(id, created);
+    created.schedule();
+  }
+
+  runtimeOf(endpoint: EndpointRecord): EndpointRuntime | undefined {
+    return this.#runtimes.get(endpoint.id);
+  }
+
+  submit(runtime: EndpointRuntime, input: Record<string, unknown>, options: SubmitOptions): JobRecord {
+    const plain = this.world.nextId('job-');
+    const id = options.sync && !this.world.fault('serverless.runsync-no-sync-prefix') ? `sync-${plain}` : plain;
+    const job = newJob(id, runtime.endpoint.id, runtime.endpoint.accountId, input, options.sync, options.waitGiven, this.world.clock.now());
+    this.#jobs.set(id, job);
+    runtime.admit(job);
+    return job;
+  }
+
+  /** The job if it belongs to this endpoint (another endpoint's job is as unknown as none). */
+  find(endpointId: string, jobId: string): JobRecord | undefined {
+    const job = this.#jobs.get(jobId);
+    return job && job.endpointId === endpointId ? job : undefined;
+  }
+
+  /** Under the retry-after-expiry fault, an expired failed job still answers /retry. */
+  findExpired(endpointId: string, jobId: string): JobRecord | undefined {
+    const job = this.#expired.get(jobId);
+    return job && job.endpointId === endpointId ? job : undefined;
+  }
+
+  /** FAILED or TIMED_OUT back to IN_QUEUE: same id, same input, output gone. */
+  retry(runtime: EndpointRuntime, job: JobRecord): JobRecord {
+    job.expiry?.cancel();
+    job.expiry = undefined;
+    job.expiresAt = undefined;
+    this.#expired.delete(job.id);
+    this.#jobs.set(job.id, job);
+    const previousOutput = job.output;
+    runtime.requeue(job, true);
+    if (this.world.fault('serverless.retry-keeps-output')) job.output = previousOutput;
+    return job;
+  }
+
+  purge(runtime: EndpointRuntime): number {
+    const removed = runtime.purge(this.world.fault('serverless.purge-removes-running'));
+    for (const job of removed) this.#remove(job);
+    return removed.length;
+  }
+
+  /** `ttl` on /status: the job goes `ms` from now, whatever its status (CHOICES.md). */
+  setTtl(job: JobRecord, ms: number): void {
+    job.ttlSet = true;
+    this.#expireAt(job, this.world.clock.now() + ms);
+  }
+
+  /** Stream items the client has not been given yet (the official SDK polls and yields each). */
+  takeStream(job: JobRecord): StreamItem[] | { output: unknown }[] {
+    if (job.stream) {
+      const items = job.stream.slice(job.streamCursor);
+      job.streamCursor = job.stream.length;
+      return items;
+    }
+    if (job.status === 'COMPLETED' && !job.plainStreamSent) {
+      job.plainStreamSent = true;
+      return [{ output: job.output }];
+    }
+    return [];
+  }
+
+  /** Resolves when the job is terminal or removed, or after `ms` of virtual time. */
+  waitFor(job: JobRecord, ms: number): Promise<void> {
+    if (isTerminal(job.status) || !this.#jobs.has(job.id)) return Promise.resolve();
+    return new Promise((resolve) => {
+      let set = this.#waiters.get(job.id);
+      if (!set) { set = new Set(); this.#waiters.set(job.id, set); }
+      const waiters = set;
+      const timer = this.world.clock.at(this.world.clock.now() + ms, () => { waiters.delete(wake); resolve(); });
+      const wake = (): void => { timer.cancel(); resolve(); };
+      waiters.add(wake);
+    });
+  }
+
+  /** RuntimeHost: a job ended; its retention starts and its waiters wake. */
+  settled(job: JobRecord): void {
+    if (!job.ttlSet) this.#expireAt(job, this.world.clock.now() + retentionMs(this.world, job));
+    this.#wake(job.id);
+  }
+
+  #expireAt(job: JobRecord, at: number): void {
+    if (this.world.fault('serverless.status-ttl-ignored') && job.ttlSet && job.expiresAt !== undefined) return;
+    job.expiry?.cancel();
+    job.expiresAt = at;
+    job.expiry = this.world.clock.at(at, () => this.#expire(job));
+  }
+
+  #expire(job: JobRecord): void {
+    job.expiry = undefined;
+    if (!isTerminal(job.status)) {
+      const runtime = this.#runtimes.get(job.endpointId);
+      job.ttlSet = true;
+      runtime?.cancel(job);
+    }
+    this.#remove(job);
+    if (RETRYABLE.has(job.status) && this.world.fault('serverless.retry-after-expiry')) this.#expired.set(job.id, job);
+  }
+
+  #remove(job: JobRecord): void {
+    job.expiry?.cancel();
+    if (this.#jobs.get(job.id) === job) this.#jobs.delete(job.id);
+    this.#wake(job.id);
+  }
+
+  #dropEndpoint(id: string, runtime: EndpointRuntime): void {
+    runtime.stop();
+    this.#runtimes.delete(id);
+    for (const job of [...this.#jobs.values()]) if (job.endpointId === id) this.#remove(job);
+  }
+
+  #wake(jobId: string): void {
+    const set = this.#waiters.get(jobId);
+    if (!set) return;
+    this.#waiters.delete(jobId);
+    for (const wake of set) wake();
+  }
+
+  #wakeAll(): void {
+    for (const id of [...this.#waiters.keys()]) this.#wake(id);
+  }
+}
+
+export const jobsSlice = defineSlice('serverless-jobs', (world) => new JobStore(world));
+
+// Workers follow endpoints whichever surface changes them (REST v1, GraphQL, seeding).
+endpointObservers.push((world, before, after) => world.get(jobsSlice).onEndpointChange(before, after));
+// GraphQL `pods { desiredStatus }` shows the endpoint's current workers.
+endpointPodProviders.push((world, endpoint) => world.get(jobsSlice).runtimeOf(endpoint)?.workerIds().map(() => ({ desiredStatus: 'RUNNING' })));

@@ -1,0 +1,277 @@
+/**
+ * A minimal RFC 9651 (Structured Field Values for HTTP) parser for Lists, written for k6.
+ *
+ * Why not the `structured-headers` package: k6 cannot import npm packages by name, and a
+ * relative path into `node_modules` ties every script to an npm install, which a k6-operator
+ * ConfigMap or a `k6 cloud` archive of `load/` does not carry; its parser also reaches for
+ * `TextDecoder` and `atob`, globals k6 does not promise. This file is plain ECMAScript with no
+ * imports, and `test/load-structured-fields.test.ts` checks it against `structured-headers`
+ * as the oracle.
+ */
+
+export type BareItem =
+  | { type: 'integer'; value: number }
+  | { type: 'decimal'; value: number }
+  | { type: 'string'; value: string }
+  | { type: 'token'; value: string }
+  /** The base64 text between the colons, undecoded (k6 lacks `atob`; nothing here needs the bytes). */
+  | { type: 'binary'; value: string }
+  | { type: 'boolean'; value: boolean }
+  | { type: 'date'; value: number }
+  | { type: 'displaystring'; value: string };
+
+/** Parameters in order of first appearance; a repeated key keeps its place and takes the last value. */
+export type Parameters = [string, BareItem][];
+
+export interface SfItem { kind: 'item'; value: BareItem; params: Parameters }
+export interface SfInnerList { kind: 'inner-list'; items: SfItem[]; params: Parameters }
+export type ListMember = SfItem | SfInnerList;
+
+/** Thrown for input that is not a valid Structured Field; `at` is the offset where parsing stopped. */
+export class StructuredFieldError extends Error {
+  readonly code = 'SF_PARSE';
+  constructor(message: string, readonly at: number) {
+    super(`${message} at offset ${at}`);
+    this.name = 'StructuredFieldError';
+  }
+}
+
+const DIGIT = /^[0-9]$/;
+const ALPHA = /^[A-Za-z]$/;
+const LCALPHA = /^[a-z]$/;
+const TCHAR = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]$/;
+const KEY_CHAR = /^[a-z0-9_\-.*]$/;
+const BASE64 = /^[A-Za-z0-9+/=]*$/;
+const HEX_LOWER = /^[0-9a-f]{2}$/;
+const MAX_INTEGER = 999_999_999_999_999;
+
+class Parser {
+  pos = 0;
+  constructor(readonly input: string) {}
+
+  fail(message: string): never {
+    throw new StructuredFieldError(message, this.pos);
+  }
+
+  peek(): string { return this.input.charAt(this.pos); }
+  done(): boolean { return this.pos >= this.input.length; }
+  take(): string { return this.input.charAt(this.pos++); }
+  skipSp(): void { while (this.peek() === ' ') this.pos++; }
+  skipOws(): void { while (this.peek() === ' ' || this.peek() === '\t') this.pos++; }
+
+  list(): ListMember[] {
+    const members: ListMember[] = [];
+    while (!this.done()) {
+      members.push(this.peek() === '(' ? this.innerList() : this.item());
+      this.skipOws();
+      if (this.done()) return members;
+      if (this.take() !== ',') { this.pos--; this.fail('expected "," between list members'); }
+      this.skipOws();
+      if (this.done()) this.fail('trailing comma');
+    }
+    return members;
+  }
+
+  innerList(): SfInnerList {
+    this.pos++; // "("
+    const items: SfItem[] = [];
+    while (!this.done()) {
+      this.skipSp();
+      if (this.peek() === ')') {
+        this.pos++;
+        return { kind: 'inner-list', items, params: this.parameters() };
+      }
+      items.push(this.item());
+      const next = this.peek();
+      if (next !== ' ' && next !== ')') this.fail('expected " " or ")" in an inner list');
+    }
+    return this.fail('unterminated inner list');
+  }
+
+  item(): SfItem {
+    const value = this.bareItem();
+    return { kind: 'item', value, params: this.parameters() };
+  }
+
+  bareItem(): BareItem {
+    const c = this.peek();
+    if (c === '-' || DIGIT.test(c)) return this.number();
+    if (c === '"') return { type: 'string', value: this.string() };
+    if (c === '*' || ALPHA.test(c)) return { type: 'token', value: this.token() };
+    if (c === ':') return { type: 'binary', value: this.binary() };
+    if (c === '?') return { type: 'boolean', value: this.boolean() };
+    if (c === '@') return this.date();
+    if (c === '%') return { type: 'displaystring', value: this.displayString() };
+    return this.fail(c === '' ? 'unexpected end of input' : `unexpected character ${JSON.stringify(c)}`);
+  }
+
+  parameters(): Parameters {
+    const params: Parameters = [];
+    while (this.peek() === ';') {
+      this.pos++;
+      this.skipSp();
+      const key = this.key();
+      let value: BareItem = { type: 'boolean', value: true };
+      if (this.peek() === '=') { this.pos++; value = this.bareItem(); }
+      const existing = params.find((p) => p[0] === key);
+      if (existing) existing[1] = value;
+      else params.push([key, value]);
+    }
+    return params;
+  }
+
+  key(): string {
+    const first = this.peek();
+    if (!(LCALPHA.test(first) || first === '*')) this.fail('a key starts with a lowercase letter or "*"');
+    let out = '';
+    while (!this.done() && KEY_CHAR.test(this.peek())) out += this.take();
+    return out;
+  }
+
+  number(): BareItem {
+    let sign = 1;
+    if (this.peek() === '-') { this.pos++; sign = -1; }
+    if (!DIGIT.test(this.peek())) this.fail('expected a digit');
+    let digits = '';
+    let decimal = false;
+    while (!this.done()) {
+      const c = this.peek();
+      if (DIGIT.test(c)) digits += c;
+      else if (!decimal && c === '.') {
+        if (digits.length > 12) this.fail('a decimal has at most 12 integer digits');
+        digits += c;
+        decimal = true;
+      } else break;
+      this.pos++;
+      if (!decimal && digits.length > 15) this.fail('an integer has at most 15 digits');
+      if (decimal && digits.length > 16) this.fail('a decimal has at most 16 characters');
+    }
+    if (!decimal) {
+      const value = sign * Number(digits);
+      if (Math.abs(value) > MAX_INTEGER) this.fail('integer out of range');
+      return { type: 'integer', value };
+    }
+    if (digits.endsWith('.')) this.fail('a decimal needs a fraction digit');
+    if (digits.length - digits.indexOf('.') - 1 > 3) this.fail('a decimal has at most 3 fraction digits');
+    return { type: 'decimal', value: sign * Number(digits) };
+  }
+
+  string(): string {
+    this.pos++; // '"'
+    let out = '';
+    while (!this.done()) {
+      const c = this.take();
+      if (c === '\\') {
+        const next = this.take();
+        if (next !== '"' && next !== '\\') { this.pos--; this.fail('only \\" and \\\\ escapes are allowed'); }
+        out += next;
+      } else if (c === '"') return out;
+      else if (c < ' ' || c > '~') { this.pos--; this.fail('a string holds printable ASCII only'); }
+      else out += c;
+    }
+    return this.fail('unterminated string');
+  }
+
+  token(): string {
+    let out = this.take();
+    while (!this.done() && (TCHAR.test(this.peek()) || this.peek() === ':' || this.peek() === '/')) out += this.take();
+    return out;
+  }
+
+  binary(): string {
+    this.pos++; // ":"
+    const end = this.input.indexOf(':', this.pos);
+    if (end === -1) this.fail('unterminated byte sequence');
+    const b64 = this.input.slice(this.pos, end);
+    if (!BASE64.test(b64) || !decodableBase64(b64)) this.fail('a byte sequence holds decodable base64 only');
+    this.pos = end + 1;
+    return b64;
+  }
+
+  boolean(): boolean {
+    this.pos++; // "?"
+    const c = this.take();
+    if (c === '1') return true;
+    if (c === '0') return false;
+    this.pos--;
+    return this.fail('a boolean is ?0 or ?1');
+  }
+
+  date(): BareItem {
+    this.pos++; // "@"
+    const n = this.number();
+    if (n.type !== 'integer') this.fail('a date is an integer');
+    return { type: 'date', value: n.value as number };
+  }
+
+  displayString(): string {
+    this.pos++; // "%"
+    if (this.take() !== '"') { this.pos--; this.fail('a display string starts with %"'); }
+    const bytes: number[] = [];
+    while (!this.done()) {
+      const c = this.take();
+      if (c < ' ' || c > '~') { this.pos--; this.fail('a display string holds printable ASCII only'); }
+      if (c === '%') {
+        const hex = this.input.slice(this.pos, this.pos + 2);
+        if (!HEX_LOWER.test(hex)) this.fail('expected two lowercase hex digits after "%"');
+        bytes.push(parseInt(hex, 16));
+        this.pos += 2;
+      } else if (c === '"') {
+        const text = decodeUtf8(bytes);
+        if (text === undefined) this.fail('a display string must be valid UTF-8');
+        return text as string;
+      } else bytes.push(c.charCodeAt(0));
+    }
+    return this.fail('unterminated display string');
+  }
+}
+
+/**
+ * Whether base64 text decodes under the WHATWG forgiving-base64 rules (missing padding is
+ * tolerated, as RFC 9651 asks of parsers; a lone trailing sextet or a stray "=" is not).
+ */
+function decodableBase64(b64: string): boolean {
+  let s = b64;
+  if (s.length % 4 === 0) s = s.endsWith('==') ? s.slice(0, -2) : s.endsWith('=') ? s.slice(0, -1) : s;
+  return s.length % 4 !== 1 && !s.includes('=');
+}
+
+/** Strict UTF-8 decoding (no overlongs, no surrogates); undefined when invalid. */
+export function decodeUtf8(bytes: readonly number[]): string | undefined {
+  let out = '';
+  for (let i = 0; i < bytes.length;) {
+    const b = bytes[i]!;
+    const need = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;
+    if (need < 0 || i + need >= bytes.length) return undefined;
+    let cp = need === 0 ? b : b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const cont = bytes[i + k]!;
+      if ((cont & 0xc0) !== 0x80) return undefined;
+      cp = (cp << 6) | (cont & 0x3f);
+    }
+    const min = [0, 0x80, 0x800, 0x10000][need]!;
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return undefined;
+    out += String.fromCodePoint(cp);
+    i += need + 1;
+  }
+  return out;
+}
+
+/**
+ * Parses a field value as an RFC 9651 List. Throws {@link StructuredFieldError} when the
+ * value is not one (leading and trailing spaces are allowed, as the RFC's parser allows).
+ */
+export function parseList(value: string): ListMember[] {
+  const p = new Parser(value);
+  p.skipSp();
+  const list = p.list();
+  p.skipSp();
+  if (!p.done()) p.fail('unexpected trailing characters');
+  return list;
+}
+
+/** A parameter's value by key, if present. */
+export function param(params: Parameters, key: string): BareItem | undefined {
+  const found = params.find((p) => p[0] === key);
+  return found ? found[1] : undefined;
+}

@@ -1,0 +1,96 @@
+/**
+ * The target a scenario drives, resolved in `setup()`: when `GET {base}/__emulator` answers as
+ * the emulator's control surface, the scenario creates its own world there (its quotas, an
+ * `auto` clock at a chosen scale, one account per key it needs) and deletes it in
+ * `teardown()`; otherwise it uses the keys from the environment and the real clock (scale 1).
+ */
+import http from 'k6/http';
+import { envKeys, seedOf, targetUrls, type Env } from './config.ts';
+
+export interface Target {
+  baseUrl: string;
+  serverlessUrl: string;
+  /** True when the emulator's control surface answered. */
+  emulator: boolean;
+  worldId?: string;
+  /** One key per account (the first is the world's main account). */
+  keys: string[];
+  /** The queue-based endpoint running the conformance handler, when there is one. */
+  endpointId?: string;
+  /** Virtual milliseconds per real millisecond: expected real durations are virtual ones divided by it. */
+  scale: number;
+}
+
+export interface WorldRequest {
+  quotas: { minute: number; hour: number; day: number };
+  /** Virtual ms per real ms of the world's auto clock; 0 keeps the clock manual. */
+  scale: number;
+}
+
+/** A control-surface call that did not answer as documented: the run cannot start. */
+export class ControlSurfaceError extends Error {
+  readonly code = 'CPC_LOAD_CONTROL';
+  constructor(message: string) {
+    super(message);
+    this.name = 'ControlSurfaceError';
+  }
+}
+
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
+// Control calls are not the target's API under test: a 404 on a real target is the answer.
+const TAGS = { tags: { phase: 'control' }, responseCallback: http.expectedStatuses({ min: 200, max: 499 }) };
+
+function controlJson(method: 'POST' | 'GET', url: string, body: unknown, expected: number): Record<string, unknown> {
+  const res = http.request(method, url, body === undefined ? null : JSON.stringify(body), { headers: JSON_HEADERS, ...TAGS });
+  if (res.status !== expected) throw new ControlSurfaceError(`${method} ${url.replace(/\/__emulator.*/, '/__emulator…')} answered ${res.status}, expected ${expected}`);
+  return res.json() as Record<string, unknown>;
+}
+
+/** True when `{base}/__emulator` is the emulator's control surface. */
+export function hasControlSurface(baseUrl: string): boolean {
+  const res = http.get(`${baseUrl}/__emulator`, TAGS);
+  if (res.status !== 200) return false;
+  try {
+    return (res.json() as { emulator?: unknown }).emulator === 'compute-platform-emulator';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Resolves the target for a scenario needing `accounts` separate accounts (rate limits are
+ * per user). On the emulator the world is created with `world`; on a real target, keys come
+ * from CPC_LOAD_API_KEYS or CPC_API_KEY and may be fewer than asked.
+ */
+export function openTarget(env: Env, world: WorldRequest, accounts: number): Target {
+  const { baseUrl, serverlessUrl } = targetUrls(env);
+  if (!hasControlSurface(baseUrl)) {
+    return { baseUrl, serverlessUrl, emulator: false, keys: envKeys(env), endpointId: env.CPC_ENDPOINT_ID?.trim() || undefined, scale: 1 };
+  }
+  const created = controlJson('POST', `${baseUrl}/__emulator/worlds`, {
+    quotas: world.quotas, seed: seedOf(env),
+    clock: world.scale > 0 ? { mode: 'auto', scale: world.scale } : { mode: 'manual' },
+  }, 201);
+  const worldId = String(created.id);
+  const keys = [String((created.keys as Record<string, unknown>).main)];
+  for (let i = 1; i < accounts; i++) {
+    const minted = controlJson('POST', `${baseUrl}/__emulator/worlds/${worldId}/keys`, { accountName: `load-${i + 1}` }, 201);
+    keys.push(String(minted.key));
+  }
+  const seeded = (created.seeded ?? {}) as Record<string, unknown>;
+  return {
+    baseUrl, serverlessUrl, emulator: true, worldId, keys,
+    endpointId: typeof seeded.CPC_ENDPOINT_ID === 'string' ? seeded.CPC_ENDPOINT_ID : undefined,
+    scale: world.scale > 0 ? world.scale : 1,
+  };
+}
+
+/** Deletes the scenario's world (teardown); nothing to do on a real target. */
+export function closeTarget(target: Target): void {
+  if (target.emulator && target.worldId) http.del(`${target.baseUrl}/__emulator/worlds/${target.worldId}`, null, TAGS);
+}
+
+/** REST v2 and REST v1 carry the key as a bearer token (spec, Authentication). */
+export const bearer = (key: string): Record<string, string> => ({ Authorization: `Bearer ${key}` });
+/** Serverless job operations carry the bare key in `authorization` (spec, Authentication). */
+export const serverlessAuth = (key: string): Record<string, string> => ({ authorization: key });

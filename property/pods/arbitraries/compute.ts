@@ -1,0 +1,29 @@
+import fc from 'fast-check';
+import type { CpuFlavor } from '../../../lib/types.gen.js';
+import type { GpuEntry } from '../../../contract/specs/pods/support/catalog.js';
+import { enumOf, minimumOf } from './schema-facts.js';
+
+/** The most GPUs to ask for when the catalog gives no `maxGpuCount` (the spec gives no maximum). */
+const DEFAULT_MAX_GPUS = 4;
+
+/** vCPU counts valid for a flavor: the schema's power-of-two enum within the flavor's range. */
+export function validVcpuCounts(flavor: CpuFlavor): number[] {
+  return enumOf<number>('cpu-config-request', '/properties/vcpuCount').filter((n) => n >= flavor.vcpu.min && n <= flavor.vcpu.max);
+}
+
+/**
+ * A GpuConfig for one of `gpus` (spec: `id` required; `count` "Minimum 1, default 1"); `count`
+ * is sometimes omitted so the default is exercised.
+ */
+export function gpuConfig(gpus: readonly GpuEntry[]): fc.Arbitrary<{ id: string; count?: number }> {
+  return fc.constantFrom(...gpus).chain((g) => fc.record({
+    id: fc.constant(g.id),
+    count: fc.integer({ min: minimumOf('gpu-config', '/properties/count'), max: g.maxGpuCount ?? DEFAULT_MAX_GPUS }),
+  }, { requiredKeys: ['id'], noNullPrototype: true }));
+}
+
+/** A CreateCpuConfig: a catalog flavor and a vCPU count valid for it; never `memory`. */
+export function cpuConfig(flavors: readonly CpuFlavor[]): fc.Arbitrary<{ id: string; vcpuCount: number }> {
+  const usable = flavors.filter((f) => validVcpuCounts(f).length > 0);
+  return fc.constantFrom(...usable).chain((f) => fc.record({ id: fc.constant(f.id), vcpuCount: fc.constantFrom(...validVcpuCounts(f)) }, { noNullPrototype: true }));
+}

@@ -1,0 +1,16 @@
+import { test } from '../../contract/specs/pods/support/fixtures.js';
+import { rules } from '../../contract/support/rules.js';
+import { PROBLEM_RULES } from '../../contract/specs/pods/support/rule-sets.js';
+import { checkProperty, runSeed } from '../support/run.js';
+import { loadPodContext } from './support/context.js';
+import { invalidCreateProperty } from './properties/create-invalid.js';
+import { MUTATIONS } from './arbitraries/mutations.js';
+import { propertyRuns } from './support/budget.js';
+
+// One property per labelled mutation, so each rule gets its own runs and its own verdict.
+for (const m of MUTATIONS) {
+  test(`createPod refuses a valid request with ${m.label} (seed ${runSeed()})`, rules(m.rule, 'POD.CREATE.ERRORS_HAVE_BODY', ...PROBLEM_RULES), async ({ api, pods }) => {
+    const ctx = await loadPodContext(api, (dc) => pods.volume(dc));
+    await checkProperty(invalidCreateProperty(api, ctx, (x) => x === m, (id) => pods.track(id)), { numRuns: propertyRuns() });
+  });
+}

@@ -1,0 +1,43 @@
+import type { ApiClient } from '../../../lib/client/api.js';
+import type { NetworkVolume } from '../../../lib/types.gen.js';
+import { loadCatalog, type PodCatalog } from '../../../contract/specs/pods/support/catalog.js';
+
+/**
+ * What the pod arbitraries draw from: the target's catalog (read over the API) and network
+ * volumes of the caller, one in a data center with `globalNetwork` and one without when the
+ * catalog has both, so generated network mounts can be valid.
+ */
+export interface PodContext {
+  catalog: PodCatalog;
+  volumes: NetworkVolume[];
+}
+
+/** Finds or makes a volume of the caller in a data center (the contract kit, or {@link volumeIn} outside Playwright). */
+export type VolumeSource = (dataCenterId: string) => Promise<NetworkVolume>;
+
+export async function loadPodContext(api: ApiClient, volume: VolumeSource): Promise<PodContext> {
+  const catalog = await loadCatalog(api);
+  const dcs = [catalog.dataCenters.find((d) => d.globalNetwork), catalog.dataCenters.find((d) => !d.globalNetwork)].filter((d) => d !== undefined);
+  const volumes: NetworkVolume[] = [];
+  for (const dc of dcs) volumes.push(await volume(dc.id));
+  return { catalog, volumes };
+}
+
+/** A volume source over the plain API: an existing volume of the data center, or a new 10 GB one. */
+export function volumeIn(api: ApiClient): VolumeSource {
+  return async (dataCenterId) => {
+    const list = await api.op<NetworkVolume[]>('listNetworkVolumes');
+    const found = Array.isArray(list.body) ? list.body.find((v) => v.dataCenter === dataCenterId) : undefined;
+    if (found) return found;
+    const made = await api.op<NetworkVolume>('createNetworkVolume', { body: { name: `cpc-property-${dataCenterId.toLowerCase()}`, size: 10, dataCenter: dataCenterId } });
+    if (made.status !== 201) throw new VolumeUnavailableError(dataCenterId, made.status);
+    return made.body;
+  };
+}
+
+export class VolumeUnavailableError extends Error {
+  readonly code = 'CPC_VOLUME_UNAVAILABLE';
+  constructor(readonly dataCenterId: string, readonly status: number) {
+    super(`could not make a network volume in ${dataCenterId} (answer ${status})`);
+  }
+}

@@ -1,0 +1,37 @@
+/** Words and symbols every renderer shares, so the formats tell the same story. */
+import type { ConformanceReport, TestOutcome, Verdict } from '../model.js';
+
+export const VERDICT_LABEL: Record<Verdict, string> = { pass: 'pass', fail: 'FAIL', skip: 'skip', observed: 'observed', untested: 'untested' };
+export const VERDICT_ICON: Record<Verdict, string> = { pass: '✅', fail: '❌', skip: '⏭️', observed: '👁️', untested: '⚪' };
+
+/** The target in one line: its URL (never a key) or the embedded emulator with its faults. */
+export function targetLabel(report: ConformanceReport): string {
+  const t = report.target;
+  const faults = t.faults.length ? `, faults: ${t.faults.map((f) => f.id).join(', ')}` : '';
+  if (t.kind === 'embedded') return `embedded emulator${t.baseUrl ? ` at ${t.baseUrl}` : ''}${faults}`;
+  return `${t.baseUrl ?? 'remote target'}${t.emulator ? ' (an emulator)' : ''}${faults}`;
+}
+
+/** The headline: what a reader needs before anything else. */
+export function resultLabel(report: ConformanceReport): string {
+  const b = report.baseline;
+  const base = report.summary.conformant ? 'CONFORMANT' : 'NOT CONFORMANT';
+  const run = report.run.complete ? '' : ' (INCOMPLETE RUN)';
+  if (!b) return base + run;
+  return `${b.matched ? 'MATCHES BASELINE' : `BASELINE CHANGED (${b.changes.length})`} · ${base}${run}`;
+}
+
+export const firstLine = (s: string): string => s.split('\n').find((l) => l.trim())?.trim() ?? '';
+
+/** The line of a failure message about this rule (checks write `[RULE.ID] message`), else its first line. */
+export const failureLine = (message: string, ruleId: string): string =>
+  message.split('\n').find((l) => l.includes(`[${ruleId}]`))?.trim() ?? firstLine(message);
+
+export const seconds = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
+
+/** The tests of a report by id. */
+export const testIndex = (report: ConformanceReport): Map<string, TestOutcome> => new Map(report.tests.map((t) => [t.id, t]));
+
+/** Property runs, failing ones first. */
+export const propertyRuns = (report: ConformanceReport): TestOutcome[] =>
+  report.tests.filter((t) => t.property).sort((a, b) => Number(b.status === 'failed') - Number(a.status === 'failed'));

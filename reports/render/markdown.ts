@@ -1,0 +1,94 @@
+import type { ConformanceReport, Counts, RuleResult } from '../model.js';
+import { observedSet } from '../diff.js';
+import { VERDICT_ICON, failureLine, propertyRuns, resultLabel, seconds, targetLabel, testIndex } from './labels.js';
+import { capped, htmlText, mdBlock, mdCode, mdTable, mdText } from './md.js';
+import type { Renderer } from './renderer.js';
+
+const COLS = ['pass', 'fail', 'observed', 'skip', 'untested'] as const;
+
+function totals(title: string, rows: Record<string, Counts>, all: Counts): string {
+  const body = Object.entries(rows).filter(([, c]) => c.total > 0).map(([name, c]) => [mdText(name), String(c.total), ...COLS.map((k) => String(c[k]))]);
+  body.push(['**total**', String(all.total), ...COLS.map((k) => String(all[k]))]);
+  return mdTable([title, 'rules', ...COLS], body, ['l', 'r', 'r', 'r', 'r', 'r', 'r']);
+}
+
+function header(r: ConformanceReport): string {
+  const ok = r.baseline ? r.baseline.matched && r.run.complete : r.summary.conformant;
+  const lines = [`# ${ok ? '✅' : '❌'} Compute Platform API conformance: ${resultLabel(r)}`, ''];
+  lines.push(`**Target:** ${mdText(targetLabel(r))} · **Suite:** ${mdText(r.suite.version)} · **Run:** ${mdText(r.run.startedAt)} (${seconds(r.run.durationMs)})`);
+  if (r.run.seed !== undefined) lines.push('', `**Seed:** ${mdCode(String(r.run.seed))}${r.run.replay ? ` · replay: ${mdCode(r.run.replay)}` : ''}`);
+  if (!r.run.complete) lines.push('', `> [!WARNING]\n> **Incomplete run:** ${mdText(r.run.interruption ?? 'the run did not finish')}. ${r.summary.tests.interrupted} test(s) interrupted, ${r.summary.tests.notRun} never started.`);
+  return lines.join('\n');
+}
+
+function baseline(r: ConformanceReport): string {
+  const b = r.baseline;
+  if (!b) return '';
+  const head = `## Baseline\n\n${mdCode(b.file)}: ${b.entries} listed rule(s); ${b.matched ? 'every rule has the expected verdict.' : `**${b.changes.length} change(s)**; update on purpose with ${mdCode('--update-baseline')}.`}${b.updated ? ' Rewritten from this run.' : ''}`;
+  if (!b.changes.length) return head;
+  const { shown, more } = capped(b.changes, 100);
+  return `${head}\n\n${mdTable(['Rule', 'Change', 'Expected', 'Now', 'Note'], shown.map((c) => [mdCode(c.rule), c.kind, c.expected, c.actual, mdText(c.note ?? '', 160)]))}${more}`;
+}
+
+function failures(r: ConformanceReport): string {
+  const failing = r.rules.filter((x) => x.verdict === 'fail');
+  if (!failing.length) return '';
+  const tests = testIndex(r);
+  const { shown, more } = capped(failing, 50);
+  const table = mdTable(['Rule', 'Level', 'Statement', 'First failure'], shown.map((x) => [mdCode(x.id), x.level, mdText(x.statement, 200), mdText(failureLine(x.failures?.[0]?.message ?? '', x.id), 200)]));
+  const evidence = shown.slice(0, 20).map((x: RuleResult) => {
+    const f = x.failures?.[0];
+    const ev = f ? tests.get(f.test)?.evidence ?? [] : [];
+    const last = ev[ev.length - 1];
+    if (!last) return '';
+    return `<details><summary>${htmlText(x.id)}: ${htmlText(`${last.request.method} ${last.request.url}`, 160)} → ${last.response?.status ?? 'no response'}</summary>\n\n${mdBlock(last.curl, 'sh', 2000)}\n\n${last.response?.body ? mdBlock(last.response.body, '', 1500) : ''}\n</details>`;
+  }).filter(Boolean).join('\n');
+  return `## ${VERDICT_ICON.fail} Failing rules (${failing.length})\n\n${table}${more}\n\n${evidence}`;
+}
+
+function observed(r: ConformanceReport): string {
+  const rows = r.rules.filter((x) => x.level === 'OBSERVED' && x.verdict === 'observed');
+  if (!rows.length) return '';
+  const { shown, more } = capped(rows, 100);
+  return `## ${VERDICT_ICON.observed} Observed behaviour (spec says "not shown")\n\n${mdTable(['Rule', 'This target', 'Live platform'], shown.map((x) => [mdCode(x.id), observedSet(x).slice(0, 3).map((v) => mdCode(v, 120)).join(' '), mdText(x.observedExpectation ?? '', 160)]))}${more}`;
+}
+
+function properties(r: ConformanceReport): string {
+  const runs = propertyRuns(r);
+  if (!runs.length) return '';
+  return `## Property tests\n\n${mdTable(['Property', 'Status', 'Seed', 'Runs', 'Counterexample', 'Replay'], runs.map((t) => [mdText(t.title, 160), t.status, mdCode(String(t.property!.seed)), String(t.property!.numRuns), t.property!.counterexample !== undefined ? mdCode(t.property!.counterexample, 200) : '', t.property!.replay ? mdCode(t.property!.replay) : '']))}`;
+}
+
+function load(r: ConformanceReport): string {
+  if (!r.load) return '';
+  const rows = r.load.scenarios.map((s) => {
+    const d = s.summary.metrics.http_req_duration ?? {};
+    const ms = (k: string) => (typeof d[k] === 'number' ? `${(d[k] as number).toFixed(1)} ms` : '–');
+    return [mdText(s.summary.scenario), s.ok ? '✅ met' : '❌ not met', ms('p50'), ms('p95'), ms('p99'), mdText(s.failedThresholds.join(', '), 200)];
+  });
+  const errors = r.load.errors.map((e) => `- ${mdCode(e.file)}: ${mdText(e.message, 200)}`).join('\n');
+  return `## Load\n\n${mdTable(['Scenario', 'Thresholds', 'p50', 'p95', 'p99', 'Failed thresholds'], rows, ['l', 'l', 'r', 'r', 'r', 'l'])}${errors ? `\n\nUnreadable summaries:\n${errors}` : ''}`;
+}
+
+function untested(r: ConformanceReport): string {
+  const rows = r.rules.filter((x) => x.verdict === 'untested');
+  if (!rows.length) return '';
+  const { shown, more } = capped(rows, 200);
+  return `<details><summary>Rules without tests (${rows.length})</summary>\n\n${shown.map((x) => `- ${mdCode(x.id)} ${mdText(x.statement, 200)}`).join('\n')}${more}\n</details>`;
+}
+
+/** A Markdown summary for a CI job summary (`$GITHUB_STEP_SUMMARY`): bounded in size, escaped. */
+export const markdownRenderer: Renderer = {
+  format: 'markdown',
+  fileName: 'summary.md',
+  render(r: ConformanceReport) {
+    const t = r.summary.tests;
+    const parts = [
+      header(r),
+      `## Totals\n\n${totals('Surface', r.summary.bySurface, r.summary.rules)}\n\n${totals('Level', r.summary.byLevel, r.summary.rules)}\n\nTests: ${t.total} · ${t.passed} passed · ${t.failed} failed · ${t.skipped} skipped${t.interrupted ? ` · ${t.interrupted} interrupted` : ''}${t.notRun ? ` · ${t.notRun} never started` : ''}`,
+      baseline(r), failures(r), observed(r), properties(r), load(r), untested(r),
+      '_Full report with evidence: `report.html` (self-contained); data: `conformance.json`; CI: `junit.xml`._',
+    ];
+    return parts.filter(Boolean).join('\n\n') + '\n';
+  },
+};

@@ -1,0 +1,38 @@
+import type { Series } from '../../load-model.js';
+import { html, type Html } from '../html/escape.js';
+
+/**
+ * A step line of `[milliseconds, value]` points (the `RateLimit` remaining count over time):
+ * the count holds between responses, so steps tell the truth where a slope would not.
+ */
+export function lineChart(title: string, points: Series, yLabel: string): Html {
+  const pts = points.filter(([t, v]) => Number.isFinite(t) && Number.isFinite(v)).sort((a, b) => a[0] - b[0]);
+  if (pts.length === 0) return html``;
+  const width = 560;
+  const height = 220;
+  const left = 52;
+  const right = 12;
+  const top = 28;
+  const bottom = 34;
+  const t0 = pts[0]![0];
+  const t1 = Math.max(pts[pts.length - 1]![0], t0 + 1);
+  const vMax = Math.max(...pts.map(([, v]) => v), 1);
+  const vMin = Math.min(0, ...pts.map(([, v]) => v));
+  const x = (t: number) => left + ((t - t0) / (t1 - t0)) * (width - left - right);
+  const y = (v: number) => top + (1 - (v - vMin) / (vMax - vMin || 1)) * (height - top - bottom);
+  let d = `M${x(pts[0]![0]).toFixed(1)},${y(pts[0]![1]).toFixed(1)}`;
+  for (let i = 1; i < pts.length; i++) d += ` H${x(pts[i]![0]).toFixed(1)} V${y(pts[i]![1]).toFixed(1)}`;
+  const seconds = (t: number) => `${((t - t0) / 1000).toFixed(1)} s`;
+  return html`<svg class="chart line" role="img" aria-label="${title}" viewBox="0 0 ${String(width)} ${String(height)}" width="${String(width)}" height="${String(height)}" xmlns="http://www.w3.org/2000/svg">
+<title>${title}</title>
+<text x="8" y="18" font-weight="600">${title}</text>
+<line x1="${String(left)}" y1="${String(top)}" x2="${String(left)}" y2="${String(height - bottom)}" stroke="#8c959f"/>
+<line x1="${String(left)}" y1="${String(height - bottom)}" x2="${String(width - right)}" y2="${String(height - bottom)}" stroke="#8c959f"/>
+<text x="${String(left - 6)}" y="${String(top + 4)}" text-anchor="end">${String(vMax)}</text>
+<text x="${String(left - 6)}" y="${String(height - bottom)}" text-anchor="end">${String(vMin)}</text>
+<text x="${String(left)}" y="${String(height - bottom + 16)}">${seconds(t0)}</text>
+<text x="${String(width - right)}" y="${String(height - bottom + 16)}" text-anchor="end">${seconds(t1)}</text>
+<text x="${String((left + width) / 2)}" y="${String(height - 4)}" text-anchor="middle">time since start · ${yLabel}</text>
+<path d="${d}" fill="none" stroke="#1a7f37" stroke-width="2"/>
+</svg>`;
+}

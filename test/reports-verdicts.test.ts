@@ -1,0 +1,81 @@
+// The verdict table of reports/verdicts.ts, case by case, and the counts built from it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Rule } from '../lib/rules.js';
+import { ruleResults, toOutcomes } from '../reports/verdicts.js';
+import { buildReport } from '../reports/build.js';
+import type { RawTestResult } from '../reports/raw.js';
+import type { Verdict } from '../reports/model.js';
+
+const MUST: Rule = { id: 'POD.X.MUST', level: 'MUST', surface: 'rest-v2', section: 'S', statement: 'must', quote: 'q' };
+const OBS: Rule = { id: 'POD.X.OBSERVED', level: 'OBSERVED', surface: 'rest-v2', section: 'S', statement: 'observed', quote: 'q' };
+const OTHER = 'POD.X.OTHER';
+
+let n = 0;
+const t = (status: RawTestResult['status'], extra: Partial<RawTestResult> = {}): RawTestResult => ({
+  id: `t${++n}`, project: 'contract', file: 'f.spec.ts', title: `test ${n}`, titlePath: [`test ${n}`], status, expectedStatus: 'passed',
+  durationMs: 1, rules: [MUST.id, OBS.id], failedRules: [], observed: [], ...extra,
+});
+
+interface Case { name: string; tests: RawTestResult[]; planned?: boolean; must: Verdict; observed: Verdict; reason?: RegExp }
+
+const cases: Case[] = [
+  { name: 'no test declares the rules', tests: [], must: 'untested', observed: 'untested' },
+  { name: 'a passing test', tests: [t('passed')], must: 'pass', observed: 'pass' },
+  { name: 'a passing test that observed', tests: [t('passed', { observed: [{ rule: OBS.id, value: 404 }] })], must: 'pass', observed: 'observed' },
+  { name: 'a failure attributed to the MUST rule', tests: [t('failed', { failedRules: [MUST.id], error: 'x' })], must: 'fail', observed: 'skip', reason: /not reached/ },
+  { name: 'an unattributed failure fails MUST rules only', tests: [t('failed', { error: 'socket hang up' })], must: 'fail', observed: 'skip', reason: /failed before observing \(socket hang up\)/ },
+  { name: 'a timed-out test fails like a failed one', tests: [t('timedOut', { error: 'timeout' })], must: 'fail', observed: 'skip' },
+  { name: 'a failure attributed to another rule does not pass these', tests: [t('failed', { failedRules: [OTHER] })], must: 'skip', observed: 'skip', reason: /failed earlier on POD\.X\.OTHER/ },
+  { name: 'a failure attributed to the OBSERVED rule fails it', tests: [t('failed', { failedRules: [OBS.id] })], must: 'skip', observed: 'fail' },
+  { name: 'a skipped test gives its reason', tests: [t('skipped', { skipReason: 'needs CPC_ENDPOINT_ID' })], must: 'skip', observed: 'skip', reason: /^needs CPC_ENDPOINT_ID$/ },
+  { name: 'an interrupted test', tests: [t('interrupted')], must: 'skip', observed: 'skip', reason: /interrupted/ },
+  { name: 'a planned test that never ran', tests: [t('passed', { rules: [] })], planned: true, must: 'skip', observed: 'skip', reason: /not run/ },
+  { name: 'fail wins over pass', tests: [t('passed'), t('failed', { failedRules: [MUST.id] })], must: 'fail', observed: 'pass' },
+  { name: 'pass wins over skip', tests: [t('skipped', { skipReason: 'r' }), t('passed')], must: 'pass', observed: 'pass' },
+  { name: 'an observation survives a later failure elsewhere', tests: [t('passed', { observed: [{ rule: OBS.id, value: 1 }] }), t('failed', { failedRules: [MUST.id] })], must: 'fail', observed: 'observed' },
+];
+
+for (const c of cases) {
+  test(`verdicts: ${c.name}`, () => {
+    const planned = c.planned ? [{ id: 'never', project: 'contract', file: 'f', title: 'never', titlePath: ['never'], rules: [MUST.id, OBS.id] }] : [];
+    const [must, observed] = ruleResults([MUST, OBS], toOutcomes(c.tests, planned));
+    assert.equal(must!.verdict, c.must, 'MUST rule');
+    assert.equal(observed!.verdict, c.observed, 'OBSERVED rule');
+    if (c.reason) {
+      const reasons = [...(must!.skipReasons ?? []), ...(observed!.skipReasons ?? [])];
+      assert.ok(reasons.some((r) => c.reason!.test(r)), `a skip reason matches ${c.reason}: ${JSON.stringify(reasons)}`);
+    }
+  });
+}
+
+test('verdicts: failures carry the test and its message; observations carry the test', () => {
+  const tests = [t('failed', { id: 'a', failedRules: [MUST.id], error: '[POD.X.MUST] expected 400, got 500' }), t('passed', { id: 'b', observed: [{ rule: OBS.id, value: { status: 422 } }] })];
+  const [must, observed] = ruleResults([MUST, OBS], toOutcomes(tests));
+  assert.deepEqual(must!.failures, [{ test: 'a', message: '[POD.X.MUST] expected 400, got 500' }]);
+  assert.deepEqual(observed!.observed, [{ test: 'b', value: { status: 422 } }]);
+  assert.deepEqual(must!.tests.sort(), ['a', 'b']);
+});
+
+test('outcomes: sorted whatever order the workers finished in; passing tests keep one exchange', () => {
+  const ev = (url: string) => ({ request: { method: 'GET', url, headers: {}, bodyBytes: 0 }, curl: `curl ${url}` });
+  const a = t('passed', { id: 'z', title: 'b', titlePath: ['b'], evidence: [ev('1'), ev('2')] });
+  const b = t('failed', { id: 'y', title: 'a', titlePath: ['a'], evidence: [ev('1'), ev('2')] });
+  const out = toOutcomes([a, b]);
+  assert.deepEqual(out.map((o) => o.id), ['y', 'z']);
+  assert.equal(out.find((o) => o.id === 'z')!.evidence!.length, 1);
+  assert.equal(out.find((o) => o.id === 'y')!.evidence!.length, 2);
+});
+
+test('summary: counts per surface and level, and conformance', () => {
+  const base = { target: { kind: 'embedded' as const, keys: { main: false, readonly: false, other: false }, emulator: true, faults: [] }, startedAt: new Date(0), finishedAt: new Date(1000), suiteVersion: '0' };
+  const ok = buildReport({ ...base, rules: [MUST, OBS], raw: [t('passed')], complete: true });
+  assert.equal(ok.summary.conformant, true);
+  assert.deepEqual(ok.summary.byLevel.MUST, { total: 1, pass: 1, fail: 0, skip: 0, observed: 0, untested: 0 });
+  assert.equal(ok.summary.bySurface['rest-v2']!.total, 2);
+  const failed = buildReport({ ...base, rules: [MUST, OBS], raw: [t('failed', { failedRules: [MUST.id] })], complete: true });
+  assert.equal(failed.summary.conformant, false);
+  const incomplete = buildReport({ ...base, rules: [MUST, OBS], raw: [t('passed')], complete: false, interruption: 'interrupted by SIGINT' });
+  assert.equal(incomplete.summary.conformant, false, 'an incomplete run is never conformant');
+  assert.equal(incomplete.run.interruption, 'interrupted by SIGINT');
+});
