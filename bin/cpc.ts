@@ -40,6 +40,7 @@ run options:
   --update-baseline    rewrite the baseline file from this run, on purpose
   --load-dir DIR       load summaries to merge (default <out>/load)
   --probe-every MS     watchdog interval for a remote target (default 15000)
+  --artifacts DIR      Playwright's output folder (default test-results)
 
 CPC_SEED replays a run; without it a seed is chosen, printed and recorded in the report.
 `;
@@ -62,7 +63,7 @@ async function main(argv: string[]): Promise<number> {
         ...targetOptions,
         out: { type: 'string' }, project: { type: 'string', multiple: true }, grep: { type: 'string' },
         workers: { type: 'string' }, faults: { type: 'string' }, 'quiet-summary': { type: 'boolean' },
-        baseline: { type: 'string' }, 'update-baseline': { type: 'boolean' }, 'load-dir': { type: 'string' }, 'probe-every': { type: 'string' },
+        baseline: { type: 'string' }, 'update-baseline': { type: 'boolean' }, 'load-dir': { type: 'string' }, 'probe-every': { type: 'string' }, artifacts: { type: 'string' },
       },
       strict: true,
     });
@@ -93,6 +94,7 @@ async function main(argv: string[]): Promise<number> {
     updateBaseline: v['update-baseline'] === true,
     ...(typeof v['load-dir'] === 'string' ? { loadDir: v['load-dir'] } : {}),
     ...(probeEvery ? { probeEveryMs: probeEvery } : {}),
+    ...(typeof v.artifacts === 'string' ? { artifactsDir: v.artifacts } : {}),
   });
   return outcome.exitCode;
 }

@@ -19,22 +19,22 @@ import { Counter, Gauge, Trend } from 'k6/metrics';
 import { intKnob, numberKnob } from './lib/config.ts';
 import { CHECK } from './lib/ratelimit-checks.ts';
 import { complete, headerValue, readRateLimit, type PolicyMember, type WindowName } from './lib/ratelimit-fields.ts';
-import { RateLimitMonitor, type Observed, type Outcome } from './lib/ratelimit-monitor.ts';
+import { createMonitor, type Observed, type Outcome, type RateLimitMonitor } from './lib/ratelimit-monitor.ts';
 import { summaryOutputs, TREND_STATS, type K6SummaryData } from './lib/summary.ts';
 import { bearer, closeTarget, openTarget, type Target } from './lib/target.ts';
 
 const VUS = intKnob(__ENV, 'CPC_LOAD_VUS', 2, 1, 1000);
-const ITERATIONS = intKnob(__ENV, 'CPC_LOAD_ITERATIONS', 2, 1, 100_000);
+const ITERATIONS = intKnob(__ENV, 'CPC_LOAD_ITERATIONS', 2, 1, 100000);
 /** Concurrency of one batch (k6's `batchPerHost`); a burst larger than this goes out in several batches. */
 const BATCH = intKnob(__ENV, 'CPC_LOAD_BATCH', 100, 1, 1000);
 /** Requests beyond the minute quota in one burst. */
-const EXTRA = intKnob(__ENV, 'CPC_LOAD_EXTRA', 5, 1, 10_000);
+const EXTRA = intKnob(__ENV, 'CPC_LOAD_EXTRA', 5, 1, 10000);
 /** The emulator world's minute quota and clock scale (a 60 s window lasts 60/scale real seconds). */
-const QUOTA_MINUTE = intKnob(__ENV, 'CPC_LOAD_QUOTA_MINUTE', 20, 1, 100_000);
-const SCALE = numberKnob(__ENV, 'CPC_LOAD_SCALE', 30, 0, 10_000);
+const QUOTA_MINUTE = intKnob(__ENV, 'CPC_LOAD_QUOTA_MINUTE', 20, 1, 100000);
+const SCALE = numberKnob(__ENV, 'CPC_LOAD_SCALE', 30, 0, 10000);
 /** Longest real wait for a Retry-After before the recovery step is skipped, in seconds. */
-const MAX_WAIT_S = intKnob(__ENV, 'CPC_LOAD_MAX_WAIT_S', 120, 1, 86_400);
-const P95_MS = intKnob(__ENV, 'CPC_LOAD_P95_MS', 2000, 1, 600_000);
+const MAX_WAIT_S = intKnob(__ENV, 'CPC_LOAD_MAX_WAIT_S', 120, 1, 86400);
+const P95_MS = intKnob(__ENV, 'CPC_LOAD_P95_MS', 2000, 1, 600000);
 const SLICES = 30;
 
 export const options = {
@@ -61,10 +61,10 @@ const remaining = Array.from({ length: SLICES }, (_, i) => new Gauge(`ratelimit_
 interface SetupData { target: Target; baseline: Record<WindowName, PolicyMember> | null; sliceMs: number }
 
 export function setup(): SetupData {
-  const target = openTarget(__ENV, { quotas: { minute: QUOTA_MINUTE, hour: 1_000_000, day: 10_000_000 }, scale: SCALE }, VUS);
+  const target = openTarget(__ENV, { quotas: { minute: QUOTA_MINUTE, hour: 1000000, day: 10000000 }, scale: SCALE }, VUS);
   const probe = http.get(`${target.baseUrl}/v2/pods`, { headers: bearer(target.keys[0]!), responseCallback: http.expectedStatuses({ min: 200, max: 299 }, 429) });
   const reading = readRateLimit(probe.headers);
-  const expectedMs = ITERATIONS * ((60_000 / target.scale) * 1.2 + 1000);
+  const expectedMs = ITERATIONS * ((60000 / target.scale) * 1.2 + 1000);
   return { target, baseline: complete(reading) ? reading.policy : null, sliceMs: Math.ceil(expectedMs / SLICES) };
 }
 
@@ -102,7 +102,7 @@ export default function (setupData: SetupData): void {
     const size = Math.min(BATCH, quota + EXTRA - sent);
     const { observed, start, end } = send(target, key, size, sliceMs);
     sent += size;
-    monitor ??= new RateLimitMonitor({ scale: target.scale, baseline: setupData.baseline ?? undefined, ownAccount: target.keys.length >= VUS });
+    if (!monitor) monitor = createMonitor({ scale: target.scale, baseline: setupData.baseline ?? undefined, ownAccount: target.keys.length >= VUS });
     record(monitor.observeBatch(observed, start, end));
     refused = observed.filter((o) => o.status === 429);
   }

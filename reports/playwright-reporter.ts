@@ -4,7 +4,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } fr
 import { registerSecret } from '../lib/redact.js';
 import type { Evidence } from '../lib/evidence.js';
 import { RAW_FILE, type PropertyRecord, type RawPlannedTest, type RawRunFooter, type RawRunHeader, type RawRunPlan, type RawTestResult } from './raw.js';
-import { scrubValue } from './scrub.js';
+import { harvestValue, scrubValue } from './scrub.js';
 
 const KEY_VARIABLES = ['CPC_API_KEY', 'CPC_API_KEY_READONLY', 'CPC_API_KEY_OTHER'] as const;
 
@@ -26,6 +26,9 @@ const parse = <T>(text: string | undefined): T | undefined => {
 export default class RawResultsReporter implements Reporter {
   #file = '';
   #root = process.cwd();
+  /** Keys learnt so far, removed from every line; a newly learnt key is removed from earlier lines too. */
+  #keys = new Set<string>();
+  #lines: string[] = [];
 
   onBegin(config: FullConfig, suite: Suite): void {
     for (const name of KEY_VARIABLES) registerSecret(process.env[name]);
@@ -34,7 +37,8 @@ export default class RawResultsReporter implements Reporter {
     this.#file = join(dir, RAW_FILE);
     const header: RawRunHeader = { kind: 'run', startedAt: new Date().toISOString(), workers: config.workers };
     const plan: RawRunPlan = { kind: 'plan', tests: suite.allTests().map((t) => this.#planned(t)) };
-    writeFileSync(this.#file, JSON.stringify(header) + '\n' + JSON.stringify(scrubValue(plan)) + '\n');
+    this.#lines = [JSON.stringify(header), JSON.stringify(scrubValue(plan))];
+    writeFileSync(this.#file, this.#lines.join('\n') + '\n');
   }
 
   #planned(test: TestCase): RawPlannedTest {
@@ -68,11 +72,26 @@ export default class RawResultsReporter implements Reporter {
       ...(Array.isArray(evidence) ? { evidence } : {}),
       ...(property ? { property } : {}),
     };
-    appendFileSync(this.#file, JSON.stringify(scrubValue(record)) + '\n');
+    this.#append(record);
+  }
+
+  /** Appends a scrubbed line; rewrites the file when a key learnt now appears in an earlier line. */
+  #append(record: RawTestResult): void {
+    const known = this.#keys.size;
+    harvestValue(record, this.#keys);
+    const fresh = [...this.#keys].slice(known);
+    if (fresh.length && this.#lines.some((l) => fresh.some((k) => l.includes(k)))) {
+      this.#lines = this.#lines.map((l) => JSON.stringify(scrubValue(JSON.parse(l) as unknown, this.#keys)));
+      writeFileSync(this.#file, this.#lines.join('\n') + '\n');
+    }
+    const line = JSON.stringify(scrubValue(record, this.#keys));
+    this.#lines.push(line);
+    appendFileSync(this.#file, line + '\n');
   }
 
   onEnd(result: FullResult): void {
     const footer: RawRunFooter = { kind: 'end', finishedAt: new Date().toISOString(), status: result.status };
+    this.#lines.push(JSON.stringify(footer));
     appendFileSync(this.#file, JSON.stringify(footer) + '\n');
   }
 

@@ -8,6 +8,7 @@ import { faultCatalog, isFaultId } from '../../emulator/faults.js';
 import { startEmulator } from '../../emulator/server.js';
 import { buildReport, type ConformanceReport, type TargetIdentity } from '../../reports/model.js';
 import { readRaw } from '../../reports/raw-read.js';
+import { scrubRawFile } from '../../reports/raw-scrub.js';
 import { readLoadResults } from '../../reports/load.js';
 import { readBaseline } from '../../reports/baseline.js';
 import { SUITE_VERSION, PROJECT_ROOT } from '../paths.js';
@@ -32,6 +33,8 @@ export interface ConformanceOptions {
   loadDir?: string;
   /** How often the watchdog probes a remote target (ms); three misses in a row stop the run. */
   probeEveryMs?: number;
+  /** Playwright's output folder (default `test-results`, from playwright.config.ts). */
+  artifactsDir?: string;
 }
 
 export interface ConformanceOutcome { report: ConformanceReport; exitCode: number; files: string[] }
@@ -85,7 +88,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   }
 
   const args = [...options.projects.map((p) => `--project=${p}`), ...(options.grep ? ['--grep', options.grep] : []),
-    ...(options.workers ? [`--workers=${options.workers}`] : []), ...(options.quiet ? ['--reporter=dot,./reports/playwright-reporter.ts'] : [])];
+    ...(options.workers ? [`--workers=${options.workers}`] : []), ...(options.quiet ? ['--reporter=dot,./reports/playwright-reporter.ts'] : []),
+    ...(options.artifactsDir ? [`--output=${resolve(options.artifactsDir)}`] : [])];
   const everyMs = options.probeEveryMs ?? 15_000;
   const run = await runSupervised(args, { ...env, CPC_RAW_DIR: rawDir, CPC_EMULATOR_FAULTS: options.faults.join(','), CPC_SEED: String(seed) },
     config.kind === 'remote' ? { url: config.baseUrl!, everyMs, failures: 3 } : undefined);
@@ -101,6 +105,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       if (why) interruption = `the target stopped answering ${config.baseUrl!} (${why})`;
     }
     await emulator?.close();
+    scrubRawFile(rawDir);
     const raw = readRaw(rawDir);
     if (!interruption && raw.status === 'interrupted') interruption = 'the test runner was interrupted';
     if (!interruption && raw.status === 'timedout') interruption = 'the test runner hit its global time limit';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import {
   buildASTSchema, parse, visit, Kind,
-  type DocumentNode, type GraphQLSchema, type InputValueDefinitionNode, type ObjectTypeDefinitionNode,
+  type DocumentNode, type GraphQLSchema, type InputValueDefinitionNode,
 } from 'graphql';
 import type { World } from '../world.js';
 
@@ -64,9 +64,3 @@ export function schemaFor(world: World): GraphQLSchema {
   return schema;
 }
 
-/** Root fields of the Mutation type (for the write-scope check). */
-export function mutationFieldNames(): string[] {
-  const mutation = sdlDocument().definitions.find(
-    (d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION && d.name.value === 'Mutation');
-  return mutation?.fields?.map((f) => f.name.value) ?? [];
-}

@@ -11,9 +11,9 @@ export const readRoutes: RouteDef[] = [
   {
     method: 'GET', path: path('status/:jobId'), operation: 'status', surface: 'serverless', auth: 'serverless', scope: 'read',
     handle(ctx) {
+      const ttl = ttlParam(ctx);
       const target = queueEndpoint(ctx);
       const job = jobOf(ctx, target);
-      const ttl = ttlParam(ctx);
       if (ttl !== undefined) target.store.setTtl(job, ttl);
       return json(200, shownJob(ctx, job));
     },
@@ -22,9 +22,10 @@ export const readRoutes: RouteDef[] = [
     // Platform notes: the official SDK long-polls here after a /runsync that was not finished.
     method: 'GET', path: path('status-sync/:jobId'), operation: 'statusSync', surface: 'serverless', auth: 'serverless', scope: 'read',
     async handle(ctx) {
+      const wait = waitParam(ctx);
       const target = queueEndpoint(ctx);
       const job = jobOf(ctx, target);
-      await target.store.waitFor(job, waitParam(ctx).ms);
+      await target.store.waitFor(job, wait.ms);
       return json(200, shownJob(ctx, job));
     },
   },

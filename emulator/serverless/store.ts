@@ -30,6 +30,11 @@ export class JobStore implements RuntimeHost {
     return this.#timings;
   }
 
+  /** Jobs held now (results not yet expired): what retention keeps bounded. */
+  get size(): number {
+    return this.#jobs.size;
+  }
+
   setTimings(patch: Partial<Timings>): Timings {
     this.#timings = { ...this.#timings, ...patch };
     return this.#timings;

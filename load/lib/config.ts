@@ -8,15 +8,16 @@ export type Env = Record<string, string | undefined>;
 
 /** A bad knob value: the run stops before any request (k6 reports a script error). */
 export class LoadConfigError extends Error {
-  readonly code = 'CPC_LOAD_CONFIG';
+  declare readonly code: 'CPC_LOAD_CONFIG';
   constructor(message: string) {
     super(message);
+    this.code = 'CPC_LOAD_CONFIG';
     this.name = 'LoadConfigError';
   }
 }
 
 /** An integer knob within [min, max]; the default when unset or empty. */
-export function intKnob(env: Env, name: string, fallback: number, min = 1, max = 1_000_000): number {
+export function intKnob(env: Env, name: string, fallback: number, min = 1, max = 1000000): number {
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   const n = Number(raw);

@@ -44,18 +44,17 @@ function detailOf(body: string | null): string | undefined {
   }
 }
 
-export class RateLimitMonitor {
-  private readonly o: MonitorOptions;
-  private baseline: Record<WindowName, PolicyMember> | undefined;
-  private readonly instances: Partial<Record<WindowName, Instance>> = {};
-
-  constructor(options: MonitorOptions) {
-    this.o = options;
-    this.baseline = options.baseline;
-  }
-
+export interface RateLimitMonitor {
   /** Checks one batch of concurrent responses, sent no earlier than `startMs` and all answered by `endMs` (real clock). */
-  observeBatch(responses: readonly Observed[], startMs: number, endMs: number): Outcome[] {
+  observeBatch(responses: readonly Observed[], startMs: number, endMs: number): Outcome[];
+}
+
+/** A monitor for one VU's responses (closures, not a class: k6 runs this). */
+export function createMonitor(o: MonitorOptions): RateLimitMonitor {
+  let baseline = o.baseline;
+  const instances: Partial<Record<WindowName, Instance>> = {};
+
+  function observeBatch(responses: readonly Observed[], startMs: number, endMs: number): Outcome[] {
     const out: Outcome[] = [];
     const readings = responses.map((res) => ({ res, reading: readRateLimit(res.headers) }));
     for (const { res, reading } of readings) {
@@ -63,35 +62,35 @@ export class RateLimitMonitor {
       out.push(ok(CHECK.syntax, reading.syntax.length === 0, reading.syntax.join('; ')));
       out.push(ok(CHECK.windows, reading.windows.length === 0, reading.windows.join('; ')));
       if (!complete(reading)) continue;
-      this.baseline ??= reading.policy;
+      if (!baseline) baseline = reading.policy;
       for (const w of WINDOWS) {
         const { r, t } = reading.limit[w];
         const { q, w: len } = reading.policy[w];
-        const base = this.baseline[w];
+        const base = baseline[w];
         out.push(ok(CHECK.policyConstant, q === base.q && len === base.w, `${w}: q=${q};w=${len}, first seen q=${base.q};w=${base.w}`));
         out.push(ok(CHECK.windowLength, len === WINDOW_SECONDS[w], `${w}: w=${len}`));
         out.push(ok(CHECK.rBounds, r >= 0 && r <= q, `${w}: r=${r}, q=${q}`));
         out.push(ok(CHECK.tBounds, t >= 0 && t <= len, `${w}: t=${t}, w=${len}`));
       }
-      if (res.status === 429) out.push(...this.refusal(res, reading.limit));
+      if (res.status === 429) out.push(...refusal(res, reading.limit));
     }
-    const midV = ((startMs + endMs) / 2) * this.o.scale;
-    const spanV = (endMs - startMs) * this.o.scale;
+    const midV = ((startMs + endMs) / 2) * o.scale;
+    const spanV = (endMs - startMs) * o.scale;
     for (const w of WINDOWS) {
       const lenMs = WINDOW_SECONDS[w] * 1000;
       // A batch longer than a quarter window cannot be placed in one instance: skip, never guess.
-      if (spanV >= lenMs / 4) { delete this.instances[w]; continue; }
+      if (spanV >= lenMs / 4) { delete instances[w]; continue; }
       const points: Point[] = [];
       readings.forEach(({ res, reading }, index) => {
         const m = reading.limit[w];
         if (m) points.push({ index, r: m.r, t: m.t, resetV: midV + m.t * 1000, admitted: res.status >= 200 && res.status < 300 });
       });
-      out.push(...this.window(w, points, lenMs, readings.map((x) => x.reading.limit[w]?.r === 0 && x.res.status === 429)));
+      out.push(...windowChecks(w, points, lenMs, readings.map((x) => x.reading.limit[w]?.r === 0 && x.res.status === 429)));
     }
     return out;
   }
 
-  private refusal(res: Observed, limit: Record<WindowName, { r: number; t: number }>): Outcome[] {
+  function refusal(res: Observed, limit: Record<WindowName, { r: number; t: number }>): Outcome[] {
     const exhausted = WINDOWS.filter((w) => limit[w].r === 0);
     const detail = detailOf(res.body) ?? '';
     const named = exhausted.filter((w) => new RegExp(`\\b${w}\\b`, 'i').test(detail));
@@ -108,7 +107,7 @@ export class RateLimitMonitor {
     ];
   }
 
-  private window(w: WindowName, points: Point[], lenMs: number, refusedHere: boolean[]): Outcome[] {
+  function windowChecks(w: WindowName, points: Point[], lenMs: number, refusedHere: boolean[]): Outcome[] {
     const out: Outcome[] = [];
     points.sort((a, b) => a.resetV - b.resetV);
     const clusters: Point[][] = [];
@@ -119,7 +118,7 @@ export class RateLimitMonitor {
     }
     for (const cluster of clusters) {
       const resetV = cluster[0]!.resetV;
-      const prev = this.instances[w];
+      const prev = instances[w];
       const continuing = prev !== undefined && Math.abs(prev.resetV - resetV) < lenMs / 2;
       const inst: Instance = continuing ? prev : { resetV, lastR: Number.POSITIVE_INFINITY, admitted: new Set() };
       const maxR = Math.max(...cluster.map((p) => p.r));
@@ -130,13 +129,15 @@ export class RateLimitMonitor {
         inst.admitted.add(p.r);
       }
       if (cluster.some((p) => p.admitted)) out.push(ok(CHECK.rDistinct, dup.length === 0, `${w}: admitted requests shared r=${dup.join(',')}`));
-      if (this.o.ownAccount && cluster.some((p) => refusedHere[p.index]) && inst.admitted.size > 0) {
+      if (o.ownAccount && cluster.some((p) => refusedHere[p.index]) && inst.admitted.size > 0) {
         out.push(ok(CHECK.exact, inst.admitted.has(0), `${w}: refused, but the lowest r admitted was ${Math.min(...inst.admitted)}`));
       }
       inst.lastR = Math.min(inst.lastR, ...cluster.map((p) => p.r));
       inst.resetV = continuing ? inst.resetV : resetV;
-      this.instances[w] = inst;
+      instances[w] = inst;
     }
     return out;
   }
+
+  return { observeBatch };
 }

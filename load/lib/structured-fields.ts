@@ -29,10 +29,13 @@ export type ListMember = SfItem | SfInnerList;
 
 /** Thrown for input that is not a valid Structured Field; `at` is the offset where parsing stopped. */
 export class StructuredFieldError extends Error {
-  readonly code = 'SF_PARSE';
-  constructor(message: string, readonly at: number) {
+  declare readonly code: 'SF_PARSE';
+  declare readonly at: number;
+  constructor(message: string, at: number) {
     super(`${message} at offset ${at}`);
     this.name = 'StructuredFieldError';
+    this.code = 'SF_PARSE';
+    this.at = at;
   }
 }
 
@@ -43,76 +46,76 @@ const TCHAR = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]$/;
 const KEY_CHAR = /^[a-z0-9_\-.*]$/;
 const BASE64 = /^[A-Za-z0-9+/=]*$/;
 const HEX_LOWER = /^[0-9a-f]{2}$/;
-const MAX_INTEGER = 999_999_999_999_999;
+const MAX_INTEGER = 999999999999999;
 
-class Parser {
-  pos = 0;
-  constructor(readonly input: string) {}
+/** The RFC 9651 parsing algorithms over one input, as closures (k6 runs this: no class fields). */
+function parser(input: string) {
+  let pos = 0;
 
-  fail(message: string): never {
-    throw new StructuredFieldError(message, this.pos);
+  function fail(message: string): never {
+    throw new StructuredFieldError(message, pos);
   }
 
-  peek(): string { return this.input.charAt(this.pos); }
-  done(): boolean { return this.pos >= this.input.length; }
-  take(): string { return this.input.charAt(this.pos++); }
-  skipSp(): void { while (this.peek() === ' ') this.pos++; }
-  skipOws(): void { while (this.peek() === ' ' || this.peek() === '\t') this.pos++; }
+  function peek(): string { return input.charAt(pos); }
+  function done(): boolean { return pos >= input.length; }
+  function take(): string { return input.charAt(pos++); }
+  function skipSp(): void { while (peek() === ' ') pos++; }
+  function skipOws(): void { while (peek() === ' ' || peek() === '\t') pos++; }
 
-  list(): ListMember[] {
+  function list(): ListMember[] {
     const members: ListMember[] = [];
-    while (!this.done()) {
-      members.push(this.peek() === '(' ? this.innerList() : this.item());
-      this.skipOws();
-      if (this.done()) return members;
-      if (this.take() !== ',') { this.pos--; this.fail('expected "," between list members'); }
-      this.skipOws();
-      if (this.done()) this.fail('trailing comma');
+    while (!done()) {
+      members.push(peek() === '(' ? innerList() : item());
+      skipOws();
+      if (done()) return members;
+      if (take() !== ',') { pos--; fail('expected "," between list members'); }
+      skipOws();
+      if (done()) fail('trailing comma');
     }
     return members;
   }
 
-  innerList(): SfInnerList {
-    this.pos++; // "("
+  function innerList(): SfInnerList {
+    pos++; // "("
     const items: SfItem[] = [];
-    while (!this.done()) {
-      this.skipSp();
-      if (this.peek() === ')') {
-        this.pos++;
-        return { kind: 'inner-list', items, params: this.parameters() };
+    while (!done()) {
+      skipSp();
+      if (peek() === ')') {
+        pos++;
+        return { kind: 'inner-list', items, params: parameters() };
       }
-      items.push(this.item());
-      const next = this.peek();
-      if (next !== ' ' && next !== ')') this.fail('expected " " or ")" in an inner list');
+      items.push(item());
+      const next = peek();
+      if (next !== ' ' && next !== ')') fail('expected " " or ")" in an inner list');
     }
-    return this.fail('unterminated inner list');
+    return fail('unterminated inner list');
   }
 
-  item(): SfItem {
-    const value = this.bareItem();
-    return { kind: 'item', value, params: this.parameters() };
+  function item(): SfItem {
+    const value = bareItem();
+    return { kind: 'item', value, params: parameters() };
   }
 
-  bareItem(): BareItem {
-    const c = this.peek();
-    if (c === '-' || DIGIT.test(c)) return this.number();
-    if (c === '"') return { type: 'string', value: this.string() };
-    if (c === '*' || ALPHA.test(c)) return { type: 'token', value: this.token() };
-    if (c === ':') return { type: 'binary', value: this.binary() };
-    if (c === '?') return { type: 'boolean', value: this.boolean() };
-    if (c === '@') return this.date();
-    if (c === '%') return { type: 'displaystring', value: this.displayString() };
-    return this.fail(c === '' ? 'unexpected end of input' : `unexpected character ${JSON.stringify(c)}`);
+  function bareItem(): BareItem {
+    const c = peek();
+    if (c === '-' || DIGIT.test(c)) return number();
+    if (c === '"') return { type: 'string', value: string() };
+    if (c === '*' || ALPHA.test(c)) return { type: 'token', value: token() };
+    if (c === ':') return { type: 'binary', value: binary() };
+    if (c === '?') return { type: 'boolean', value: boolean() };
+    if (c === '@') return date();
+    if (c === '%') return { type: 'displaystring', value: displayString() };
+    return fail(c === '' ? 'unexpected end of input' : `unexpected character ${JSON.stringify(c)}`);
   }
 
-  parameters(): Parameters {
+  function parameters(): Parameters {
     const params: Parameters = [];
-    while (this.peek() === ';') {
-      this.pos++;
-      this.skipSp();
-      const key = this.key();
+    while (peek() === ';') {
+      pos++;
+      skipSp();
+      const key = parseKey();
       let value: BareItem = { type: 'boolean', value: true };
-      if (this.peek() === '=') { this.pos++; value = this.bareItem(); }
+      if (peek() === '=') { pos++; value = bareItem(); }
       const existing = params.find((p) => p[0] === key);
       if (existing) existing[1] = value;
       else params.push([key, value]);
@@ -120,110 +123,112 @@ class Parser {
     return params;
   }
 
-  key(): string {
-    const first = this.peek();
-    if (!(LCALPHA.test(first) || first === '*')) this.fail('a key starts with a lowercase letter or "*"');
+  function parseKey(): string {
+    const first = peek();
+    if (!(LCALPHA.test(first) || first === '*')) fail('a key starts with a lowercase letter or "*"');
     let out = '';
-    while (!this.done() && KEY_CHAR.test(this.peek())) out += this.take();
+    while (!done() && KEY_CHAR.test(peek())) out += take();
     return out;
   }
 
-  number(): BareItem {
+  function number(): BareItem {
     let sign = 1;
-    if (this.peek() === '-') { this.pos++; sign = -1; }
-    if (!DIGIT.test(this.peek())) this.fail('expected a digit');
+    if (peek() === '-') { pos++; sign = -1; }
+    if (!DIGIT.test(peek())) fail('expected a digit');
     let digits = '';
     let decimal = false;
-    while (!this.done()) {
-      const c = this.peek();
+    while (!done()) {
+      const c = peek();
       if (DIGIT.test(c)) digits += c;
       else if (!decimal && c === '.') {
-        if (digits.length > 12) this.fail('a decimal has at most 12 integer digits');
+        if (digits.length > 12) fail('a decimal has at most 12 integer digits');
         digits += c;
         decimal = true;
       } else break;
-      this.pos++;
-      if (!decimal && digits.length > 15) this.fail('an integer has at most 15 digits');
-      if (decimal && digits.length > 16) this.fail('a decimal has at most 16 characters');
+      pos++;
+      if (!decimal && digits.length > 15) fail('an integer has at most 15 digits');
+      if (decimal && digits.length > 16) fail('a decimal has at most 16 characters');
     }
     if (!decimal) {
       const value = sign * Number(digits);
-      if (Math.abs(value) > MAX_INTEGER) this.fail('integer out of range');
+      if (Math.abs(value) > MAX_INTEGER) fail('integer out of range');
       return { type: 'integer', value };
     }
-    if (digits.endsWith('.')) this.fail('a decimal needs a fraction digit');
-    if (digits.length - digits.indexOf('.') - 1 > 3) this.fail('a decimal has at most 3 fraction digits');
+    if (digits.endsWith('.')) fail('a decimal needs a fraction digit');
+    if (digits.length - digits.indexOf('.') - 1 > 3) fail('a decimal has at most 3 fraction digits');
     return { type: 'decimal', value: sign * Number(digits) };
   }
 
-  string(): string {
-    this.pos++; // '"'
+  function string(): string {
+    pos++; // '"'
     let out = '';
-    while (!this.done()) {
-      const c = this.take();
+    while (!done()) {
+      const c = take();
       if (c === '\\') {
-        const next = this.take();
-        if (next !== '"' && next !== '\\') { this.pos--; this.fail('only \\" and \\\\ escapes are allowed'); }
+        const next = take();
+        if (next !== '"' && next !== '\\') { pos--; fail('only \\" and \\\\ escapes are allowed'); }
         out += next;
       } else if (c === '"') return out;
-      else if (c < ' ' || c > '~') { this.pos--; this.fail('a string holds printable ASCII only'); }
+      else if (c < ' ' || c > '~') { pos--; fail('a string holds printable ASCII only'); }
       else out += c;
     }
-    return this.fail('unterminated string');
+    return fail('unterminated string');
   }
 
-  token(): string {
-    let out = this.take();
-    while (!this.done() && (TCHAR.test(this.peek()) || this.peek() === ':' || this.peek() === '/')) out += this.take();
+  function token(): string {
+    let out = take();
+    while (!done() && (TCHAR.test(peek()) || peek() === ':' || peek() === '/')) out += take();
     return out;
   }
 
-  binary(): string {
-    this.pos++; // ":"
-    const end = this.input.indexOf(':', this.pos);
-    if (end === -1) this.fail('unterminated byte sequence');
-    const b64 = this.input.slice(this.pos, end);
-    if (!BASE64.test(b64) || !decodableBase64(b64)) this.fail('a byte sequence holds decodable base64 only');
-    this.pos = end + 1;
+  function binary(): string {
+    pos++; // ":"
+    const end = input.indexOf(':', pos);
+    if (end === -1) fail('unterminated byte sequence');
+    const b64 = input.slice(pos, end);
+    if (!BASE64.test(b64) || !decodableBase64(b64)) fail('a byte sequence holds decodable base64 only');
+    pos = end + 1;
     return b64;
   }
 
-  boolean(): boolean {
-    this.pos++; // "?"
-    const c = this.take();
+  function boolean(): boolean {
+    pos++; // "?"
+    const c = take();
     if (c === '1') return true;
     if (c === '0') return false;
-    this.pos--;
-    return this.fail('a boolean is ?0 or ?1');
+    pos--;
+    return fail('a boolean is ?0 or ?1');
   }
 
-  date(): BareItem {
-    this.pos++; // "@"
-    const n = this.number();
-    if (n.type !== 'integer') this.fail('a date is an integer');
+  function date(): BareItem {
+    pos++; // "@"
+    const n = number();
+    if (n.type !== 'integer') fail('a date is an integer');
     return { type: 'date', value: n.value as number };
   }
 
-  displayString(): string {
-    this.pos++; // "%"
-    if (this.take() !== '"') { this.pos--; this.fail('a display string starts with %"'); }
+  function displayString(): string {
+    pos++; // "%"
+    if (take() !== '"') { pos--; fail('a display string starts with %"'); }
     const bytes: number[] = [];
-    while (!this.done()) {
-      const c = this.take();
-      if (c < ' ' || c > '~') { this.pos--; this.fail('a display string holds printable ASCII only'); }
+    while (!done()) {
+      const c = take();
+      if (c < ' ' || c > '~') { pos--; fail('a display string holds printable ASCII only'); }
       if (c === '%') {
-        const hex = this.input.slice(this.pos, this.pos + 2);
-        if (!HEX_LOWER.test(hex)) this.fail('expected two lowercase hex digits after "%"');
+        const hex = input.slice(pos, pos + 2);
+        if (!HEX_LOWER.test(hex)) fail('expected two lowercase hex digits after "%"');
         bytes.push(parseInt(hex, 16));
-        this.pos += 2;
+        pos += 2;
       } else if (c === '"') {
         const text = decodeUtf8(bytes);
-        if (text === undefined) this.fail('a display string must be valid UTF-8');
+        if (text === undefined) fail('a display string must be valid UTF-8');
         return text as string;
       } else bytes.push(c.charCodeAt(0));
     }
-    return this.fail('unterminated display string');
+    return fail('unterminated display string');
   }
+
+  return { list, skipSp, done, fail };
 }
 
 /**
@@ -262,7 +267,7 @@ export function decodeUtf8(bytes: readonly number[]): string | undefined {
  * value is not one (leading and trailing spaces are allowed, as the RFC's parser allows).
  */
 export function parseList(value: string): ListMember[] {
-  const p = new Parser(value);
+  const p = parser(value);
   p.skipSp();
   const list = p.list();
   p.skipSp();

@@ -29,9 +29,10 @@ export interface WorldRequest {
 
 /** A control-surface call that did not answer as documented: the run cannot start. */
 export class ControlSurfaceError extends Error {
-  readonly code = 'CPC_LOAD_CONTROL';
+  declare readonly code: 'CPC_LOAD_CONTROL';
   constructor(message: string) {
     super(message);
+    this.code = 'CPC_LOAD_CONTROL';
     this.name = 'ControlSurfaceError';
   }
 }
@@ -67,8 +68,10 @@ export function openTarget(env: Env, world: WorldRequest, accounts: number): Tar
   if (!hasControlSurface(baseUrl)) {
     return { baseUrl, serverlessUrl, emulator: false, keys: envKeys(env), endpointId: env.CPC_ENDPOINT_ID?.trim() || undefined, scale: 1 };
   }
+  // CPC_LOAD_EMULATOR_FAULTS switches emulator faults on in the scenario's world, to watch a threshold catch them.
+  const faults = (env.CPC_LOAD_EMULATOR_FAULTS ?? '').split(',').map((f) => f.trim()).filter((f) => f.length > 0);
   const created = controlJson('POST', `${baseUrl}/__emulator/worlds`, {
-    quotas: world.quotas, seed: seedOf(env),
+    quotas: world.quotas, seed: seedOf(env), faults,
     clock: world.scale > 0 ? { mode: 'auto', scale: world.scale } : { mode: 'manual' },
   }, 201);
   const worldId = String(created.id);

@@ -44,6 +44,8 @@ test.describe('the HTML report in a real browser', () => {
 
   const visibleRows = (page: Page) => page.locator('tr.rule:visible');
 
+  // Playwright needs the fixtures argument destructured, even when no fixture is used.
+  // eslint-disable-next-line no-empty-pattern
   test('renders cleanly, filters and search work, evidence expands', async ({}, testInfo) => {
     const { page, errors, requests, dialogs } = await open(testInfo.outputPath('report'));
     await expect(page.locator('#result')).toHaveText('NOT CONFORMANT (INCOMPLETE RUN)');
@@ -93,7 +95,7 @@ test.describe('the HTML report in a real browser', () => {
 
     // Hostile strings are text: no injected element, handler or script ran.
     await expect(page.locator('img')).toHaveCount(0);
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     await expect(row).toContainText('</script><img src=x onerror=');
     expect(await page.content()).not.toContain(KEY);
 

@@ -42,12 +42,14 @@ test.describe('deleteTemplate', () => {
       );
     });
 
-  test('refuses a template an endpoint uses: it fails and the template is not deleted',
+  test('refuses a template an endpoint uses, even 2 minutes after the endpoint was saved: it fails and the template is not deleted',
     rules('TEMPLATE.DELETE.IN_USE_FAILS', 'GQL.ERRORS.FAILURE_SIGNALLED', 'GQL.ERRORS.NO_RESULT_FOR_FAILED_OP', 'GQL.ERRORS.FORMAT'),
-    async ({ gql }) => {
+    async ({ gql, emu }) => {
       const rule = 'TEMPLATE.DELETE.IN_USE_FAILS';
       const template = await gql.serverlessTemplate(rule);
       await gql.endpoint(template.id, rule, { workersMax: 0 });
+      // Past the deletion delay since the endpoint was saved, only the use itself can refuse it.
+      if (emu.available) await emu.advance(DELETION_DELAY_MS + 1_000);
       const res = await gql.send(doc.deleteTemplate(template.name));
       observe('GQL.ERRORS.FORMAT', failureFormat(res, 'deleteTemplate'));
       conform(graphqlFailureConformance(res, 'deleteTemplate', rule), await stillExists(gql, template, rule));

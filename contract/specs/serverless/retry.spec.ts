@@ -54,8 +54,9 @@ test.describe('/retry', () => {
 
   test('retrying a COMPLETED job does not requeue it', rules('JOB.STATE.RETRY_NOT_REQUEUED_OTHERWISE', 'JOB.STATE.RETRY_OTHER_STATUS'), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
-    const id = await jobs.submit({ echo: 'done' });
-    const { last } = await jobs.until(id, ended, { stepMs: 1_000, maxVirtualMs: 10_000, maxRealMs: 60_000 });
+    // A 5 s job: were it requeued, /status would show it waiting or running again, without output.
+    const id = await jobs.submit({ sleepMs: 5_000, echo: 'done' });
+    const { last } = await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: 20_000, maxRealMs: 60_000 });
     test.skip(statusOf(last) !== 'COMPLETED', `setup: the job ended ${statusOf(last)}`);
     const res = await jobs.retry(id);
     observe('JOB.STATE.RETRY_OTHER_STATUS', { jobStatus: 'COMPLETED', status: res.status, contentType: res.contentType, body: res.body });

@@ -1,7 +1,7 @@
 import { test } from '../../support/fixtures.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
 import { jobObjectConformance, statusOf } from '../../checks/job-conformance.js';
-import { jobsFor, setTimings, TERMINAL } from './support/jobs.js';
+import { jobsFor, release, setTimings, TERMINAL } from './support/jobs.js';
 
 // Spec: "Synchronous run | `POST /runsync` ... | Job object with `status`, `output`, `delayTime`, `executionTime`, `id`."
 test.describe('/runsync', () => {
@@ -36,7 +36,7 @@ test.describe('/runsync', () => {
       await jobs.untilActive(1);
       await emu.advance(1_500);
       await emu.advance(sleepMs);
-      res = await pending;
+      res = (await release(emu, pending)).value;
       measured = { waitedMs: 1_500, ranMs: sleepMs };
     } else {
       const started = Date.now();
@@ -55,14 +55,14 @@ test.describe('/runsync', () => {
     const jobs = jobsFor({ api, emu, target });
     const pending = jobs.runsync({ sleepMs: 5_000 }, { wait: 1_000 });
     if (emu.available) { await jobs.untilActive(1); await emu.advance(1_000); }
-    const res = await pending;
+    const { value: res, late } = await release(emu, pending);
     const body = (res.body ?? {}) as { id?: string; status?: string };
-    observe('JOB.RUNSYNC.WAIT_ELAPSED', { status: res.status, jobStatus: body.status, fields: Object.keys(body).sort() });
+    observe('JOB.RUNSYNC.WAIT_ELAPSED', { status: res.status, jobStatus: body.status, fields: Object.keys(body).sort(), ...(late ? { answeredLate: 'not within 2 s of the 1 s wait' } : {}) });
     conform(jobObjectConformance(res));
     if (res.status !== 200 || typeof body.id !== 'string' || TERMINAL.has(body.status ?? '')) return;
     const followUp = api.op('statusSync', { params: { endpointId: jobs.endpointId, jobId: body.id }, query: { wait: 10_000 } });
     if (emu.available) await emu.advance(4_000);
-    const sync = await followUp;
+    const { value: sync } = await release(emu, followUp);
     observe('JOB.STATUS_SYNC.LONG_POLL', { status: sync.status, jobStatus: statusOf(sync) });
     if (sync.status === 200) conform(jobObjectConformance(sync));
   });

@@ -16,14 +16,19 @@ export function validVcpuCounts(flavor: CpuFlavor): number[] {
  * is sometimes omitted so the default is exercised.
  */
 export function gpuConfig(gpus: readonly GpuEntry[]): fc.Arbitrary<{ id: string; count?: number }> {
-  return fc.constantFrom(...gpus).chain((g) => fc.record({
+  return fc.oneof(...gpus.map(gpuConfigOf));
+}
+
+/** A GpuConfig for one GPU type. */
+export function gpuConfigOf(g: GpuEntry): fc.Arbitrary<{ id: string; count?: number }> {
+  return fc.record({
     id: fc.constant(g.id),
     count: fc.integer({ min: minimumOf('gpu-config', '/properties/count'), max: g.maxGpuCount ?? DEFAULT_MAX_GPUS }),
-  }, { requiredKeys: ['id'], noNullPrototype: true }));
+  }, { requiredKeys: ['id'], noNullPrototype: true });
 }
 
 /** A CreateCpuConfig: a catalog flavor and a vCPU count valid for it; never `memory`. */
 export function cpuConfig(flavors: readonly CpuFlavor[]): fc.Arbitrary<{ id: string; vcpuCount: number }> {
   const usable = flavors.filter((f) => validVcpuCounts(f).length > 0);
-  return fc.constantFrom(...usable).chain((f) => fc.record({ id: fc.constant(f.id), vcpuCount: fc.constantFrom(...validVcpuCounts(f)) }, { noNullPrototype: true }));
+  return fc.oneof(...usable.map((f) => fc.record({ id: fc.constant(f.id), vcpuCount: fc.constantFrom(...validVcpuCounts(f)) }, { noNullPrototype: true })));
 }

@@ -24,9 +24,10 @@ function buildable(m: Mutation, ctx: PodContext): boolean {
  */
 export function invalidCreatePodRequest(ctx: PodContext, only?: (m: Mutation) => boolean): fc.Arbitrary<InvalidCase> {
   const usable = MUTATIONS.filter((m) => buildable(m, ctx) && (only?.(m) ?? true));
-  return fc.constantFrom(...usable).chain((m) => {
+  if (usable.length === 0) throw new RangeError('no mutation can be built from this catalog');
+  return fc.oneof(...usable.map((m) => {
     const kind = m.needs.includes('gpu') ? 'gpu' : m.needs.includes('cpu') ? 'cpu' : undefined;
     const base = validCreatePodRequest(ctx, kind ? { kind } : {}) as unknown as fc.Arbitrary<Body>;
-    return base.chain((b) => m.mutate(b, ctx)).map((body) => ({ label: m.label, rule: m.rule, expected: m.expected, body }));
-  });
+    return base.chain((b) => m.mutate(b, ctx)).map((body): InvalidCase => ({ label: m.label, rule: m.rule, expected: m.expected, body }));
+  }));
 }

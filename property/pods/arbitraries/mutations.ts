@@ -28,21 +28,31 @@ const mountsOf = (b: Body) => b.mounts as { persistent?: Body; network?: Body[] 
 /** A body whose mounts no longer tie it to a data center or a network setting. */
 const unplaced = (b: Body): Body => without(b, 'mounts', 'dataCenterIds', 'globalNetworking');
 
-/** A property name the closed schema at `pointer` does not define. */
-const unknownKey = (schema: 'create-pod-request' | 'gpu-config' | 'cpu-config-request' | 'mounts' | 'persistent-mount' | 'network-mount', pointer = '') =>
-  fc.stringMatching(/^[a-zA-Z][a-zA-Z0-9]{0,10}$/).filter((k) => !propertiesOf(schema, pointer).includes(k));
-const junk = (): fc.Arbitrary<unknown> => fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.boolean(), fc.constant(null));
+/** Builds an arbitrary once per key: compiling them per draw would dominate a run's time. */
+function memo<K, T>(make: (key: K) => T): (key: K) => T {
+  const made = new Map<K, T>();
+  return (key) => { if (!made.has(key)) made.set(key, make(key)); return made.get(key)!; };
+}
+
+type ClosedSchema = 'create-pod-request' | 'gpu-config' | 'cpu-config-request' | 'mounts' | 'persistent-mount' | 'network-mount';
+/** A property name the closed schema does not define. */
+const unknownKey = memo((schema: ClosedSchema) =>
+  fc.stringMatching(/^[a-zA-Z][a-zA-Z0-9]{0,10}$/).filter((k) => !propertiesOf(schema, '').includes(k) && k !== 'memory'));
+const JUNK: fc.Arbitrary<unknown> = fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.boolean(), fc.constant(null));
+const junk = (): fc.Arbitrary<unknown> => JUNK;
+type JsonType = 'string' | 'integer' | 'boolean' | 'array' | 'object' | 'null';
 /** A JSON value that is not of the named types. */
-const notA = (...types: ('string' | 'integer' | 'boolean' | 'array' | 'object' | 'null')[]): fc.Arbitrary<unknown> => fc.oneof(
-  ...(!types.includes('string') ? [fc.string({ maxLength: 6 })] : []),
-  ...(!types.includes('integer') ? [fc.integer()] : [fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d))]),
-  ...(!types.includes('boolean') ? [fc.boolean()] : []),
-  ...(!types.includes('array') ? [fc.array(fc.integer(), { maxLength: 2 })] : []),
-  ...(!types.includes('object') ? [fc.constant({ x: 1 })] : []),
-  ...(!types.includes('null') ? [fc.constant(null)] : []),
-);
-const volumeMount = (ctx: PodContext) => fc.tuple(fc.constantFrom(...ctx.volumes), mountPath()).map(([v, path]) => ({ volumeId: v.id, path }));
-const persistentMount = () => fc.record({ size: fc.integer({ min: minimumOf('persistent-mount', '/properties/size'), max: 500 }), path: mountPath() }, { noNullPrototype: true });
+const notA = memo((types: JsonType) => fc.oneof(
+  ...(types !== 'string' ? [fc.string({ maxLength: 6 })] : []),
+  ...(types !== 'integer' ? [fc.integer()] : [fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Number.isInteger(d))]),
+  ...(types !== 'boolean' ? [fc.boolean()] : []),
+  ...(types !== 'array' ? [fc.array(fc.integer(), { maxLength: 2 })] : []),
+  ...(types !== 'object' ? [fc.constant({ x: 1 })] : []),
+  fc.constant(null),
+));
+const volumeMount = memo((ctx: PodContext) => fc.tuple(fc.constantFrom(...ctx.volumes), mountPath()).map(([v, path]) => ({ volumeId: v.id, path })));
+const PERSISTENT = fc.record({ size: fc.integer({ min: minimumOf('persistent-mount', '/properties/size'), max: 500 }), path: mountPath() }, { noNullPrototype: true });
+const persistentMount = () => PERSISTENT;
 
 /**
  * Every rule the issue lists, broken one at a time (spec, CreatePodRequest, GpuConfig, CPU
@@ -61,7 +71,7 @@ export const MUTATIONS: readonly Mutation[] = [
   { label: 'neither gpu nor cpu', rule: 'POD.CREATE.NEITHER_GPU_NOR_CPU_REJECTED', expected: 'client-error', needs: [], mutate: (b) => fc.constant(without(unplaced(b), 'gpu', 'cpu')) },
   { label: 'unknown root property', rule: 'POD.CREATE.UNKNOWN_PROPERTY_REJECTED', expected: VALIDATION, needs: [], mutate: (b) => fc.tuple(unknownKey(REQ), junk()).map(([k, v]) => ({ ...b, [k]: v })) },
   { label: 'unknown property in gpu', rule: 'POD.CREATE.GPU_UNKNOWN_PROPERTY', expected: VALIDATION, needs: ['gpu'], mutate: (b) => fc.tuple(unknownKey('gpu-config'), junk()).map(([k, v]) => ({ ...b, gpu: { ...gpuOf(b), [k]: v } })) },
-  { label: 'unknown property in cpu', rule: 'POD.CREATE.CPU_UNKNOWN_PROPERTY', expected: VALIDATION, needs: ['cpu'], mutate: (b) => fc.tuple(unknownKey('cpu-config-request').filter((k) => k !== 'memory'), junk()).map(([k, v]) => ({ ...b, cpu: { ...cpuOf(b), [k]: v } })) },
+  { label: 'unknown property in cpu', rule: 'POD.CREATE.CPU_UNKNOWN_PROPERTY', expected: VALIDATION, needs: ['cpu'], mutate: (b) => fc.tuple(unknownKey('cpu-config-request'), junk()).map(([k, v]) => ({ ...b, cpu: { ...cpuOf(b), [k]: v } })) },
   { label: 'unknown property in mounts', rule: 'MOUNT.NO_ADDITIONAL_PROPERTIES', expected: VALIDATION, needs: [], mutate: (b) => fc.tuple(unknownKey('mounts'), junk()).map(([k, v]) => ({ ...b, mounts: { ...mountsOf(b), [k]: v } })) },
   { label: 'unknown property in the persistent mount', rule: 'MOUNT.PERSISTENT.NO_ADDITIONAL_PROPERTIES', expected: VALIDATION, needs: ['gpu'], mutate: (b) => fc.tuple(persistentMount(), unknownKey('persistent-mount'), junk()).map(([p, k, v]) => ({ ...unplaced(b), mounts: { persistent: { ...p, [k]: v } } })) },
   { label: 'unknown property in a network mount', rule: 'MOUNT.NETWORK.NO_ADDITIONAL_PROPERTIES', expected: VALIDATION, needs: ['volumes'], mutate: (b, c) => fc.tuple(volumeMount(c), unknownKey('network-mount'), junk()).map(([m, k, v]) => ({ ...unplaced(b), mounts: { network: [{ ...m, [k]: v }] } })) },
@@ -96,7 +106,7 @@ export const MUTATIONS: readonly Mutation[] = [
       notA('integer').map((v) => ({ ...b, disk: v })),
       notA('array').map((v) => ({ ...b, ports: v })),
       notA('string').map((v) => ({ ...b, env: { KEY: v } })),
-      notA('string', 'null').map((v) => ({ ...b, registry: v })),
+      notA('string').filter((v) => v !== null).map((v) => ({ ...b, registry: v })),
       notA('string').map((v) => ({ ...b, image: v })),
       notA('string').map((v) => ({ ...b, name: v })),
     ),

@@ -143,3 +143,14 @@ export class JobSetupError extends Error {
 /** The conformance endpoint's job operations for one test. */
 export const jobsFor = ({ api, emu, target }: { api: ApiClient; emu: Emu; target: TargetContext }): Jobs =>
   new Jobs(api, conformanceEndpoint(target, emu), emu);
+
+/**
+ * Awaits a request that waits on virtual time. If it has not answered within `ms` of real
+ * time, the clock jumps past the longest wait (300 s) so a target that waits too long cannot
+ * hang the test; `late` tells the caller it had to.
+ */
+export async function release<T>(emu: Emu, pending: Promise<T>, ms = 2_000): Promise<{ value: T; late: boolean }> {
+  const late = !(await settlesWithin(pending, ms));
+  if (late && emu.available) await emu.advance(300_001);
+  return { value: await pending, late };
+}

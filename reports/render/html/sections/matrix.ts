@@ -25,14 +25,18 @@ ${report.baseline ? select('f-baseline', 'baseline', 'Baseline', ['as-expected',
 </div>`;
 }
 
+/** A rule failed by many tests shows the evidence of the first few; the Tests section lists them all. */
+const EVIDENCE_TESTS = 10;
+
 function details(rule: RuleResult, tests: Map<string, TestOutcome>): Html {
   if (rule.verdict === 'fail') {
     const failures = rule.failures ?? [];
+    const more = failures.length - EVIDENCE_TESTS;
     return html`<details class="evidence failure"><summary>Failure evidence (${String(failures.length)} test${failures.length === 1 ? '' : 's'})</summary>
-${join(failures.map((f) => {
+${join(failures.slice(0, EVIDENCE_TESTS).map((f) => {
       const t = tests.get(f.test);
       return t ? testEvidence(t, f.message) : html`<pre class="failure-msg">${f.message}</pre>`;
-    }))}</details>`;
+    }))}${more > 0 ? html`<p class="muted small">… and ${String(more)} more failing test(s); see <a href="#tests">Tests</a>.</p>` : ''}</details>`;
   }
   if (rule.verdict === 'observed') {
     const values = observedSet(rule);

@@ -1,0 +1,14 @@
+import autocannon from 'autocannon';
+import { serve, benchWorld } from './bench/support.js';
+const bare = await serve('bare'); const emu = await serve('emulator');
+const w = await benchWorld(emu.url);
+const body = JSON.stringify({ input: { prompt: 'benchmark', n: 1 } });
+const run = async (name: string, opts: autocannon.Options) => { const r = await autocannon({ connections: 50, duration: 6, ...opts }); console.log(name.padEnd(28), r.requests.average.toFixed(0), 'p50', r.latency.p50, 'non2xx', r.non2xx); };
+await run('warm', { url: `${emu.url}/v2/${w.endpointId}/run`, method: 'POST', headers: { authorization: w.key, 'content-type': 'application/json' }, body, duration: 2 });
+await run('bare POST', { url: `${bare.url}/v2/x/run`, method: 'POST', body });
+await run('emu GET health', { url: `${emu.url}/v2/${w.endpointId}/health`, headers: { authorization: w.key } });
+await run('emu GET control', { url: `${emu.url}/__emulator` });
+await run('emu POST run', { url: `${emu.url}/v2/${w.endpointId}/run`, method: 'POST', headers: { authorization: w.key, 'content-type': 'application/json' }, body });
+await run('emu POST run c=10', { url: `${emu.url}/v2/${w.endpointId}/run`, method: 'POST', headers: { authorization: w.key, 'content-type': 'application/json' }, body, connections: 10 });
+await run('bare POST c=10', { url: `${bare.url}/v2/x/run`, method: 'POST', body, connections: 10 });
+bare.stop(); emu.stop();

@@ -1,0 +1,11 @@
+import autocannon from 'autocannon';
+import { fork } from 'node:child_process';
+import { benchWorld } from './bench/support.js';
+const child = fork('./bench/serve.ts', ['emulator'], { execArgv: ['--import', 'tsx', '--cpu-prof', '--cpu-prof-dir=/tmp/sl/prof'], stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+const port = await new Promise<number>((r) => child.stdout!.once('data', (d: Buffer) => r(JSON.parse(d.toString()).port)));
+const url = `http://127.0.0.1:${port}`;
+const w = await benchWorld(url);
+const res = await autocannon({ url: `${url}/v2/${w.endpointId}/run`, method: 'POST', headers: { authorization: w.key, 'content-type': 'application/json' }, body: JSON.stringify({ input: { prompt: 'benchmark', n: 1 } }), connections: 50, duration: 8 });
+console.log(res.requests.average);
+child.send('exit');
+await new Promise((r) => child.once('exit', r));

@@ -1,0 +1,69 @@
+/**
+ * Requests per second the Node path (lib/k6node) reaches against the emulator, beside
+ * autocannon on the same route (`GET /v2/pods`, same key, same concurrency, same duration).
+ * The emulator runs in its own process so neither load generator shares its event loop.
+ *
+ *   npx tsx bench/load-node.ts [--connections 8] [--seconds 10]
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { request } from 'undici';
+import { runScript } from '../lib/k6node/runner.js';
+import { PROJECT_ROOT } from '../bin/paths.js';
+
+const { values } = parseArgs({ options: { connections: { type: 'string' }, seconds: { type: 'string' } } });
+const connections = Number(values.connections ?? 8);
+const seconds = Number(values.seconds ?? 10);
+
+async function startEmulatorProcess(): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'emulator/main.ts'), '--port', '0'], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  let text = '';
+  child.stdout.setEncoding('utf8');
+  for await (const chunk of child.stdout) {
+    text += chunk as string;
+    const m = /listening on (http:\/\/[^\s]+)/.exec(text);
+    if (m) return { url: m[1]!, stop: () => child.kill('SIGTERM') };
+  }
+  throw new Error(`the emulator did not start: ${text}`);
+}
+
+async function worldKey(url: string): Promise<string> {
+  const res = await request(`${url}/__emulator/worlds`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ quotas: { minute: 1e9, hour: 1e9, day: 1e9 } }),
+  });
+  return ((await res.body.json()) as { keys: { main: string } }).keys.main;
+}
+
+const emu = await startEmulatorProcess();
+try {
+  // Warm the emulator's JIT so neither run pays for it.
+  const key = await worldKey(emu.url);
+  await autocannon({ url: `${emu.url}/v2/pods`, connections, duration: 2, headers: { authorization: `Bearer ${key}` } });
+
+  const node = await runScript({
+    script: join(PROJECT_ROOT, 'load/bench/throughput.ts'), out: () => undefined, err: (t) => void process.stderr.write(t),
+    env: { CPC_BASE_URL: emu.url, CPC_LOAD_VUS: String(connections), CPC_LOAD_DURATION: `${seconds}s` },
+  });
+  const m = node.summaryData!.metrics as Record<string, { values: Record<string, number> }>;
+  const nodeCount = m['http_reqs']!.values.count!;
+  // A Rate's `passes` counts true samples: for http_req_failed, the failed requests.
+  const nodeFailed = m['http_req_failed']?.values.passes ?? 0;
+
+  const ac = await autocannon({ url: `${emu.url}/v2/pods`, connections, duration: seconds, headers: { authorization: `Bearer ${key}` } });
+
+  const rows = [
+    ['Node path (k6 script, worker threads)', Math.round(nodeCount / seconds), m['http_req_duration']!.values['p(50)']!, m['http_req_duration']!.values['p(99)']!, nodeCount, node.exitCode === 0 && nodeFailed === 0 ? 'ok' : `exit ${node.exitCode}`],
+    ['autocannon', Math.round(ac.requests.average), ac.latency.p50, ac.latency.p99, ac.requests.total, ac.non2xx === 0 && ac.errors === 0 ? 'ok' : `${ac.non2xx} non-2xx, ${ac.errors} errors`],
+  ] as const;
+  process.stdout.write(`GET /v2/pods on the emulator, ${connections} concurrent, ${seconds} s each\n`);
+  process.stdout.write(`${'generator'.padEnd(40)}${'req/s'.padStart(8)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'requests'.padStart(10)}  status\n`);
+  for (const [name, rps, p50, p99, total, status] of rows) {
+    process.stdout.write(`${name.padEnd(40)}${String(rps).padStart(8)}${p50.toFixed(2).padStart(9)}${p99.toFixed(2).padStart(9)}${String(total).padStart(10)}  ${status}\n`);
+  }
+  process.stdout.write(`Node path / autocannon: ${((nodeCount / seconds) / ac.requests.average * 100).toFixed(0)} %\n`);
+} finally {
+  emu.stop();
+}

@@ -1,0 +1,39 @@
+/**
+ * Servers for the benchmarks, each in its own process so the load generator does not share
+ * their event loop: `emulator` (the full pipeline) or `bare` (a node:http server that reads the
+ * body and answers a fixed job handle: the machine's ceiling). Prints `{"port": N}` on stdout;
+ * answers `{"rss": bytes, "heapUsed": bytes}` to an IPC "measure" message (after `gc()` when
+ * run with --expose-gc).
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startEmulator } from '../emulator/server.js';
+
+const kind = process.argv[2];
+
+async function listen(): Promise<number> {
+  if (kind === 'emulator') return (await startEmulator({ port: 0 })).port;
+  if (kind !== 'bare') throw new RangeError(`unknown server kind ${kind}`);
+  const answer = JSON.stringify({ id: 'job-00001', status: 'IN_QUEUE' });
+  const server = createServer({ keepAlive: true }, (req, res) => {
+    req.on('data', () => undefined);
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer) });
+      res.end(answer);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return (server.address() as AddressInfo).port;
+}
+
+process.on('message', (message) => {
+  // A clean exit lets --cpu-prof write its profile.
+  if (message === 'exit') process.exit(0);
+  if (message !== 'measure') return;
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (gc) { gc(); gc(); }
+  const m = process.memoryUsage();
+  process.send?.({ rss: m.rss, heapUsed: m.heapUsed, gc: gc !== undefined });
+});
+
+process.stdout.write(`${JSON.stringify({ port: await listen() })}\n`);

@@ -1,0 +1,115 @@
+/**
+ * The Node path's HTTP client, on the main thread: performs the requests a VU posts, with one
+ * undici agent per VU (k6 VUs do not share connections), k6's limits on concurrent requests of
+ * a batch (`batch` overall, `batchPerHost` per host), k6's 60 s default timeout and error codes,
+ * and responses shaped as k6 shows them (Go-canonical header names, `status_text` "200 OK").
+ */
+import { STATUS_CODES } from 'node:http';
+import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import type { HttpCall, WireRequest, WireResponse } from './protocol.js';
+
+/** Go's textproto.CanonicalMIMEHeaderKey: `ratelimit-policy` is shown as `Ratelimit-Policy`. */
+export function canonicalHeader(name: string): string {
+  if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) return name;
+  return name.toLowerCase().replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+}
+
+/** k6's error codes for the failures undici reports (lib/netext/httpext/error_codes.go). */
+function errorCodeOf(e: unknown): number {
+  const code = (e as { code?: string; cause?: { code?: string } }).code ?? (e as { cause?: { code?: string } }).cause?.code;
+  const name = (e as Error).name;
+  if (name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return 1050;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 1101;
+  if (code === 'ECONNREFUSED') return 1212;
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET') return 1220;
+  return 1000;
+}
+
+const ZERO = { blocked: 0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0, duration: 0 };
+const byteLength = (body: WireRequest['body']): number => (body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+
+export class HttpEngine {
+  readonly #agents = new Map<number, { plain: Agent; follow: Dispatcher }>();
+
+  #agent(vuId: number, redirects: number): Dispatcher {
+    let a = this.#agents.get(vuId);
+    if (!a) {
+      const plain = new Agent({ connections: null, keepAliveTimeout: 30_000 });
+      a = { plain, follow: plain.compose(interceptors.redirect({ maxRedirections: 10 })) };
+      this.#agents.set(vuId, a);
+    }
+    return redirects > 0 ? a.follow : a.plain;
+  }
+
+  async #one(vuId: number, req: WireRequest): Promise<WireResponse> {
+    const start = performance.now();
+    const sentHeaders = Object.entries(req.headers).reduce((n, [k, v]) => n + k.length + v.length + 4, req.method.length + req.url.length + 12);
+    try {
+      const res = await request(req.url, {
+        method: req.method as Dispatcher.HttpMethod, headers: req.headers, body: req.body ?? undefined,
+        dispatcher: this.#agent(vuId, req.redirects), signal: AbortSignal.timeout(req.timeoutMs),
+        headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs,
+      });
+      const headersAt = performance.now();
+      let body: string | ArrayBuffer | null = null;
+      let received = 0;
+      if (req.responseType === 'none') await res.body.dump({ limit: Number.MAX_SAFE_INTEGER });
+      else if (req.responseType === 'binary') { body = await res.body.arrayBuffer(); received = body.byteLength; }
+      else { body = await res.body.text(); received = Buffer.byteLength(body); }
+      const end = performance.now();
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) {
+        if (v === undefined) continue;
+        headers[canonicalHeader(k)] = Array.isArray(v) ? v.join(', ') : v;
+        received += k.length + String(v).length + 4;
+      }
+      const waiting = headersAt - start;
+      const receiving = end - headersAt;
+      return {
+        status: res.statusCode, statusText: `${res.statusCode} ${STATUS_CODES[res.statusCode] ?? ''}`.trim(), headers, body, url: req.url,
+        error: '', errorCode: 0, timings: { ...ZERO, waiting, receiving, duration: waiting + receiving },
+        bytesSent: sentHeaders + byteLength(req.body), bytesReceived: received,
+      };
+    } catch (e) {
+      const duration = performance.now() - start;
+      const err = e as Error & { cause?: Error };
+      const message = err.name === 'TimeoutError' ? 'request timeout' : `${err.message}${err.cause?.message ? `: ${err.cause.message}` : ''}`;
+      return { status: 0, statusText: '', headers: {}, body: null, url: req.url, error: message, errorCode: errorCodeOf(e), timings: { ...ZERO, duration }, bytesSent: sentHeaders, bytesReceived: 0 };
+    }
+  }
+
+  /** Performs a VU's call: every request, at most `batch` at once and `batchPerHost` per host. */
+  async run(vuId: number, call: HttpCall): Promise<WireResponse[]> {
+    const results: WireResponse[] = new Array(call.requests.length);
+    const perHost = new Map<string, number>();
+    let active = 0;
+    let next = 0;
+    await new Promise<void>((done) => {
+      const queue = call.requests.map((r, i) => ({ r, i, host: new URL(r.url).host }));
+      const pump = (): void => {
+        if (next === queue.length && active === 0) return done();
+        for (let k = 0; k < queue.length && active < call.batch; k++) {
+          const item = queue[k];
+          if (!item || (perHost.get(item.host) ?? 0) >= call.batchPerHost) continue;
+          queue[k] = undefined as never;
+          next++;
+          active++;
+          perHost.set(item.host, (perHost.get(item.host) ?? 0) + 1);
+          void this.#one(vuId, item.r).then((res) => {
+            results[item.i] = res;
+            active--;
+            perHost.set(item.host, perHost.get(item.host)! - 1);
+            pump();
+          });
+        }
+      };
+      pump();
+    });
+    return results;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.#agents.values()].map((a) => a.plain.close().catch(() => undefined)));
+    this.#agents.clear();
+  }
+}

@@ -1,0 +1,22 @@
+import type fc from 'fast-check';
+import type { JobModel } from '../model.js';
+import { expectModel, type RealEndpoint } from '../real.js';
+
+/** `/purge-queue`: every waiting job removed and counted; running jobs go on. */
+export class PurgeCommand implements fc.AsyncCommand<JobModel, RealEndpoint> {
+  check(): boolean {
+    return true;
+  }
+
+  async run(model: JobModel, real: RealEndpoint): Promise<void> {
+    const removed = model.purge();
+    const res = await real.purge();
+    const body = (res.body ?? {}) as { removed?: unknown; status?: unknown };
+    expectModel(res.status === 200 && body.status === 'completed', `/purge-queue answered ${res.status} ${res.text.slice(0, 160)}`);
+    expectModel(body.removed === removed, `/purge-queue removed ${String(body.removed)}; the model had ${removed} waiting`);
+  }
+
+  toString(): string {
+    return 'purge()';
+  }
+}

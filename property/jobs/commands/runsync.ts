@@ -1,0 +1,37 @@
+import type fc from 'fast-check';
+import { DEFAULT_WAIT_MS, isActive, type JobInput, type JobModel } from '../model.js';
+import { expectModel, handlerInput, type RealEndpoint } from '../real.js';
+
+/**
+ * `/runsync`: the answer comes when the job ends or the wait elapses, whichever is first, with
+ * the job as it then stands. The command moves the clock to that moment while the request waits.
+ */
+export class RunsyncCommand implements fc.AsyncCommand<JobModel, RealEndpoint> {
+  constructor(readonly input: JobInput, readonly wait: number | undefined) {}
+
+  check(): boolean {
+    return true;
+  }
+
+  async run(model: JobModel, real: RealEndpoint): Promise<void> {
+    const submittedAt = model.now;
+    const job = model.submit(this.input, true, this.wait !== undefined);
+    const activeAfterSubmit = model.counters.inQueue + model.counters.inProgress;
+    if (isActive(job.status)) model.advanceTo(submittedAt + (this.wait ?? DEFAULT_WAIT_MS), () => !isActive(job.status));
+    const pending = real.runsync(handlerInput(this.input, job.index), this.wait);
+    if (model.now > submittedAt) {
+      await real.untilActive(activeAfterSubmit);
+      await real.advance(model.now - submittedAt);
+    }
+    const res = await pending;
+    const body = (res.body ?? {}) as { id?: unknown; status?: unknown };
+    expectModel(res.status === 200 && typeof body.id === 'string', `/runsync answered ${res.status} ${res.text.slice(0, 160)}`);
+    expectModel((body.id as string).startsWith('sync'), `/runsync answered the id ${String(body.id)} without the sync prefix`);
+    expectModel(body.status === job.status, `/runsync answered ${String(body.status)} after ${model.now - submittedAt} ms; the model says ${job.status}`);
+    real.ids.push(body.id as string);
+  }
+
+  toString(): string {
+    return `runsync(${JSON.stringify(this.input)}${this.wait !== undefined ? `, wait=${this.wait}` : ''})`;
+  }
+}

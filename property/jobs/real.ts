@@ -1,0 +1,89 @@
+import type { ApiClient, ApiResult } from '../../lib/client/api.js';
+import type { Emu } from '../../contract/support/fixtures.js';
+import type { Counters } from './model.js';
+
+/** A difference between the target and the model: fast-check shrinks the commands that led to it. */
+export class Divergence extends Error {
+  readonly code = 'CPC_MODEL_DIVERGENCE';
+  constructor(message: string) {
+    super(message);
+    this.name = 'Divergence';
+  }
+}
+
+/** Fails the run with a divergence unless `ok`. */
+export function expectModel(ok: boolean, message: string): void {
+  if (!ok) throw new Divergence(message);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The system under test for one run: a fresh queue-based endpoint (created by REST v1 so
+ * runs do not share jobs), its job ids by model index, and the world's clock.
+ */
+export class RealEndpoint {
+  readonly ids: string[] = [];
+
+  constructor(readonly api: ApiClient, readonly emu: Emu, readonly endpointId: string) {}
+
+  static async create(api: ApiClient, emu: Emu, templateId: string, workers: number): Promise<RealEndpoint> {
+    const res = await api.op('createEndpointV1', { body: { name: 'model-run', templateId, gpuTypeIds: ['AMPERE_16'], workersMin: 0, workersMax: workers, idleTimeout: 5 } });
+    const id = (res.body as { id?: unknown } | undefined)?.id;
+    if (typeof id !== 'string') throw new Divergence(`setup: POST /v1/endpoints answered ${res.status} ${res.text.slice(0, 200)}`);
+    return new RealEndpoint(api, emu, id);
+  }
+
+  #params(jobId?: string): Record<string, string> {
+    return jobId === undefined ? { endpointId: this.endpointId } : { endpointId: this.endpointId, jobId };
+  }
+
+  run(input: Record<string, unknown>): Promise<ApiResult> {
+    return this.api.op('run', { params: this.#params(), body: { input } });
+  }
+
+  runsync(input: Record<string, unknown>, wait: number | undefined): Promise<ApiResult> {
+    return this.api.op('runsync', { params: this.#params(), body: { input }, ...(wait !== undefined ? { query: { wait } } : {}) });
+  }
+
+  status(index: number): Promise<ApiResult> {
+    return this.api.op('status', { params: this.#params(this.ids[index]!) });
+  }
+
+  cancel(index: number): Promise<ApiResult> {
+    return this.api.op('cancel', { params: this.#params(this.ids[index]!), body: {} });
+  }
+
+  retry(index: number): Promise<ApiResult> {
+    return this.api.op('retry', { params: this.#params(this.ids[index]!), body: {} });
+  }
+
+  purge(): Promise<ApiResult> {
+    return this.api.op('purgeQueue', { params: this.#params(), body: {} });
+  }
+
+  async counters(): Promise<Counters> {
+    const res = await this.api.op('health', { params: this.#params() });
+    expectModel(res.status === 200, `/health answered ${res.status}`);
+    return (res.body as { jobs: Counters }).jobs;
+  }
+
+  async advance(ms: number): Promise<void> {
+    if (ms > 0) await this.emu.advance(ms);
+  }
+
+  /** Waits (real time, bounded) until the endpoint shows `active` waiting or running jobs: a pending request has arrived. */
+  async untilActive(active: number): Promise<void> {
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      const c = await this.counters();
+      if (c.inQueue + c.inProgress === active) return;
+      if (Date.now() > deadline) throw new Divergence(`the endpoint shows ${c.inQueue + c.inProgress} active jobs, the model ${active}`);
+      await sleep(5);
+    }
+  }
+}
+
+/** The input the conformance handler reads for a model job (HANDLER.md). */
+export const handlerInput = (input: { sleepMs: number; fail: boolean }, tag: number): Record<string, unknown> =>
+  input.fail ? { sleepMs: input.sleepMs, fail: `model-${tag}`, tag } : { sleepMs: input.sleepMs, tag };

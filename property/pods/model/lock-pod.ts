@@ -1,0 +1,22 @@
+import fc from 'fast-check';
+import type { Pod } from '../../../lib/types.gen.js';
+import { diverges, livePod, observe, type PodModel, type PodReal } from './model.js';
+
+/** updatePod `{locked}`: accepted, and the pod reports the new lock. */
+export class LockPodCommand implements fc.AsyncCommand<PodModel, PodReal> {
+  constructor(readonly index: number, readonly locked: boolean) {}
+
+  check = (m: Readonly<PodModel>): boolean => livePod(m as PodModel, this.index) !== undefined;
+
+  async run(m: PodModel, r: PodReal): Promise<void> {
+    const pod = livePod(m, this.index)!;
+    const res = await r.api.op<Pod>('updatePod', { params: { podId: pod.id }, body: { locked: this.locked } });
+    diverges(res.status >= 200 && res.status < 300 ? [] : [{ rule: 'POD.RESPONSE.LOCKED', message: `PATCH {locked: ${this.locked}} answered ${res.status}: ${res.text.slice(0, 200)}` }]);
+    pod.locked = this.locked;
+    if (res.status === 200) observe(pod, res.body, `updatePod ${pod.id}`);
+  }
+
+  toString = (): string => `${this.locked ? 'lock' : 'unlock'}(#${this.index})`;
+}
+
+export const lockPodCommand = (): fc.Arbitrary<LockPodCommand> => fc.tuple(fc.nat(7), fc.boolean()).map(([i, l]) => new LockPodCommand(i, l));

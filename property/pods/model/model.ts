@@ -1,0 +1,82 @@
+import type { ApiClient } from '../../../lib/client/api.js';
+import type { CreatePodRequest, NetworkVolume, Pod, PodStatus } from '../../../lib/types.gen.js';
+import type { Finding } from '../../../contract/support/rules.js';
+import { podConformance } from '../../../contract/checks/pod-conformance.js';
+
+/**
+ * The model of a pod's life that the commands check the target against: only what the spec
+ * states. The spec shows no timings and no effects of actions, so the model learns the status
+ * from the target after the clock moves or an action is accepted, and checks that what it
+ * learns is allowed: automatic moves go forward only (PROVISIONING → STARTING → RUNNING, or
+ * ERROR); mounts change only as the PATCH semantics say; a lock blocks stop and restart; an
+ * action the pod lists is accepted; every Pod answered conforms to the Pod rules.
+ */
+export interface ModelPod {
+  id: string;
+  kind: 'gpu' | 'cpu';
+  mounts: NonNullable<CreatePodRequest['mounts']>;
+  status: PodStatus;
+  /** Actions the pod listed when last read. */
+  actions: readonly string[];
+  locked: boolean;
+  startedAt: string | null;
+}
+
+export interface PodModel { pods: ModelPod[] }
+
+/** What the commands act on: the API, the clock, two volumes of one data center and valid base bodies. */
+export interface PodReal {
+  api: ApiClient;
+  advance(ms: number): Promise<void>;
+  volume: NetworkVolume;
+  otherVolume: NetworkVolume;
+  gpuBody: CreatePodRequest;
+  cpuBody: CreatePodRequest;
+}
+
+/** Where a status may go on its own (spec, States and transitions); others are "not shown". */
+const AUTOMATIC: Partial<Record<PodStatus, readonly PodStatus[]>> = {
+  PROVISIONING: ['PROVISIONING', 'STARTING', 'RUNNING', 'ERROR'],
+  STARTING: ['STARTING', 'RUNNING', 'ERROR'],
+  RUNNING: ['RUNNING', 'ERROR'],
+};
+
+export class ModelDivergence extends Error {
+  readonly code = 'CPC_MODEL_DIVERGENCE';
+  constructor(readonly findings: readonly Finding[]) {
+    super(findings.map((f) => `[${f.rule}] ${f.message}`).join('\n'));
+    this.name = 'ModelDivergence';
+  }
+}
+
+export function diverges(...lists: readonly (readonly Finding[])[]): void {
+  const findings = lists.flat();
+  if (findings.length > 0) throw new ModelDivergence(findings);
+}
+
+/** The pod commands may act on: not terminated, chosen by a generated index. */
+export function livePod(m: PodModel, index: number): ModelPod | undefined {
+  const live = m.pods.filter((p) => p.status !== 'TERMINATED');
+  return live.length === 0 ? undefined : live[index % live.length];
+}
+
+/**
+ * Checks a Pod read from the target against the model, then learns its status. `automatic`
+ * (the default) means nothing but the clock moved since the model last saw the pod, so the
+ * status may only have moved forward; after an accepted action the spec shows no effect.
+ */
+export function observe(model: ModelPod, pod: Pod, where: string, automatic = true): void {
+  const allowed = automatic ? AUTOMATIC[model.status] : undefined;
+  const findings: Finding[] = [...podConformance(pod, { kind: model.kind, where })];
+  if (allowed && !allowed.includes(pod.status)) {
+    findings.push({ rule: model.status === 'RUNNING' ? 'POD.STATUS.STARTING_TO_RUNNING' : 'POD.STATUS.PROVISIONING_TO_STARTING', message: `${where}: ${model.status} became ${pod.status} on its own` });
+  }
+  if (JSON.stringify(pod.mounts) !== JSON.stringify(model.mounts)) {
+    findings.push({ rule: 'MOUNT.UPDATE.OMITTED_UNCHANGED', message: `${where}: mounts are ${JSON.stringify(pod.mounts)}, the model has ${JSON.stringify(model.mounts)}` });
+  }
+  if (pod.locked !== model.locked) findings.push({ rule: 'POD.RESPONSE.LOCKED', message: `${where}: locked is ${pod.locked}, the model has ${model.locked}` });
+  diverges(findings);
+  model.status = pod.status;
+  model.actions = pod.actions;
+  model.startedAt = pod.startedAt;
+}

@@ -1,0 +1,49 @@
+import fc from 'fast-check';
+import type { Pod, PodAction } from '../../../lib/types.gen.js';
+import { rejectionConformance } from '../../../contract/checks/rejection.js';
+import { diverges, livePod, observe, type ModelPod, type PodModel, type PodReal } from './model.js';
+
+const LOCK_RULE: Partial<Record<PodAction, string>> = { stop: 'POD.LOCKED.CANNOT_STOP', restart: 'POD.LOCKED.CANNOT_RESET' };
+
+async function read(r: PodReal, pod: ModelPod, where: string, automatic = true): Promise<Pod> {
+  const res = await r.api.op<Pod>('getPod', { params: { podId: pod.id } });
+  diverges(res.status === 200 ? [] : [{ rule: 'POD.CREATE.READINESS_VIA_GET_POD', message: `${where}: getPod answered ${res.status}` }]);
+  observe(pod, res.body, where, automatic);
+  return res.body;
+}
+
+/**
+ * podAction: a locked pod refuses stop and restart with a 4xx problem and stays as it was
+ * (spec: "A locked pod cannot be stopped or reset."); an action the pod lists in `actions`
+ * ("Valid state transitions for the current status") is accepted. The effect of an accepted
+ * action is not shown, so the model learns it from the answer.
+ */
+export class PodActionCommand implements fc.AsyncCommand<PodModel, PodReal> {
+  constructor(readonly index: number, readonly action: PodAction) {}
+
+  check = (m: Readonly<PodModel>): boolean => livePod(m as PodModel, this.index) !== undefined;
+
+  async run(m: PodModel, r: PodReal): Promise<void> {
+    const pod = livePod(m, this.index)!;
+    const before = await read(r, pod, `getPod ${pod.id} before ${this.action}`);
+    const res = await r.api.op<Pod>('podAction', { params: { podId: pod.id }, body: { action: this.action } });
+    const lockRule = pod.locked ? LOCK_RULE[this.action] : undefined;
+    if (lockRule) {
+      diverges(rejectionConformance(lockRule, res, 'client-error'));
+      const after = await read(r, pod, `getPod ${pod.id} after a refused ${this.action}`);
+      diverges(before.status === 'RUNNING' && after.status === 'RUNNING' && after.startedAt !== before.startedAt
+        ? [{ rule: lockRule, message: `startedAt moved from ${before.startedAt} to ${after.startedAt}: the locked pod restarted` }] : []);
+      return;
+    }
+    if (before.actions.includes(this.action)) {
+      diverges(res.status >= 200 && res.status < 300 ? [] : [{ rule: 'POD.ACTIONS.LISTED_ACCEPTED', message: `${this.action} is listed for a ${before.status} pod but answered ${res.status}: ${res.text.slice(0, 200)}` }]);
+    }
+    if (res.status === 204 && this.action === 'terminate') pod.status = 'TERMINATED';
+    else if (res.status === 200) observe(pod, res.body, `podAction ${this.action} → 200`, false);
+  }
+
+  toString = (): string => `${this.action}(#${this.index})`;
+}
+
+export const podActionCommand = (): fc.Arbitrary<PodActionCommand> =>
+  fc.tuple(fc.nat(7), fc.constantFrom<PodAction>('start', 'stop', 'restart', 'terminate')).map(([i, a]) => new PodActionCommand(i, a));
