@@ -10,7 +10,7 @@ const faults = (process.env.CPC_EMULATOR_FAULTS ?? '').split(',').map((f) => f.t
  * Contract and property suites. No browser: API tests use the `request` fixture. The
  * embedded emulator starts in global setup unless CPC_BASE_URL names a target.
  */
-export default defineConfig<object, { faults: string[] }>({
+export default defineConfig<object, { faults: string[]; detection: boolean }>({
   globalSetup: './contract/global-setup.ts',
   forbidOnly: !!process.env.CI,
   fullyParallel: true,

@@ -8,7 +8,7 @@
 import autocannon from 'autocannon';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
-import { advance, benchWorld, mb, serve } from './support.js';
+import { advance, BenchError, benchWorld, mb, serve } from './support.js';
 
 const { values } = parseArgs({ options: { jobs: { type: 'string', default: '1000000' }, batch: { type: 'string', default: '100000' } } });
 const total = Number(values.jobs);
@@ -29,7 +29,7 @@ try {
       url: `${emulator.url}/v2/${world.endpointId}/run`, method: 'POST', connections: 50, amount,
       headers: { authorization: world.key, 'content-type': 'application/json' }, body: JSON.stringify({ input: { n: sent } }),
     });
-    if (r.non2xx > 0 || r.errors > 0) throw new Error(`batch at ${sent}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+    if (r.non2xx > 0 || r.errors > 0) throw new BenchError(`batch at ${sent}: ${r.non2xx} non-2xx, ${r.errors} errors`);
     sent += amount;
     peak = Math.max(peak, (await emulator.measure()).rss);
     await advance(emulator.url, world.id, RETENTION_MS + 1_000);

@@ -11,7 +11,7 @@ export async function serve(kind: 'emulator' | 'bare', exposeGc = false): Promis
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${kind} server exited with ${code}`)));
+    child.once('exit', (code) => reject(new BenchError(`${kind} server exited with ${code}`)));
     child.stdout!.once('data', (d: Buffer) => resolve((JSON.parse(d.toString()) as { port: number }).port));
   });
   return {
@@ -39,3 +39,8 @@ export async function advance(url: string, world: string, ms: number): Promise<v
 }
 
 export const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** A benchmark could not run as planned (a server died, a batch failed). */
+export class BenchError extends Error {
+  readonly code = 'CPC_BENCH';
+}

@@ -54,6 +54,11 @@ export function readRateLimit(headers: Record<string, string>): { snapshot: Rate
     if (headers[header] === undefined) { problems.push({ header, kind: 'absent', message: `${header}: header absent` }); continue; }
     const parsed = parseRateLimitField(headers[header]);
     if (!parsed.ok) { problems.push({ header, kind: 'syntax', message: `${header}: ${parsed.error}` }); continue; }
+    // RFC 9651 parsers return Integers and Decimals alike as numbers; `59.0` parses to 59, so
+    // the Decimal form is caught in the text itself (a Decimal always has a dot, a String is quoted).
+    for (const m of headers[header]!.replace(/"(?:[^"\\]|\\.)*"/g, '""').matchAll(/;\s*([a-z][a-z0-9_.*-]*)=(-?\d+\.\d+)/g)) {
+      problems.push({ header, kind: 'syntax', message: `${header}: parameter ${m[1]}=${m[2]} is a Decimal, not an Integer` });
+    }
     const seen = new Set<string>();
     for (const m of parsed.members) {
       if (!m.nameIsString) problems.push({ header, kind: 'syntax', message: `${header}: member ${m.name} is not a quoted String` });

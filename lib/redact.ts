@@ -23,7 +23,9 @@ export function redactText(text: string): string {
   for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   // `${VAR}` references (curl lines) are not secrets and stay readable.
   out = out.replace(/(api_key=)(?!\$\{)[^&\s"'#]+/gi, `$1${REDACTED}`);
-  out = out.replace(/(\bBearer\s+)(?!\[REDACTED\])[A-Za-z0-9._~+/=-]{6,}/g, `$1${REDACTED}`);
+  // A credential after "Bearer": 8+ token characters including a digit or a symbol, so prose
+  // ("the Bearer scheme") stays readable; registered keys are removed above whatever they look like.
+  out = out.replace(/(\bBearer\s+)(?!\[REDACTED\])(?=[A-Za-z0-9._~+/=-]*[0-9._~+/=-])[A-Za-z0-9._~+/=-]{8,}/g, `$1${REDACTED}`);
   return out;
 }
 

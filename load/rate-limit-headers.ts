@@ -31,7 +31,7 @@ const BATCH = intKnob(__ENV, 'CPC_LOAD_BATCH', 100, 1, 1000);
 const EXTRA = intKnob(__ENV, 'CPC_LOAD_EXTRA', 5, 1, 10000);
 /** The emulator world's minute quota and clock scale (a 60 s window lasts 60/scale real seconds). */
 const QUOTA_MINUTE = intKnob(__ENV, 'CPC_LOAD_QUOTA_MINUTE', 20, 1, 100000);
-const SCALE = numberKnob(__ENV, 'CPC_LOAD_SCALE', 30, 0, 10000);
+const SCALE = numberKnob(__ENV, 'CPC_LOAD_SCALE', 40, 0, 10000);
 /** Longest real wait for a Retry-After before the recovery step is skipped, in seconds. */
 const MAX_WAIT_S = intKnob(__ENV, 'CPC_LOAD_MAX_WAIT_S', 120, 1, 86400);
 const P95_MS = intKnob(__ENV, 'CPC_LOAD_P95_MS', 2000, 1, 600000);
@@ -83,7 +83,11 @@ function send(target: Target, key: string, count: number, sliceMs: number): { ob
   const start = Date.now();
   const responses = http.batch(Array.from({ length: count }, () => ['GET', `${target.baseUrl}/v2/pods`, null, params] as [string, string, null, typeof params]));
   const end = Date.now();
-  const observed = responses.map((r) => ({ status: r.status, headers: r.headers, body: typeof r.body === 'string' ? r.body : null }));
+  // k6's timings place each answer's first byte: blocked (waiting for a connection) + connecting + TLS + sending + waiting.
+  const observed = responses.map((r) => ({
+    status: r.status, headers: r.headers, body: typeof r.body === 'string' ? r.body : null,
+    atMs: start + r.timings.blocked + r.timings.connecting + r.timings.tls_handshaking + r.timings.sending + r.timings.waiting,
+  }));
   if (exec.vu.idInTest === 1) {
     const slice = Math.min(SLICES - 1, Math.floor((end - exec.scenario.startTime) / sliceMs));
     const last = observed.map((o) => readRateLimit(o.headers).limit.minute?.r).filter((r): r is number => r !== undefined);

@@ -1,5 +1,6 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { startEmulator, type RunningEmulator } from '../emulator/server.js';
 
@@ -57,7 +58,7 @@ test('a streamed body over the limit is refused without buffering it', async () 
   const chunk = Buffer.alloc(256 * 1024, 32);
   let sent = 0;
   async function* body() { for (let i = 0; i < 40; i++) { sent += chunk.length; yield chunk; } }
-  const res = await request(`${emu.url}/v2/pods`, { method: 'POST', headers: { ...bearer(), 'content-type': 'application/json' }, body: body() }).catch((e: Error) => e);
+  const res = await request(`${emu.url}/v2/pods`, { method: 'POST', headers: { ...bearer(), 'content-type': 'application/json' }, body: Readable.from(body()) }).catch((e: Error) => e);
   if (res instanceof Error) {
     // The emulator may drop the socket once the client sends far past the limit.
     assert.match(res.message, /socket|closed|reset|EPIPE/i);

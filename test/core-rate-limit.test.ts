@@ -59,3 +59,11 @@ test('the parser reports tokens, missing windows and bad parameters as problems'
   assert.ok(messages.some((m) => m.startsWith('windows') && m.includes('"day"')), messages.join('\n'));
   assert.ok(messages.some((m) => m.startsWith('syntax') && m.includes('parameter q')), messages.join('\n'));
 });
+
+test('Decimal parameters are reported even though they parse to whole numbers', () => {
+  const { problems } = readRateLimit({
+    ratelimit: '"minute";r=59.0;t=12, "hour";r=2999;t=3552, "day";r=49999;t=86352',
+    'ratelimit-policy': '"minute";q=60;w=60, "hour";q=3000;w=3600, "day";q=50000;w=86400',
+  });
+  assert.deepEqual(problems.map((p) => p.message), ['ratelimit: parameter r=59.0 is a Decimal, not an Integer']);
+});

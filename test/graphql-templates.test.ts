@@ -114,6 +114,7 @@ test('secretCreate returns id, name, description null; the value never comes bac
     await t.gql('mutation($i: SecretInput!) { secretCreate(input: $i) { id } }', { i: { name: 5, value } }),
     await t.gql('mutation($i: SecretInput!) { secretCreate(input: $i) { id } }', { i: { value, extra: [value] } }),
     await t.gql(`mutation { secretCreate(input: {name: 5, value: "${value}"}) { id } }`),
+    await t.gql(`mutation { secretCreate(input: {name: "n", value: ["${value}"]}) { id } }`),
     await t.gql('mutation($v: Int) { secretCreate(input: {name: "n", value: $v}) { id } }', { v: value }),
     await t.gql('mutation($i: SecretInput!) { secretCreate(input: $i) { id value } }', { i: { name: 'x', value } }),
   ];

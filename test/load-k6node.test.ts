@@ -15,10 +15,19 @@ import { runScript, type RunScriptResult } from '../lib/k6node/runner.js';
 let dir: string;
 let server: Server;
 let base: string;
+let inFlight = 0;
+let maxInFlight = 0;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'k6node-test-'));
   server = createServer((req, res) => {
+    if (req.url === '/redirect') { res.writeHead(302, { location: '/ok' }); res.end(); return; }
+    if (req.url === '/slow') { setTimeout(() => { res.writeHead(200); res.end(); }, 1500); return; }
+    if (req.url === '/held') {
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
+      setTimeout(() => { inFlight--; res.writeHead(200); res.end(); }, 60);
+      return;
+    }
     const status = req.url === '/missing' ? 404 : 200;
     res.writeHead(status, { 'content-type': 'application/json', 'ratelimit-policy': '"minute";q=1;w=60', 'x-seen': String(req.headers['x-probe'] ?? '') });
     res.end(JSON.stringify({ path: req.url }));
@@ -81,6 +90,34 @@ export default function () {
   const group = (r.summaryData!.root_group as { groups: { name: string; checks: { name: string; passes: number }[] }[] }).groups[0]!;
   assert.equal(group.name, 'shape');
   assert.deepEqual(group.checks.map((c) => c.passes), [4, 4, 4, 4]);
+});
+
+test('redirects are followed and a request past its timeout fails with k6\'s timeout error', async () => {
+  const r = await run('redirect-timeout', `
+import http from 'k6/http';
+import { check } from 'k6';
+export const options = { thresholds: { checks: ['rate==1'] } };
+export default function () {
+  const moved = http.get(__ENV.BASE + '/redirect');
+  const stuck = http.get(__ENV.BASE + '/slow', { timeout: '200ms' });
+  const kept = http.get(__ENV.BASE + '/redirect', { redirects: 0 });
+  check(null, {
+    'a redirect is followed': () => moved.status === 200 && moved.url.endsWith('/ok'),
+    'a timeout is status 0 with error code 1050': () => stuck.status === 0 && stuck.error_code === 1050 && stuck.error === 'request timeout',
+    'redirects: 0 keeps the 302': () => kept.status === 302,
+  });
+}`);
+  assert.equal(r.exitCode, 0, r.log);
+});
+
+test('a batch runs concurrently, at most batchPerHost requests at once', async () => {
+  maxInFlight = 0;
+  const r = await run('batch-per-host', `
+import http from 'k6/http';
+export const options = { batch: 10, batchPerHost: 3 };
+export default function () { http.batch(Array.from({ length: 9 }, () => ['GET', __ENV.BASE + '/held'])); }`);
+  assert.equal(r.exitCode, 0, r.log);
+  assert.equal(maxInFlight, 3);
 });
 
 test('abortOnFail stops a 30 s run early, with exit code 99', async () => {

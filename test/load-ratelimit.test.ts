@@ -103,3 +103,11 @@ test('the header reader finds both headers under any capitalisation and flags no
   assert.match(b.syntax[0]!, /Integer parameters r and t/);
   assert.deepEqual(readRateLimit({}).syntax, ['RateLimit is absent', 'RateLimit-Policy is absent']);
 });
+
+test('answers that carry their own arrival time are placed one by one, however long the batch', () => {
+  const m = createMonitor({ scale: 1000, ownAccount: true });
+  const at = (o: Observed, atMs: number): Observed => ({ ...o, atMs });
+  // A 500 ms batch at scale 1000 spans 500 s of target time, but each answer says when it arrived.
+  const outcomes = m.observeBatch([at(ok200(1), 100), at(ok200(1), 110), at(ok200(0), 115), at(no429(), 120)], 0, 500);
+  assert.deepEqual(failures(outcomes), [CHECK.rDistinct]);
+});

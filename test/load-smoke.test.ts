@@ -40,7 +40,6 @@ test('every load scenario passes at smoke scale on the Node path against the emb
 // Each scenario catches a fault that breaks the rule it watches: the run fails on a threshold.
 const faults: [string, string][] = [
   ['rate-limit-headers', 'ratelimit.retry-after-early'],
-  ['rate-limit-headers', 'ratelimit.policy-token-items'],
   ['payload-limits', 'serverless.run-limit-5mb'],
   ['wait-range', 'serverless.wait-max-120s'],
 ];

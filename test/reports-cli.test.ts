@@ -34,9 +34,10 @@ function assertIncomplete(out: string, interruption: RegExp): ConformanceReport 
 
 test('cli: Ctrl-C (SIGINT to the process group) still writes a report marked incomplete; exit 130', { timeout: 180_000 }, async () => {
   const { dir, done } = tempDir('sigint');
+  let run: ReturnType<typeof cpcAsync> | undefined;
   try {
-    const run = cpcAsync(['conformance', '--out', dir, '--quiet-summary', '--artifacts', join(dir, 'artifacts')], cleanEnv({ CPC_SEED: '4242' }));
-    await until(() => resultsIn(dir) >= 2, 120_000, 'the first results');
+    run = cpcAsync(['conformance', '--out', dir, '--quiet-summary', '--artifacts', join(dir, 'artifacts')], cleanEnv({ CPC_SEED: '4242' }));
+    await until(() => resultsIn(dir) >= 2, 120_000, 'the first results', run.output);
     run.interrupt('SIGINT');
     const { code, out } = await run.done;
     assert.equal(code, 130, out);
@@ -46,19 +47,22 @@ test('cli: Ctrl-C (SIGINT to the process group) still writes a report marked inc
     assert.equal(report.run.seed, 4242);
     assert.equal(report.run.replay, 'CPC_SEED=4242 npm run conformance');
   } finally {
+    run?.kill();
     done();
   }
 });
 
 test('cli: SIGTERM to `npm run conformance` still writes a report marked incomplete', { timeout: 180_000 }, async () => {
   const { dir, done } = tempDir('sigterm');
+  let run: ReturnType<typeof cpcAsync> | undefined;
   try {
-    const run = cpcAsync(['--', '--out', dir, '--quiet-summary', '--artifacts', join(dir, 'artifacts')], cleanEnv(), ['npm', 'run', '--silent', 'conformance']);
-    await until(() => resultsIn(dir) >= 1, 120_000, 'the first results');
+    run = cpcAsync(['--', '--out', dir, '--quiet-summary', '--artifacts', join(dir, 'artifacts')], cleanEnv(), ['npm', 'run', '--silent', 'conformance']);
+    await until(() => resultsIn(dir) >= 1, 120_000, 'the first results', run.output);
     run.interrupt('SIGTERM');
     await run.done;
     assertIncomplete(dir, /^interrupted by SIGTERM$/);
   } finally {
+    run?.kill();
     done();
   }
 });
@@ -67,9 +71,10 @@ test('cli: a target that stops answering ends the run with a report marked incom
   const { dir, done } = tempDir('lost');
   const emulator = await startEmulator({ port: 0, host: '127.0.0.1' });
   let closed = false;
+  let run: ReturnType<typeof cpcAsync> | undefined;
   try {
-    const run = cpcAsync(['conformance', '--out', dir, '--quiet-summary', '--probe-every', '200', '--artifacts', join(dir, 'artifacts')], cleanEnv({ CPC_BASE_URL: emulator.url }));
-    await until(() => resultsIn(dir) >= 2, 120_000, 'the first results');
+    run = cpcAsync(['conformance', '--out', dir, '--quiet-summary', '--probe-every', '200', '--artifacts', join(dir, 'artifacts')], cleanEnv({ CPC_BASE_URL: emulator.url }));
+    await until(() => resultsIn(dir) >= 2, 120_000, 'the first results', run.output);
     await emulator.close();
     closed = true;
     const { code, out } = await run.done;
@@ -78,6 +83,7 @@ test('cli: a target that stops answering ends the run with a report marked incom
     assert.equal(report.target.kind, 'remote');
     assert.equal(report.target.emulator, true, 'a remote emulator is recognised by its control surface');
   } finally {
+    run?.kill();
     if (!closed) await emulator.close();
     done();
   }
@@ -85,11 +91,12 @@ test('cli: a target that stops answering ends the run with a report marked incom
 
 test('cli: without CPC_SEED a seed is chosen, passed to Playwright, printed and recorded', { timeout: 180_000 }, async () => {
   const { dir, done } = tempDir('seed');
+  let run: ReturnType<typeof cpcAsync> | undefined;
   try {
     // Every property test names its seed in its title, "(seed N)"; the first one recorded is enough.
-    const run = cpcAsync(['conformance', '--out', dir, '--quiet-summary', '--project', 'property', '--artifacts', join(dir, 'artifacts')], cleanEnv({ CPC_PROPERTY_RUNS: '3' }));
+    run = cpcAsync(['conformance', '--out', dir, '--quiet-summary', '--project', 'property', '--artifacts', join(dir, 'artifacts')], cleanEnv({ CPC_PROPERTY_RUNS: '3' }));
     const raw = join(dir, 'raw', 'playwright.jsonl');
-    await until(() => existsSync(raw) && readFileSync(raw, 'utf8').includes('"property":{"seed"'), 120_000, 'a property result');
+    await until(() => existsSync(raw) && readFileSync(raw, 'utf8').includes('"property":{"seed"'), 120_000, 'a property result', run.output);
     run.interrupt('SIGINT');
     const { out } = await run.done;
     const report = readReport(dir);
@@ -105,6 +112,7 @@ test('cli: without CPC_SEED a seed is chosen, passed to Playwright, printed and 
       assert.ok(t.title.includes(`(seed ${seed})`), t.title);
     }
   } finally {
+    run?.kill();
     done();
   }
 });

@@ -47,6 +47,8 @@ export function cpcAsync(args: string[], env: NodeJS.ProcessEnv, command: string
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }>;
   interrupt: (signal?: NodeJS.Signals) => void;
   output: () => string;
+  /** Stops the whole group if it is still running (cleanup after a failed test). */
+  kill: () => void;
 } {
   const child = spawn(command[0]!, [...command.slice(1), ...args], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
@@ -55,14 +57,22 @@ export function cpcAsync(args: string[], env: NodeJS.ProcessEnv, command: string
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }>((resolve) => {
     child.on('close', (code, signal) => resolve({ code, signal, out }));
   });
-  return { done, interrupt: (signal = 'SIGINT') => process.kill(-child.pid!, signal), output: () => out };
+  let exited = false;
+  child.on('exit', () => { exited = true; });
+  const kill = () => {
+    if (exited) return;
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch { /* already gone */ }
+  };
+  return { done, interrupt: (signal = 'SIGINT') => process.kill(-child.pid!, signal), output: () => out, kill };
 }
 
-/** Resolves once `check` holds (polling), or rejects after `timeoutMs`. */
-export async function until(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+/** Resolves once `check` holds (polling), or rejects after `timeoutMs` with what the child printed. */
+export async function until(check: () => boolean, timeoutMs: number, what: string, output: () => string = () => ''): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; output so far:\n${output().slice(-3000)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -1,6 +1,7 @@
 // Bad input and access rules of the serverless surface: every refusal is a clear problem+json answer.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { endpointsSlice } from '../emulator/state/endpoints.js';
 import { templatesSlice } from '../emulator/state/templates.js';
@@ -101,7 +102,7 @@ test('a /run body over 10 MB is refused with 413 before it is read, and creates 
   let sent = 0;
   const chunk = Buffer.alloc(1024 * 1024, 32);
   async function* body() { for (let i = 0; i < 64; i++) { sent += chunk.length; yield chunk; } }
-  const res = await request(`${h.emu.url}${ep('run')}`, { method: 'POST', headers: { authorization: h.keys.main, 'content-type': 'application/json' }, body: body() }).catch((e: Error) => e);
+  const res = await request(`${h.emu.url}${ep('run')}`, { method: 'POST', headers: { authorization: h.keys.main, 'content-type': 'application/json' }, body: Readable.from(body()) }).catch((e: Error) => e);
   if (!(res instanceof Error)) {
     assert.equal(res.statusCode, 413);
     await res.body.text();

@@ -5,9 +5,13 @@ import { startEmulator } from '../../emulator/server.js';
 import { readRaw } from '../../reports/write.js';
 import { buildMatrix, matrixText, type DetectionMatrix } from '../../test/detection/matrix.js';
 import { ConfigError } from '../../lib/errors.js';
-import { runPlaywright } from './playwright.js';
+import { listPlaywright, runPlaywright } from './playwright.js';
+import { selectTests } from '../../test/detection/select.js';
 
-export interface DetectOptions { outDir: string; faults: string[]; workers?: number }
+export interface DetectOptions { outDir: string; faults: string[]; workers?: number; perFault?: number }
+
+/** Tests run per fault: enough to show detection, few enough for `npm test` on two cores. */
+export const DEFAULT_TESTS_PER_FAULT = 4;
 
 /**
  * The detection matrix: for every fault of the emulator's catalog, run the tests that declare
@@ -20,13 +24,19 @@ export async function runDetection(options: DetectOptions): Promise<{ matrix: De
   const outDir = resolve(options.outDir);
   const rawDir = join(outDir, 'detection-raw');
   rmSync(rawDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
   const emulator = await startEmulator({ port: 0 });
   let run;
   try {
-    run = await runPlaywright(['--reporter=dot,./reports/playwright-reporter.ts', ...(options.workers ? [`--workers=${options.workers}`] : [])], {
+    const env = {
       CPC_BASE_URL: emulator.url, CPC_SERVERLESS_URL: emulator.url, CPC_REST_V1_URL: emulator.url,
       CPC_DETECTION: options.faults.length ? options.faults.join(',') : 'all', CPC_RAW_DIR: rawDir,
-    });
+    };
+    const listed = await listPlaywright(env);
+    const { lines } = selectTests(listed, options.perFault ?? DEFAULT_TESTS_PER_FAULT);
+    const listFile = join(outDir, 'detection-tests.txt');
+    writeFileSync(listFile, lines.join('\n') + '\n');
+    run = await runPlaywright(['--reporter=dot,./reports/playwright-reporter.ts', `--test-list=${listFile}`, ...(options.workers ? [`--workers=${options.workers}`] : [])], env);
   } finally {
     await emulator.close();
   }

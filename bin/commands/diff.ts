@@ -6,7 +6,7 @@ import { diffMarkdown } from '../../reports/render/diff-markdown.js';
 import { diffHtml } from '../../reports/render/diff-html.js';
 import { writeScrubbed } from '../../reports/write.js';
 import { PROJECT_ROOT } from '../paths.js';
-import { loadReport } from './load-report.js';
+import { loadReport } from './saved-report.js';
 
 export const DIFF_USAGE = `usage: cpc diff A.json B.json [--out DIR]
 

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { PROJECT_ROOT } from '../paths.js';
 
@@ -30,5 +30,17 @@ export function runPlaywright(args: readonly string[], env: Record<string, strin
       process.off('SIGTERM', onSignal);
       resolve({ code: code ?? (signal ? 130 : 1), ...(interruptedBy ? { interruptedBy } : {}) });
     });
+  });
+}
+
+/** `playwright test --list --reporter=json`: every test the configuration selects, not run. */
+export function listPlaywright(env: Record<string, string>): Promise<{ suites: [] }> {
+  const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [cli, 'test', '--list', '--reporter=json'], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, maxBuffer: 256 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error && !stdout) { reject(new Error(`playwright --list failed: ${stderr.slice(0, 2000)}`)); return; }
+        try { resolve(JSON.parse(stdout) as { suites: [] }); } catch (e) { reject(new Error(`playwright --list gave no JSON: ${(e as Error).message}`)); }
+      });
   });
 }

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../../lib/errors.js';
 import { PROJECT_ROOT } from '../paths.js';
-import { loadReport } from './load-report.js';
+import { loadReport } from './saved-report.js';
 import { exitCodeOf, publish } from './publish.js';
 
 export const REPORT_USAGE = `usage: cpc report [--from FILE] [--out DIR] [--baseline FILE [--update-baseline]]

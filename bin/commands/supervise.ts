@@ -67,7 +67,8 @@ export function runSupervised(args: readonly string[], env: Record<string, strin
     const timer = watch && setInterval(() => {
       if (probing || outcome.targetLost || outcome.interruptedBy) return;
       probing = true;
-      void probe(watch.url, watch.everyMs).then((why) => {
+      // A slow answer is still an answer: only a refused, failed or very late probe counts as a miss.
+      void probe(watch.url, Math.max(watch.everyMs, 5_000)).then((why) => {
         probing = false;
         misses = why ? misses + 1 : 0;
         if (why && misses >= watch.failures && !outcome.targetLost && !outcome.interruptedBy) {

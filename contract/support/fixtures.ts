@@ -30,11 +30,20 @@ export interface Emu {
 /** Quotas for test worlds: high enough that only rate-limit tests meet a 429. */
 export const TEST_WORLD_QUOTAS = { minute: 100_000, hour: 1_000_000, day: 10_000_000 } as const;
 
-type WorkerFixtures = { target: TargetContext; faults: string[] };
-type TestFixtures = { worldOptions: WorldOptions; world: WorldInfo | undefined; api: ApiClient; emu: Emu };
+type WorkerFixtures = { target: TargetContext; faults: string[]; detection: boolean };
+type TestFixtures = { worldOptions: WorldOptions; world: WorldInfo | undefined; api: ApiClient; emu: Emu; expectFailureUnderFault: void };
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   faults: [[], { option: true, scope: 'worker' }],
+  /** Set by the detection matrix's projects: every test runs with a fault on and is expected to fail. */
+  detection: [false, { option: true, scope: 'worker' }],
+
+  // In a detection run a failing test is the expected outcome; marking it so keeps Playwright
+  // from restarting the worker after each failure. The matrix reads the actual status.
+  expectFailureUnderFault: [async ({ detection }, use, testInfo) => {
+    if (detection) testInfo.fail();
+    await use();
+  }, { auto: true }],
   worldOptions: [{}, { option: true }],
 
   target: [async ({}, use) => {

@@ -9,7 +9,9 @@ export function playwrightTransport(request: APIRequestContext): Transport {
       const res = await request.fetch(req.url, {
         method: req.method,
         headers: req.headers,
-        ...(req.body !== undefined ? { data: typeof req.body === 'string' ? req.body : Buffer.from(req.body) } : {}),
+        // Always bytes: Playwright JSON-encodes a string `data` that is not valid JSON when the
+        // content type is JSON, which would turn a malformed-JSON check into a valid-JSON one.
+        ...(req.body !== undefined ? { data: Buffer.from(req.body) } : {}),
         failOnStatusCode: false,
         maxRedirects: 0,
         timeout: req.timeoutMs ?? 330_000,

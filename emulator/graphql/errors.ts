@@ -1,4 +1,4 @@
-import type { GraphQLError, GraphQLFormattedError } from 'graphql';
+import type { DocumentNode, GraphQLError, GraphQLFormattedError } from 'graphql';
 
 /**
  * Error codes the GraphQL surface puts in `errors[].extensions.code` (Apollo's names, which
@@ -28,6 +28,8 @@ export class GqlOpError extends Error {
 export interface RequestFailure {
   kind: 'request-failure';
   errors: GraphQLFormattedError[];
+  /** The parsed document, when the failure came after parsing (for redaction). */
+  document?: DocumentNode;
 }
 
 export const requestFailure = (code: GqlErrorCode, messages: readonly string[]): RequestFailure => ({

@@ -15,25 +15,39 @@ export interface PreparedRequest {
   operationName: string | null;
 }
 
-/**
- * Steps before execution, each answering a GraphQL error response (never an exception) for
- * bad input: body shape (`schemas/graphql-request.schema.json`), parse (token-bounded), cost
- * limits, validation against the schema, operation selection.
- */
-export function prepareRequest(body: unknown, schema: GraphQLSchema): PreparedRequest | RequestFailure {
-  if (body === undefined) return requestFailure('BAD_REQUEST', ['The body must be a JSON object with a "query" string (a GraphQL document).']);
-  const shape = validate('graphql-request', body);
-  if (!shape.valid) {
-    return requestFailure('BAD_REQUEST', [`The body is not a GraphQL request: ${formatIssues(shape.issues).replace(/\n/g, '; ')}.`]);
-  }
-  const { query, variables, operationName } = body as { query: string; variables?: Record<string, unknown> | null; operationName?: string | null };
+/** A document that parsed, stayed within limits and validated against the schema. */
+interface CheckedDocument { kind: 'document'; document: DocumentNode; operations: OperationDefinitionNode[] }
 
+/** Checked documents by schema and query text: clients repeat the same few queries. */
+const documentCache = new WeakMap<GraphQLSchema, Map<string, CheckedDocument | RequestFailure>>();
+const CACHE_ENTRIES = 256;
+const CACHE_MAX_QUERY = 16 * 1024;
+
+/**
+ * Parse (bounded in nesting and tokens), cost limits, then validation. Cached, since graphql-js
+ * validation costs far more than executing the small queries of this surface; the answers are
+ * immutable ASTs and error lists.
+ */
+function checkedDocument(query: string, schema: GraphQLSchema): CheckedDocument | RequestFailure {
+  let cache = documentCache.get(schema);
+  if (!cache) documentCache.set(schema, cache = new Map());
+  const hit = cache.get(query);
+  if (hit) return hit;
+  const result = checkDocument(query, schema);
+  if (query.length <= CACHE_MAX_QUERY) {
+    if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
+    cache.set(query, result);
+  }
+  return result;
+}
+
+function checkDocument(query: string, schema: GraphQLSchema): CheckedDocument | RequestFailure {
   if (textNesting(query) > GRAPHQL_LIMITS.maxTextNesting) {
     return requestFailure('GRAPHQL_PARSE_FAILED', [`The document nests brackets deeper than ${GRAPHQL_LIMITS.maxTextNesting} levels.`]);
   }
   let document: DocumentNode;
   try {
-    document = parse(query, { maxTokens: GRAPHQL_LIMITS.maxTokens, noLocation: false });
+    document = parse(query, { maxTokens: GRAPHQL_LIMITS.maxTokens });
   } catch (e) {
     if (e instanceof GraphQLError) {
       return { kind: 'request-failure', errors: [{ message: e.message, ...(e.locations ? { locations: e.locations } : {}), extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] };
@@ -52,8 +66,30 @@ export function prepareRequest(body: unknown, schema: GraphQLSchema): PreparedRe
 
   const invalid = validateDocument(schema, document, specifiedRules, { maxErrors: GRAPHQL_LIMITS.maxErrors });
   if (invalid.length > 0) {
-    return { kind: 'request-failure', errors: invalid.map((e) => ({ message: e.message, ...(e.locations ? { locations: e.locations } : {}), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })) };
+    return {
+      kind: 'request-failure', document,
+      errors: invalid.map((e) => ({ message: e.message, ...(e.locations ? { locations: e.locations } : {}), extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })),
+    };
   }
+  return { kind: 'document', document, operations };
+}
+
+/**
+ * Steps before execution, each answering a GraphQL error response (never an exception) for
+ * bad input: body shape (`schemas/graphql-request.schema.json`), parse (token-bounded), cost
+ * limits, validation against the schema, operation selection.
+ */
+export function prepareRequest(body: unknown, schema: GraphQLSchema): PreparedRequest | RequestFailure {
+  if (body === undefined) return requestFailure('BAD_REQUEST', ['The body must be a JSON object with a "query" string (a GraphQL document).']);
+  const shape = validate('graphql-request', body);
+  if (!shape.valid) {
+    return requestFailure('BAD_REQUEST', [`The body is not a GraphQL request: ${formatIssues(shape.issues).replace(/\n/g, '; ')}.`]);
+  }
+  const { query, variables, operationName } = body as { query: string; variables?: Record<string, unknown> | null; operationName?: string | null };
+
+  const checked = checkedDocument(query, schema);
+  if (checked.kind === 'request-failure') return checked;
+  const { document, operations } = checked;
 
   const operation = getOperationAST(document, operationName ?? undefined);
   if (!operation) {

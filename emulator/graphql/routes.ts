@@ -28,7 +28,9 @@ async function handleGraphql(ctx: Ctx): Promise<Reply> {
   const prepared = prepareRequest(ctx.body, schema);
   if (prepared.kind === 'request-failure') {
     if (world.fault('graphql.bad-document-500')) return problem('internal', 'The GraphQL document could not be processed.');
-    return errorReply(REQUEST_ERROR_STATUS, prepared.errors);
+    // Validation messages print rejected literals; a secret's value must not come back.
+    const sensitive = prepared.document ? sensitiveStrings(prepared.document, (ctx.body as { variables?: unknown } | undefined)?.variables) : [];
+    return errorReply(REQUEST_ERROR_STATUS, redactErrors(prepared.errors, sensitive));
   }
   if (prepared.operation.operation === 'mutation' && !ctx.apiKey.scopes.has('write') && !world.fault('graphql.readonly-can-mutate')) {
     return problem('forbidden', 'This API key does not grant write access, which GraphQL mutations need.');

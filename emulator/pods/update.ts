@@ -12,7 +12,7 @@ import { conflict, validateBody } from './validation.js';
  * Returns the changes to apply; nothing is applied when a rule fails.
  */
 export function planUpdate(world: World, pod: PodRecord, body: unknown): (p: PodRecord) => void {
-  validateBody(world, 'update-pod-request', body, { incompleteFault: 'pods.patch-incomplete-network-400' });
+  validateBody(world, 'update-pod-request', body, { incompleteFault: 'pods.patch-incomplete-network-400', incompleteFaultScope: /^\/mounts\/network\// });
   const req = body as UpdatePodRequest;
   const mounts = req.mounts === undefined ? undefined : planMounts(world, pod.mounts, req.mounts as StoredMounts);
 

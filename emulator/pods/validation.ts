@@ -41,15 +41,18 @@ const RELAXATIONS: readonly { fault: FaultId; drops(issue: ValidationIssue, body
 
 /**
  * Validates a request body against its schema; throws the problem to answer when it fails.
- * `incompleteFault` names the fault that answers an incomplete mount entry with 400 instead of 422.
+ * `incompleteFault` names the fault that answers an incomplete mount entry (within `incompleteFaultScope`)
+ * with 400 instead of 422.
  */
-export function validateBody(world: World, schema: BodySchema, body: unknown, options: { incompleteFault?: FaultId } = {}): void {
+export function validateBody(world: World, schema: BodySchema, body: unknown, options: { incompleteFault?: FaultId; incompleteFaultScope?: RegExp } = {}): void {
   if (body === undefined) throw new ProblemError(problem('bad-request', 'A JSON body is required.'));
   const result = validate(schema, body);
   if (result.valid) return;
   const issues = result.issues.filter((i) => !RELAXATIONS.some((r) => world.fault(r.fault) && r.drops(i, body)));
   if (issues.length === 0) return;
-  const incompleteOnly = issues.every(isIncompleteMount) && !(options.incompleteFault && world.fault(options.incompleteFault));
+  const faulty = options.incompleteFault !== undefined && world.fault(options.incompleteFault)
+    && issues.some((i) => (options.incompleteFaultScope ?? /.*/).test(i.path));
+  const incompleteOnly = issues.every(isIncompleteMount) && !faulty;
   throw new ProblemError(issuesProblem(incompleteOnly ? 'unprocessable' : 'validation-failed', issues));
 }
 

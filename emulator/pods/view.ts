@@ -26,6 +26,14 @@ export function runtimeOf(pod: PodRecord, now: number): PodRuntime {
   };
 }
 
+/** A copy of the stored mounts, so a caller can never change the store through a view. */
+function copyMounts(m: PodRecord['mounts']): Pod['mounts'] {
+  const out: Pod['mounts'] = {};
+  if (m.persistent) out.persistent = { ...m.persistent };
+  if (m.network) out.network = m.network.map((n) => ({ ...n }));
+  return out;
+}
+
 /** The spec's Pod object for a stored pod at virtual time `now`, with the pod faults applied. */
 export function podView(pod: PodRecord, world: World): Pod {
   const now = world.clock.now();
@@ -52,7 +60,7 @@ export function podView(pod: PodRecord, world: World): Pod {
     ports: [...pod.ports],
     env: { ...pod.env },
     registry: pod.registry,
-    mounts: structuredClone(pod.mounts),
+    mounts: copyMounts(pod.mounts),
     cloud: pod.cloud,
     dataCenterId: pod.dataCenterId,
     template: pod.template,

@@ -1,13 +1,15 @@
 import type { JobStatus } from '../../lib/types.gen.js';
+import type { VirtualClock } from '../clock.js';
 import type { EndpointRecord } from '../state/endpoints.js';
 import { templatesSlice } from '../state/templates.js';
 import type { World } from '../world.js';
+import { Execution } from './execution.js';
 import { planJob, type PlanEnd } from './handler.js';
 import { isTerminal, type JobRecord } from './job.js';
 import { JobQueue } from './queue.js';
 import type { Timings } from './settings.js';
 import { chunkTextBytes } from './stream-items.js';
-import { WorkerPool, type Worker } from './workers.js';
+import { WorkerPool, type PoolHost, type Worker } from './workers.js';
 
 /** What a runtime needs from the world's job store. */
 export interface RuntimeHost {
@@ -24,27 +26,32 @@ export interface JobCounters { completed: number; failed: number; retried: numbe
  * running jobs on them, all on the world's virtual clock. Every status change goes through
  * `#setStatus`, which keeps the health counters exact.
  */
-export class EndpointRuntime {
+export class EndpointRuntime implements PoolHost {
   readonly counters: JobCounters = { completed: 0, failed: 0, retried: 0, inQueue: 0, inProgress: 0 };
+  readonly clock: VirtualClock;
   readonly #queue = new JobQueue();
   readonly #pool: WorkerPool;
-  readonly #running = new Map<string, { job: JobRecord; worker: Worker }>();
   #scheduling = false;
   #again = false;
   #stopped = false;
 
   constructor(public endpoint: EndpointRecord, private readonly host: RuntimeHost) {
-    this.#pool = new WorkerPool(host.world.clock, () => host.world.nextId('wkr'), () => this.schedule(), () => ({
-      workersMin: Math.min(this.endpoint.workersMin, this.endpoint.workersMax),
-      workersMax: this.endpoint.workersMax,
-      idleTimeoutSeconds: this.endpoint.idleTimeout,
-      coldStartMs: this.host.timings().coldStartMs,
-    }));
+    this.clock = host.world.clock;
+    this.#pool = new WorkerPool(this);
   }
 
-  /** A new job enters the queue. */
+  // PoolHost: read at the moment of use, so endpoint and timing changes apply at once.
+  nextWorkerId(): string { return this.host.world.nextId('wkr'); }
+  workersMin(): number { return Math.min(this.endpoint.workersMin, this.endpoint.workersMax); }
+  idleTimeoutMs(): number { return this.endpoint.idleTimeout * 1000; }
+  coldStartMs(): number { return this.host.timings().coldStartMs; }
+  poolChanged(): void { this.schedule(); }
+
+  /** A new job: it starts at once on an idle worker when none is waiting before it, else it queues. */
   admit(job: JobRecord): void {
     this.counters.inQueue++;
+    const idle = this.counters.inQueue === 1 && !this.#scheduling && !this.#stopped ? this.#pool.idleWorker() : undefined;
+    if (idle) { this.#start(idle, job); this.#pool.armIdleTimers(); return; }
     this.#queue.push(job);
     this.schedule();
   }
@@ -52,7 +59,7 @@ export class EndpointRuntime {
   /** Stops a queued or running job: CANCELLED, its worker freed. */
   cancel(job: JobRecord): void {
     if (job.status === 'IN_PROGRESS') this.#stopExecution(job);
-    job.finishedAt = this.host.world.clock.now();
+    job.finishedAt = this.clock.now();
     this.#setStatus(job, 'CANCELLED');
     this.host.settled(job);
     this.schedule();
@@ -63,7 +70,7 @@ export class EndpointRuntime {
     const removed = this.#queue.drain();
     for (const job of removed) this.#setStatus(job, 'CANCELLED');
     if (alsoRunning) {
-      for (const workerJob of this.#runningJobs()) { this.#stopExecution(workerJob); this.#setStatus(workerJob, 'CANCELLED'); removed.push(workerJob); }
+      for (const job of this.#runningJobs()) { this.#stopExecution(job); this.#setStatus(job, 'CANCELLED'); removed.push(job); }
     }
     this.schedule();
     return removed;
@@ -71,10 +78,10 @@ export class EndpointRuntime {
 
   /** /retry and the automatic retries: the same job back in the queue, previous results gone. */
   requeue(job: JobRecord, resetAttempts: boolean): void {
-    Object.assign(job, {
-      output: undefined, error: undefined, stream: undefined, streamCursor: 0, plainStreamSent: false,
-      startedAt: undefined, finishedAt: undefined, workerId: undefined, queuedAt: this.host.world.clock.now(),
-    });
+    job.output = job.error = job.stream = job.startedAt = job.finishedAt = job.workerId = undefined;
+    job.streamCursor = 0;
+    job.plainStreamSent = false;
+    job.queuedAt = this.clock.now();
     if (resetAttempts) job.attempt = 1;
     this.counters.retried++;
     this.#setStatus(job, 'IN_QUEUE');
@@ -123,7 +130,7 @@ export class EndpointRuntime {
   }
 
   #scheduleOnce(): void {
-    const { workersMin, workersMax } = this.endpoint;
+    const { workersMax } = this.endpoint;
     for (let worker = this.#pool.idleWorker(); worker; worker = this.#pool.idleWorker()) {
       const job = this.#queue.shift();
       if (!job) break;
@@ -131,44 +138,27 @@ export class EndpointRuntime {
     }
     let starting = this.#pool.count('initializing');
     while (this.counters.inQueue > starting && this.#pool.size < workersMax) { this.#pool.spawn(); starting++; }
-    while (this.#pool.active < Math.min(workersMin, workersMax) && this.#pool.size < workersMax) this.#pool.spawn();
+    while (this.#pool.active < this.workersMin() && this.#pool.size < workersMax) this.#pool.spawn();
     this.#pool.armIdleTimers();
   }
 
   #start(worker: Worker, job: JobRecord): void {
     const { world } = this.host;
-    const clock = world.clock;
     const timings = this.host.timings();
-    const now = clock.now();
-    this.#pool.occupy(worker);
-    this.#running.set(job.id, { job, worker });
+    const now = this.clock.now();
+    this.#pool.occupy(worker, job);
     this.#setStatus(job, 'IN_PROGRESS');
     job.startedAt = now;
     job.workerId = worker.id;
     world.get(templatesSlice).touch(this.endpoint.templateId);
-
     const plan = planJob(job.input, chunkTextBytes(world.fault('serverless.stream-chunk-over-1mb')));
-    const items = plan.items ?? [];
     job.stream = plan.items ? [] : undefined;
-    const begin = now + timings.executionMs + plan.sleepMs;
-    const deadline = now + timings.executionTimeoutMs;
-    const endAt = plan.end.kind === 'timeout' ? Infinity : begin + items.length * plan.chunkMs;
-    let next = 0;
-    const step = (): void => {
-      job.step = undefined;
-      const t = clock.now();
-      while (next < items.length && begin + (next + 1) * plan.chunkMs <= t && t <= deadline) job.stream!.push(items[next++]!);
-      if (next >= items.length && endAt <= t && endAt <= deadline) return this.#finish(job, plan.end);
-      if (t >= deadline) return this.#finish(job, { kind: 'timeout' });
-      job.step = clock.at(Math.min(next < items.length ? begin + (next + 1) * plan.chunkMs : endAt, deadline), step);
-    };
-    step();
+    new Execution(job, plan, this.clock, timings.executionMs, now + timings.executionTimeoutMs, (j, end) => this.#finish(j, end)).step();
   }
 
   #finish(job: JobRecord, end: PlanEnd): void {
     this.#release(job);
-    job.finishedAt = this.host.world.clock.now();
-    const streamed = job.stream && job.stream.length > 0 ? job.stream.map((i) => i.output) : undefined;
+    job.finishedAt = this.clock.now();
     if (end.kind === 'complete') {
       job.output = end.output;
       this.#setStatus(job, 'COMPLETED');
@@ -177,7 +167,8 @@ export class EndpointRuntime {
       this.requeue(job, false);
       return;
     } else {
-      job.output = streamed;
+      // A failed or timed-out job shows what it yielded before the end.
+      job.output = job.stream && job.stream.length > 0 ? job.stream.map((i) => i.output) : undefined;
       if (end.kind === 'fail') job.error = end.error;
       this.#setStatus(job, end.kind === 'fail' ? 'FAILED' : 'TIMED_OUT');
     }
@@ -192,14 +183,13 @@ export class EndpointRuntime {
   }
 
   #release(job: JobRecord): void {
-    const running = this.#running.get(job.id);
-    if (!running) return;
-    this.#running.delete(job.id);
-    this.#pool.release(running.worker);
+    for (const worker of this.#pool.all()) {
+      if (worker.job === job) { this.#pool.release(worker); return; }
+    }
   }
 
   #runningJobs(): JobRecord[] {
-    return [...this.#running.values()].map((r) => r.job);
+    return [...this.#pool.all()].flatMap((w) => (w.job ? [w.job] : []));
   }
 
   #setStatus(job: JobRecord, next: JobStatus): void {

@@ -2,7 +2,7 @@ import type { StreamItem } from '../../lib/types.gen.js';
 import { endpointObservers, endpointPodProviders, endpointsSlice, type EndpointRecord } from '../state/endpoints.js';
 import { defineSlice, type World } from '../world.js';
 import { isTerminal, newJob, RETRYABLE, type JobRecord } from './job.js';
-import { retentionMs } from './retention.js';
+import { RetentionLists, retentionMs } from './retention.js';
 import { EndpointRuntime, type RuntimeHost } from './runtime.js';
 import { DEFAULT_TIMINGS, type Timings } from './settings.js';
 
@@ -20,8 +20,10 @@ export class JobStore implements RuntimeHost {
   readonly #expired = new Map<string, JobRecord>();
   readonly #runtimes = new Map<string, EndpointRuntime>();
   readonly #waiters = new Map<string, Set<() => void>>();
+  readonly #retention: RetentionLists;
 
   constructor(readonly world: World) {
+    this.#retention = new RetentionLists(world.clock, (job, at) => { if (job.expiresAt === at && !job.ttlSet) this.#expire(job); });
     for (const endpoint of world.get(endpointsSlice).all()) this.onEndpointChange(undefined, endpoint);
     world.onDispose(() => this.#wakeAll());
   }
@@ -84,6 +86,7 @@ export class JobStore implements RuntimeHost {
     job.expiry?.cancel();
     job.expiry = undefined;
     job.expiresAt = undefined;
+    job.ttlSet = false;
     this.#expired.delete(job.id);
     this.#jobs.set(job.id, job);
     const previousOutput = job.output;
@@ -100,6 +103,7 @@ export class JobStore implements RuntimeHost {
 
   /** `ttl` on /status: the job goes `ms` from now, whatever its status (CHOICES.md). */
   setTtl(job: JobRecord, ms: number): void {
+    if (this.world.fault('serverless.status-ttl-ignored')) return;
     job.ttlSet = true;
     this.#expireAt(job, this.world.clock.now() + ms);
   }
@@ -133,18 +137,23 @@ export class JobStore implements RuntimeHost {
 
   /** RuntimeHost: a job ended; its retention starts and its waiters wake. */
   settled(job: JobRecord): void {
-    if (!job.ttlSet) this.#expireAt(job, this.world.clock.now() + retentionMs(this.world, job));
+    if (!job.ttlSet) {
+      const retention = retentionMs(this.world, job);
+      job.expiresAt = this.world.clock.now() + retention;
+      this.#retention.add(job, job.expiresAt, retention);
+    }
     this.#wake(job.id);
   }
 
+  /** A deadline of the job's own (`ttl`): one timer for this job. */
   #expireAt(job: JobRecord, at: number): void {
-    if (this.world.fault('serverless.status-ttl-ignored') && job.ttlSet && job.expiresAt !== undefined) return;
     job.expiry?.cancel();
     job.expiresAt = at;
     job.expiry = this.world.clock.at(at, () => this.#expire(job));
   }
 
   #expire(job: JobRecord): void {
+    job.expiry?.cancel();
     job.expiry = undefined;
     if (!isTerminal(job.status)) {
       const runtime = this.#runtimes.get(job.endpointId);

@@ -5,7 +5,7 @@
  * and responses shaped as k6 shows them (Go-canonical header names, `status_text` "200 OK").
  */
 import { STATUS_CODES } from 'node:http';
-import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 import type { HttpCall, WireRequest, WireResponse } from './protocol.js';
 
 /** Go's textproto.CanonicalMIMEHeaderKey: `ratelimit-policy` is shown as `Ratelimit-Policy`. */
@@ -28,28 +28,45 @@ function errorCodeOf(e: unknown): number {
 const ZERO = { blocked: 0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0, duration: 0 };
 const byteLength = (body: WireRequest['body']): number => (body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
 
-export class HttpEngine {
-  readonly #agents = new Map<number, { plain: Agent; follow: Dispatcher }>();
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+const hostOf = (url: string): string => url.slice(0, url.indexOf('/', url.indexOf('//') + 2) >>> 0);
 
-  #agent(vuId: number, redirects: number): Dispatcher {
+export class HttpEngine {
+  readonly #agents = new Map<number, Agent>();
+
+  #agent(vuId: number): Agent {
     let a = this.#agents.get(vuId);
     if (!a) {
-      const plain = new Agent({ connections: null, keepAliveTimeout: 30_000 });
-      a = { plain, follow: plain.compose(interceptors.redirect({ maxRedirections: 10 })) };
+      a = new Agent({ connections: null, keepAliveTimeout: 30_000 });
       this.#agents.set(vuId, a);
     }
-    return redirects > 0 ? a.follow : a.plain;
+    return a;
   }
 
-  async #one(vuId: number, req: WireRequest): Promise<WireResponse> {
+  /** One exchange, following redirects as Go's client does (303, and 301/302 after a non-GET, become GET without a body). */
+  async #exchange(vuId: number, req: WireRequest): Promise<{ res: Dispatcher.ResponseData; url: string }> {
+    let { method, url, body } = req;
+    for (let hop = 0; ; hop++) {
+      // undici's own timers bound the wait for headers and for each body chunk by k6's `timeout`.
+      const res = await request(url, {
+        method: method as Dispatcher.HttpMethod, headers: req.headers, body: body ?? undefined,
+        dispatcher: this.#agent(vuId), headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs,
+      });
+      const location = res.headers.location;
+      if (!REDIRECTS.has(res.statusCode) || typeof location !== 'string' || hop >= req.redirects) return { res, url };
+      await res.body.dump();
+      url = new URL(location, url).toString();
+      if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method !== 'GET' && method !== 'HEAD')) { method = 'GET'; body = null; }
+    }
+  }
+
+  /** One request; `queuedAt` is when its call arrived, so time waiting for a slot counts as k6's `blocked`. */
+  async #one(vuId: number, req: WireRequest, queuedAt: number): Promise<WireResponse> {
     const start = performance.now();
+    const blocked = start - queuedAt;
     const sentHeaders = Object.entries(req.headers).reduce((n, [k, v]) => n + k.length + v.length + 4, req.method.length + req.url.length + 12);
     try {
-      const res = await request(req.url, {
-        method: req.method as Dispatcher.HttpMethod, headers: req.headers, body: req.body ?? undefined,
-        dispatcher: this.#agent(vuId, req.redirects), signal: AbortSignal.timeout(req.timeoutMs),
-        headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs,
-      });
+      const { res, url } = await this.#exchange(vuId, req);
       const headersAt = performance.now();
       let body: string | ArrayBuffer | null = null;
       let received = 0;
@@ -66,26 +83,27 @@ export class HttpEngine {
       const waiting = headersAt - start;
       const receiving = end - headersAt;
       return {
-        status: res.statusCode, statusText: `${res.statusCode} ${STATUS_CODES[res.statusCode] ?? ''}`.trim(), headers, body, url: req.url,
-        error: '', errorCode: 0, timings: { ...ZERO, waiting, receiving, duration: waiting + receiving },
+        status: res.statusCode, statusText: `${res.statusCode} ${STATUS_CODES[res.statusCode] ?? ''}`.trim(), headers, body, url,
+        error: '', errorCode: 0, timings: { ...ZERO, blocked, waiting, receiving, duration: waiting + receiving },
         bytesSent: sentHeaders + byteLength(req.body), bytesReceived: received,
       };
     } catch (e) {
       const duration = performance.now() - start;
       const err = e as Error & { cause?: Error };
-      const message = err.name === 'TimeoutError' ? 'request timeout' : `${err.message}${err.cause?.message ? `: ${err.cause.message}` : ''}`;
-      return { status: 0, statusText: '', headers: {}, body: null, url: req.url, error: message, errorCode: errorCodeOf(e), timings: { ...ZERO, duration }, bytesSent: sentHeaders, bytesReceived: 0 };
+      const message = errorCodeOf(e) === 1050 ? 'request timeout' : `${err.message}${err.cause?.message ? `: ${err.cause.message}` : ''}`;
+      return { status: 0, statusText: '', headers: {}, body: null, url: req.url, error: message, errorCode: errorCodeOf(e), timings: { ...ZERO, blocked, duration }, bytesSent: sentHeaders, bytesReceived: 0 };
     }
   }
 
   /** Performs a VU's call: every request, at most `batch` at once and `batchPerHost` per host. */
   async run(vuId: number, call: HttpCall): Promise<WireResponse[]> {
     const results: WireResponse[] = new Array(call.requests.length);
+    const queuedAt = performance.now();
     const perHost = new Map<string, number>();
     let active = 0;
     let next = 0;
     await new Promise<void>((done) => {
-      const queue = call.requests.map((r, i) => ({ r, i, host: new URL(r.url).host }));
+      const queue = call.requests.map((r, i) => ({ r, i, host: hostOf(r.url) }));
       const pump = (): void => {
         if (next === queue.length && active === 0) return done();
         for (let k = 0; k < queue.length && active < call.batch; k++) {
@@ -95,7 +113,7 @@ export class HttpEngine {
           next++;
           active++;
           perHost.set(item.host, (perHost.get(item.host) ?? 0) + 1);
-          void this.#one(vuId, item.r).then((res) => {
+          void this.#one(vuId, item.r, queuedAt).then((res) => {
             results[item.i] = res;
             active--;
             perHost.set(item.host, perHost.get(item.host)! - 1);
@@ -109,7 +127,7 @@ export class HttpEngine {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.#agents.values()].map((a) => a.plain.close().catch(() => undefined)));
+    await Promise.all([...this.#agents.values()].map((a) => a.close().catch(() => undefined)));
     this.#agents.clear();
   }
 }

@@ -59,7 +59,8 @@ export async function runScript(options: RunScriptOptions): Promise<RunScriptRes
 
   let bundle: string;
   try { bundle = await bundleScript(options.script); } catch (e) { return fail(e); }
-  const env = { ...(options.includeSystemEnv === false ? {} : (process.env as Record<string, string>)), ...options.env };
+  // K6NODE=1 lets a script (its summary) say which runner ran it; k6 never sets it.
+  const env = { ...(options.includeSystemEnv === false ? {} : (process.env as Record<string, string>)), ...options.env, K6NODE: '1' };
   const control = new SharedArrayBuffer(4 * (SHARED_COUNTERS + 64));
   const flags = new Int32Array(control);
   const engine = new HttpEngine();

@@ -27,10 +27,10 @@ export class WorkerHandle {
     const { port1, port2 } = new MessageChannel();
     const signal = new SharedArrayBuffer(4);
     const wake = new Int32Array(signal);
-    port1.on('message', (call: HttpCall) => {
+    port1.on('message', ({ id, call }: { id: number; call: HttpCall }) => {
       void engine.run(setup.vuId, call).then((responses) => {
-        port1.postMessage(responses);
-        Atomics.store(wake, 0, 1);
+        port1.postMessage({ id, responses });
+        Atomics.store(wake, 0, id);
         Atomics.notify(wake, 0);
       });
     });

@@ -5,8 +5,8 @@
  * rules compare a batch only with what came before it.
  *
  * Window instances: a fixed window resets at one instant. From a response's `t` and the time it
- * arrived, the reset instant is known within a second plus the batch's span, so responses whose
- * estimated reset instants lie within half a window of each other belong to one instance.
+ * arrived, the reset instant is known within a second (plus the network's latency), so responses
+ * whose estimated reset instants lie within half a window of each other belong to one instance.
  */
 import { CHECK } from './ratelimit-checks.ts';
 import { complete, headerValue, readRateLimit, WINDOW_SECONDS, WINDOWS, type PolicyMember, type WindowName } from './ratelimit-fields.ts';
@@ -15,6 +15,11 @@ export interface Observed {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string | null;
+  /**
+   * When the answer's first byte arrived (real clock, ms): the batch's start plus k6's
+   * `blocked + connecting + tls_handshaking + sending + waiting`. Without it, the batch's middle.
+   */
+  atMs?: number;
 }
 
 /** One named check's result; `why` says what was seen when it failed. */
@@ -74,16 +79,17 @@ export function createMonitor(o: MonitorOptions): RateLimitMonitor {
       }
       if (res.status === 429) out.push(...refusal(res, reading.limit));
     }
-    const midV = ((startMs + endMs) / 2) * o.scale;
+    const midMs = (startMs + endMs) / 2;
     const spanV = (endMs - startMs) * o.scale;
+    const timed = responses.every((r) => r.atMs !== undefined);
     for (const w of WINDOWS) {
       const lenMs = WINDOW_SECONDS[w] * 1000;
-      // A batch longer than a quarter window cannot be placed in one instance: skip, never guess.
-      if (spanV >= lenMs / 4) { delete instances[w]; continue; }
+      // Untimed answers of a batch longer than a quarter window cannot be placed in one instance: skip, never guess.
+      if (!timed && spanV >= lenMs / 4) { delete instances[w]; continue; }
       const points: Point[] = [];
       readings.forEach(({ res, reading }, index) => {
         const m = reading.limit[w];
-        if (m) points.push({ index, r: m.r, t: m.t, resetV: midV + m.t * 1000, admitted: res.status >= 200 && res.status < 300 });
+        if (m) points.push({ index, r: m.r, t: m.t, resetV: (res.atMs ?? midMs) * o.scale + m.t * 1000, admitted: res.status >= 200 && res.status < 300 });
       });
       out.push(...windowChecks(w, points, lenMs, readings.map((x) => x.reading.limit[w]?.r === 0 && x.res.status === 429)));
     }

@@ -49,8 +49,8 @@ function flattenChecks(group: K6Group, prefix: string, into: K6Check[]): void {
   for (const g of group.groups) flattenChecks(g, prefix ? `${prefix} › ${g.name}` : g.name, into);
 }
 
-/** The report's summary of one scenario run. */
-export function toLoadSummary(data: K6SummaryData, meta: ScenarioMeta, nowMs: number): Record<string, unknown> {
+/** The report's summary of one scenario run, by `runner` (k6, or the Node path that sets K6NODE=1). */
+export function toLoadSummary(data: K6SummaryData, meta: ScenarioMeta, nowMs: number, runner: 'k6' | 'node' = 'k6'): Record<string, unknown> {
   const seriesPrefixes = Object.values(meta.series ?? {}).map((s) => s.prefix);
   const thresholds: Record<string, { ok: boolean }> = {};
   const metrics: Record<string, Record<string, number | null>> = {};
@@ -72,7 +72,7 @@ export function toLoadSummary(data: K6SummaryData, meta: ScenarioMeta, nowMs: nu
   }
   const durationMs = Math.max(0, Math.round(data.state.testRunDurationMs));
   return {
-    scenario: meta.scenario, description: meta.description, rules: meta.rules,
+    scenario: meta.scenario, runner, description: meta.description, rules: meta.rules,
     startedAt: new Date(nowMs - durationMs).toISOString(), durationMs,
     thresholds, checks, metrics, ...(Object.keys(series).length ? { series } : {}),
   };
@@ -83,7 +83,7 @@ export function summaryText(summary: Record<string, unknown>): string {
   const thresholds = summary.thresholds as Record<string, { ok: boolean }>;
   const checks = summary.checks as K6Check[];
   const failed = Object.entries(thresholds).filter(([, t]) => !t.ok).map(([n]) => n);
-  const lines = [`scenario ${String(summary.scenario)}: ${failed.length ? `FAILED (${failed.length} threshold${failed.length > 1 ? 's' : ''})` : 'thresholds met'} in ${String(summary.durationMs)} ms`];
+  const lines = [`scenario ${String(summary.scenario)} (${String(summary.runner)}): ${failed.length ? `FAILED (${failed.length} threshold${failed.length > 1 ? 's' : ''})` : 'thresholds met'} in ${String(summary.durationMs)} ms`];
   for (const [name, t] of Object.entries(thresholds)) lines.push(`  ${t.ok ? '✓' : '✗'} ${name}`);
   for (const c of checks) lines.push(`  ${c.fails === 0 ? '✓' : '✗'} ${c.name} (${c.passes} passed, ${c.fails} failed)`);
   return lines.join('\n') + '\n';
@@ -91,7 +91,7 @@ export function summaryText(summary: Record<string, unknown>): string {
 
 /** What `handleSummary` returns: the JSON file (CPC_LOAD_OUT_DIR, default reports/out/load) and stdout. */
 export function summaryOutputs(data: K6SummaryData, meta: ScenarioMeta, env: Record<string, string | undefined>): Record<string, string> {
-  const summary = toLoadSummary(data, meta, Date.now());
+  const summary = toLoadSummary(data, meta, Date.now(), env.K6NODE === '1' ? 'node' : 'k6');
   const dir = (env.CPC_LOAD_OUT_DIR ?? 'reports/out/load').replace(/\/+$/, '');
   return { [`${dir}/${meta.scenario}.json`]: JSON.stringify(summary, null, 2) + '\n', stdout: summaryText(summary) };
 }

@@ -28,7 +28,7 @@ export function jobCommands(): fc.Arbitrary<fc.AsyncCommand<never, never>>[] {
     pick.map((p) => new RetryCommand(p)),
     fc.constant(new PurgeCommand()),
     fc.constant(new HealthCommand()),
-    fc.constantFrom(...steps).map((ms) => new AdvanceCommand(ms)),
+    fc.oneof(fc.constantFrom(...steps), fc.integer({ min: 1, max: RETENTION.run + 60_000 })).map((ms) => new AdvanceCommand(ms)),
     fc.constant(new ProgressCommand()),
   ] as unknown as fc.Arbitrary<fc.AsyncCommand<never, never>>[];
 }

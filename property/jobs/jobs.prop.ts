@@ -8,7 +8,7 @@ import { AUTOMATIC_RETRIES, EXECUTION_TIMEOUT_MS, JobModel } from './model.js';
 import { RealEndpoint } from './real.js';
 
 /** Runs and commands per run; CPC_JOB_MODEL_RUNS raises the budget for a longer search. */
-const RUNS = Number(process.env.CPC_JOB_MODEL_RUNS ?? 30);
+const RUNS = Number(process.env.CPC_JOB_MODEL_RUNS ?? 60);
 
 test(`the job state machine follows its model through run, runsync, status, cancel, retry, purge and time (seed ${runSeed()})`, rules(
   'JOB.RUN.RESPONSE', 'JOB.OBJECT.SYNC_PREFIX', 'JOB.STATE.CANCEL_QUEUED', 'JOB.STATE.CANCEL_IN_PROGRESS', 'JOB.STATE.RETRY_FAILED',
@@ -22,6 +22,6 @@ test(`the job state machine follows its model through run, runsync, status, canc
   const templateId = emu.world!.seeded.CPC_TEMPLATE_ID as string;
   await checkProperty(fc.asyncProperty(fc.integer({ min: 1, max: 3 }), fc.commands(jobCommands(), { maxCommands: 30 }), async (workers, commands) => {
     const setup = async () => ({ model: new JobModel(workers) as never, real: (await RealEndpoint.create(api, emu, templateId, workers)) as never });
-    try { await fc.asyncModelRun(setup, commands); } catch (e) { process.stderr.write(`DBG ${String(e)}\n`); throw e; }
+    await fc.asyncModelRun(setup, commands);
   }), { numRuns: RUNS });
 });

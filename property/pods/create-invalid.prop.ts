@@ -5,12 +5,18 @@ import { checkProperty, runSeed } from '../support/run.js';
 import { loadPodContext } from './support/context.js';
 import { invalidCreateProperty } from './properties/create-invalid.js';
 import { MUTATIONS } from './arbitraries/mutations.js';
+import { fastClient } from './support/fast-client.js';
 import { propertyRuns } from './support/budget.js';
 
 // One property per labelled mutation, so each rule gets its own runs and its own verdict.
 for (const m of MUTATIONS) {
   test(`createPod refuses a valid request with ${m.label} (seed ${runSeed()})`, rules(m.rule, 'POD.CREATE.ERRORS_HAVE_BODY', ...PROBLEM_RULES), async ({ api, pods }) => {
     const ctx = await loadPodContext(api, (dc) => pods.volume(dc));
-    await checkProperty(invalidCreateProperty(api, ctx, (x) => x === m, (id) => pods.track(id)), { numRuns: propertyRuns() });
+    const fast = fastClient(api);
+    try {
+      await checkProperty(invalidCreateProperty(fast.api, ctx, (x) => x === m, (id) => pods.track(id)), { numRuns: propertyRuns() });
+    } finally {
+      await fast.close();
+    }
   });
 }

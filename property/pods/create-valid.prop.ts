@@ -5,6 +5,7 @@ import { checkProperty, runSeed } from '../support/run.js';
 import { loadPodContext } from './support/context.js';
 import { validCreateProperty } from './properties/create-valid.js';
 import { POD_CREATION_OPT_IN, propertyRuns } from './support/budget.js';
+import { fastClient } from './support/fast-client.js';
 
 test(`every valid CreatePodRequest is created as sent, PROVISIONING (seed ${runSeed()})`, rules(
   'POD.CREATE.201_POD', 'SERVICE.POD.GPU_OR_CPU', 'POD.RESPONSE.CONTAINER_CONFIG', 'POD.CREATE.CLOUD_DEFAULT_SECURE', 'POD.GPU.COUNT_DEFAULT_1',
@@ -14,5 +15,10 @@ test(`every valid CreatePodRequest is created as sent, PROVISIONING (seed ${runS
 ), async ({ api, emu, pods }) => {
   test.skip(!emu.available && !process.env[POD_CREATION_OPT_IN], `creates ${propertyRuns()} pods; on a real target set ${POD_CREATION_OPT_IN}=1 to run it`);
   const ctx = await loadPodContext(api, (dc) => pods.volume(dc));
-  await checkProperty(validCreateProperty(api, ctx, (id) => pods.track(id)), { numRuns: propertyRuns() });
+  const fast = fastClient(api);
+  try {
+    await checkProperty(validCreateProperty(fast.api, ctx, (id) => pods.track(id)), { numRuns: propertyRuns() });
+  } finally {
+    await fast.close();
+  }
 });

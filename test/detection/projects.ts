@@ -20,7 +20,7 @@ export function detectionProjects(which: string) {
       testDir: '.',
       testMatch: [/contract\/specs\/.*\.spec\.ts$/, /property\/.*\.prop\.ts$/],
       grep: new RegExp(`@${escape(def.rule)}(?=\\s|$)`),
-      use: { faults: [id] },
+      use: { faults: [id], detection: true },
     };
   });
 }

@@ -2,20 +2,19 @@ import { test } from './support/fixtures.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
 import { rejectionConformance } from '../../checks/rejection.js';
 import type { ExpectedStatus } from '../../checks/status.js';
-import { vcpuCounts, type PodCatalog } from './support/catalog.js';
+import { SCHEMA_VCPU_COUNTS, vcpuCounts, type PodCatalog } from './support/catalog.js';
 import { PROBLEM_RULES } from './support/rule-sets.js';
 import type { CpuFlavor } from '../../../lib/types.gen.js';
 
 type Body = Record<string, unknown>;
 const without = (body: Body, key: string): Body => { const { [key]: _gone, ...rest } = body; return rest; };
 
-/** The first flavor whose range leaves a power of two above its maximum (or below its minimum). */
+/** A flavor and a count the request schema allows but the flavor's `vcpu` range does not offer. */
 function outOfRange(catalog: PodCatalog): { flavor: CpuFlavor; vcpuCount: number } | undefined {
   for (const flavor of catalog.cpus) {
-    let above = 2;
-    while (above <= flavor.vcpu.max) above *= 2;
-    if (above <= 512) return { flavor, vcpuCount: above };
-    if (flavor.vcpu.min > 2) return { flavor, vcpuCount: 2 };
+    const offered = vcpuCounts(flavor);
+    const vcpuCount = SCHEMA_VCPU_COUNTS.find((n) => !offered.includes(n));
+    if (offered.length > 0 && vcpuCount !== undefined) return { flavor, vcpuCount };
   }
   return undefined;
 }

@@ -38,6 +38,7 @@ test.describe('pod lifecycle (spec, States and transitions)', () => {
       ...wait.answers.map((a) => podConformance(a.body, { kind: 'gpu', where: `getPod (${a.body?.status})` })),
       must(wait.answers[0]?.body?.id === pod.id, 'POD.CREATE.READINESS_VIA_GET_POD', `getPod answered id ${wait.answers[0]?.body?.id} for ${pod.id}`),
       must(wait.reached, 'POD.CREATE.READINESS_VIA_GET_POD', `not RUNNING after ${wait.waitedMs} ms: ${wait.seen.join(' → ')}`),
+      must(wait.reached || wait.seen.at(-1) !== 'STARTING', 'POD.STATUS.STARTING_TO_RUNNING', `still STARTING after ${wait.waitedMs} ms: the container never became healthy`),
       forwardOnly(wait.seen),
     );
     if (emu.available) {

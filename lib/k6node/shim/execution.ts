@@ -18,7 +18,7 @@ const scenario = {
   get executor(): string { return ctx.scenario?.executor ?? ''; },
   get startTime(): number { return ctx.scenarioStartTime; },
   get iterationInInstance(): number { return ctx.iterationInScenario; },
-  get iterationInTest(): number { return ctx.iterationInScenario; },
+  get iterationInTest(): number { return ctx.iterationInTest; },
   get progress(): number {
     const s = ctx.scenario;
     if (!s) return 0;

@@ -33,6 +33,8 @@ export const ctx = {
   scenario: undefined as Scenario | undefined,
   scenarioStartTime: 0,
   iterationInScenario: 0,
+  /** The iteration's number across all VUs of the scenario (shared-iterations: the index claimed). */
+  iterationInTest: 0,
   iterationInInstance: 0,
   /** Current group path: '' at the root, `::a::b` inside groups. */
   group: '',
@@ -91,16 +93,26 @@ export function blockFor(ms: number): void {
   throwIfAborting();
 }
 
-/** Sends requests to the main thread and blocks until their responses arrive. */
+let callId = 0;
+
+/**
+ * Sends requests to the main thread and blocks until their responses arrive. The main thread
+ * posts the answer, then stores the call's id in the signal and wakes this thread; the answer
+ * can become readable a moment after the wake-up, so an empty read waits a millisecond and
+ * reads again.
+ */
 export function httpCall(call: HttpCall): WireResponse[] {
   flushSoon();
   throwIfAborting();
-  Atomics.store(signal, 0, 0);
-  setup.port.postMessage(call);
-  Atomics.wait(signal, 0, 0);
-  const reply = receiveMessageOnPort(setup.port);
-  if (!reply) throw new Error('k6node: the HTTP bridge woke without an answer');
-  return reply.message as WireResponse[];
+  const id = ++callId;
+  setup.port.postMessage({ id, call });
+  for (let seen = Atomics.load(signal, 0); seen !== id; seen = Atomics.load(signal, 0)) Atomics.wait(signal, 0, seen);
+  for (;;) {
+    const reply = receiveMessageOnPort(setup.port)?.message as { id: number; responses: WireResponse[] } | undefined;
+    if (reply?.id === id) return reply.responses;
+    if (reply) throw new Error(`k6node: the HTTP bridge answered call ${reply.id} while call ${id} waited`);
+    Atomics.wait(signal, 0, id, 1);
+  }
 }
 
 /** Run-wide iteration counter of a shared-iterations scenario: the index claimed. */

@@ -75,10 +75,13 @@ function runScenario(fn: Fn, msg: Extract<ToWorker, { type: 'run' }>): void {
   const deadline = msg.startAt + scenario.durationMs;
   const data = parseData(msg.setupData);
   for (let own = 0; !aborting() && Date.now() < deadline; own++) {
+    let claimed = own;
     if (scenario.executor === 'shared-iterations') {
-      if (claimSharedIteration(SHARED_COUNTERS + msg.scenarioIndex) >= scenario.iterations) break;
+      claimed = claimSharedIteration(SHARED_COUNTERS + msg.scenarioIndex);
+      if (claimed >= scenario.iterations) break;
     } else if (scenario.executor === 'per-vu-iterations' && own >= scenario.iterations) break;
     ctx.iterationInScenario = own;
+    ctx.iterationInTest = claimed;
     iterate(fn, data);
     ctx.iterationInInstance++;
   }

@@ -1,6 +1,7 @@
 import type { ApiClient } from '../../../../lib/client/api.js';
 import type { CpuFlavor, DataCenter, GpuType } from '../../../../lib/types.gen.js';
 import type { OperationName } from '../../../../lib/client/operations.js';
+import { schemaOf } from '../../../../lib/schema-registry.js';
 
 /** A GPU type as far as the suite needs it; `manufacturer` and `maxGpuCount` only when the target lists them. */
 export interface GpuEntry extends GpuType { manufacturer?: string; maxGpuCount?: number }
@@ -37,11 +38,12 @@ export async function loadCatalog(api: ApiClient): Promise<PodCatalog> {
 /** NVIDIA by the catalog's manufacturer, or by the type id when the target lists no manufacturer. */
 export const isNvidia = (g: GpuEntry): boolean => (g.manufacturer ?? g.id).toUpperCase().startsWith('NVIDIA');
 
-/** Powers of two a flavor offers (spec: "Minimum 2; must be valid for the flavor and be a power of two"). */
+/** The vCPU counts the request schema allows (spec: "Minimum 2; ... a power of two"), read from it. */
+export const SCHEMA_VCPU_COUNTS: readonly number[] = (schemaOf('cpu-config-request') as { properties: { vcpuCount: { enum: number[] } } }).properties.vcpuCount.enum;
+
+/** The counts a flavor offers: the schema's values within the flavor's `vcpu` range. */
 export function vcpuCounts(flavor: CpuFlavor): number[] {
-  const out: number[] = [];
-  for (let n = 2; n <= flavor.vcpu.max; n *= 2) if (n >= flavor.vcpu.min) out.push(n);
-  return out;
+  return SCHEMA_VCPU_COUNTS.filter((n) => n >= flavor.vcpu.min && n <= flavor.vcpu.max);
 }
 
 /** What the spec's rules need from the catalog; each `undefined` makes the tests that need it skip. */
@@ -50,8 +52,6 @@ export function picks(c: PodCatalog) {
     nvidia: c.gpus.find(isNvidia),
     nonNvidia: c.gpus.find((g) => !isNvidia(g)),
     cpu: c.cpus.find((f) => vcpuCounts(f).length > 0),
-    /** A flavor whose maximum leaves a larger power of two it does not offer. */
-    cpuWithCeiling: c.cpus.find((f) => vcpuCounts(f).length > 0),
     globalDc: c.dataCenters.find((d) => d.globalNetwork === true),
     plainDc: c.dataCenters.find((d) => d.globalNetwork === false),
   };

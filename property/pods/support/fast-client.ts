@@ -1,0 +1,12 @@
+import { ApiClient } from '../../../lib/client/api.js';
+import { undiciTransport } from '../../../lib/client/transport.js';
+
+/**
+ * The same client (target, keys, world) over undici instead of Playwright's request context:
+ * a property sends hundreds of requests, and the in-process pool answers them several times
+ * faster. `close()` releases the pool.
+ */
+export function fastClient(api: ApiClient): { api: ApiClient; close(): Promise<void> } {
+  const transport = undiciTransport({ connections: 4 });
+  return { api: new ApiClient(api.urls, api.keys, transport, api.defaultHeaders, api.onMissingKey), close: () => transport.close() };
+}
