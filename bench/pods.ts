@@ -53,13 +53,21 @@ async function start(kind: 'bare' | 'emulator'): Promise<{ url: string; stop(): 
   return { url: `http://127.0.0.1:${port}`, stop: () => { child.kill(); } };
 }
 
-/** A world whose quotas no benchmark reaches; its main key. */
-async function benchKey(url: string): Promise<string> {
+/**
+ * Runs `fn` with the main key of a fresh world whose quotas no benchmark reaches, then deletes
+ * the world, so each phase starts with an empty store (every created pod is kept until then).
+ */
+async function inWorld<T>(url: string, fn: (key: string) => Promise<T>): Promise<T> {
   const res = await request(`${url}/__emulator/worlds`, {
     method: 'POST', headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ quotas: { minute: 1e9, hour: 1e9, day: 1e9 } }),
   });
-  return ((await res.body.json()) as { keys: { main: string } }).keys.main;
+  const world = (await res.body.json()) as { id: string; keys: { main: string } };
+  try {
+    return await fn(world.keys.main);
+  } finally {
+    await (await request(`${url}/__emulator/worlds/${world.id}`, { method: 'DELETE' })).body.text();
+  }
 }
 
 interface Row { server: string; mode: string; rps: number; p50: number; p99: number; ok: number; other: number }
@@ -79,15 +87,14 @@ async function main(): Promise<void> {
   const bare = await start('bare');
   const emulator = await start('emulator');
   try {
-    const key = await benchKey(emulator.url);
     // Warm both up so each runs JIT-compiled code.
     await run('bare', bare.url, undefined, 'max', { ...o, duration: 2 });
-    await run('emulator', emulator.url, key, 'max', { ...o, duration: 2 });
+    await inWorld(emulator.url, (key) => run('emulator', emulator.url, key, 'max', { ...o, duration: 2 }));
     const rows = [
       await run('bare node:http (fixed 201)', bare.url, undefined, 'max', o),
-      await run('emulator createPod', emulator.url, key, 'max', o),
+      await inWorld(emulator.url, (key) => run('emulator createPod', emulator.url, key, 'max', o)),
       await run('bare node:http (fixed 201)', bare.url, undefined, 'rate', o),
-      await run('emulator createPod', emulator.url, key, 'rate', o),
+      await inWorld(emulator.url, (key) => run('emulator createPod', emulator.url, key, 'rate', o)),
     ];
     const line = (c: string[]) => `| ${c.join(' | ')} |`;
     console.log(line(['server', 'load', 'req/s', 'p50 ms', 'p99 ms', '2xx', 'other']));

@@ -17,6 +17,7 @@ import { ENV_VARS, flagOf, type ConfigKey } from '../lib/config.js';
 import { runConformance } from './commands/conformance.js';
 import { reportCommand } from './commands/report.js';
 import { diffCommand } from './commands/diff.js';
+import { runDetection } from './commands/detect.js';
 import { PROJECT_ROOT } from './paths.js';
 
 const USAGE = `usage: cpc <command> [options]
@@ -25,6 +26,7 @@ commands:
   conformance   run the suite against the target and write reports (default target: embedded emulator)
   report        re-render every report format from a saved JSON report (cpc report --help)
   diff          compare two saved reports rule by rule (cpc diff --help)
+  detect        the detection matrix: every emulator fault must fail the rule it breaks
 
 target options (or the environment variables in brackets):
 ${(Object.keys(ENV_VARS) as ConfigKey[]).map((k) => `  --${flagOf(k).padEnd(18)} [${ENV_VARS[k]}]`).join('\n')}
@@ -41,6 +43,11 @@ run options:
   --load-dir DIR       load summaries to merge (default <out>/load)
   --probe-every MS     watchdog interval for a remote target (default 15000)
   --artifacts DIR      Playwright's output folder (default test-results)
+  --load / --skip-load run the load scenarios after the suites (default: with the embedded emulator only)
+
+detect options:
+  --faults id,id       only these faults (default: the whole catalog)
+  --per-fault N        tests run per fault (default 4)
 
 CPC_SEED replays a run; without it a seed is chosen, printed and recorded in the report.
 `;
@@ -53,6 +60,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'report') return rest[0] === 'diff' ? diffCommand(rest.slice(1)) : reportCommand(rest);
   if (command === 'diff') return diffCommand(rest);
+  if (command === 'detect') return detectCommand(rest);
   if (command !== 'conformance') throw new ConfigError(`unknown command "${command}"`);
   const targetOptions = Object.fromEntries((Object.keys(ENV_VARS) as ConfigKey[]).map((k) => [flagOf(k), { type: 'string' as const }]));
   let parsed;
@@ -64,6 +72,7 @@ async function main(argv: string[]): Promise<number> {
         out: { type: 'string' }, project: { type: 'string', multiple: true }, grep: { type: 'string' },
         workers: { type: 'string' }, faults: { type: 'string' }, 'quiet-summary': { type: 'boolean' },
         baseline: { type: 'string' }, 'update-baseline': { type: 'boolean' }, 'load-dir': { type: 'string' }, 'probe-every': { type: 'string' }, artifacts: { type: 'string' },
+        load: { type: 'boolean' }, 'skip-load': { type: 'boolean' },
       },
       strict: true,
     });
@@ -95,8 +104,35 @@ async function main(argv: string[]): Promise<number> {
     ...(typeof v['load-dir'] === 'string' ? { loadDir: v['load-dir'] } : {}),
     ...(probeEvery ? { probeEveryMs: probeEvery } : {}),
     ...(typeof v.artifacts === 'string' ? { artifactsDir: v.artifacts } : {}),
+    load: loadChoice(v.load === true, v['skip-load'] === true),
   });
   return outcome.exitCode;
+}
+
+function loadChoice(on: boolean, off: boolean): 'auto' | 'on' | 'off' {
+  if (on && off) throw new ConfigError('--load and --skip-load exclude each other');
+  return on ? 'on' : off ? 'off' : 'auto';
+}
+
+async function detectCommand(args: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: { faults: { type: 'string' }, 'per-fault': { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' } }, strict: true });
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
+  const v = parsed.values;
+  const perFault = v['per-fault'] === undefined ? undefined : Number(v['per-fault']);
+  if (perFault !== undefined && !(Number.isInteger(perFault) && perFault > 0)) throw new ConfigError(`--per-fault must be a positive integer, got "${v['per-fault']}"`);
+  const workers = v.workers === undefined ? undefined : Number(v.workers);
+  if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) throw new ConfigError(`--workers must be a positive integer, got "${v.workers}"`);
+  const { exitCode } = await runDetection({
+    outDir: v.out ?? join(PROJECT_ROOT, 'reports', 'out'),
+    faults: v.faults ? v.faults.split(',').map((f) => f.trim()).filter(Boolean) : [],
+    ...(perFault ? { perFault } : {}),
+    ...(workers ? { workers } : {}),
+  });
+  return exitCode;
 }
 
 main(process.argv.slice(2)).then(

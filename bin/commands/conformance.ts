@@ -15,6 +15,7 @@ import { SUITE_VERSION, PROJECT_ROOT } from '../paths.js';
 import { chooseSeed, replayCommand } from './seed.js';
 import { probe, runSupervised } from './supervise.js';
 import { exitCodeOf, publish } from './publish.js';
+import { runLoadScenarios } from './load.js';
 
 export interface ConformanceOptions {
   flags: Partial<Record<ConfigKey, string>>;
@@ -35,6 +36,8 @@ export interface ConformanceOptions {
   probeEveryMs?: number;
   /** Playwright's output folder (default `test-results`, from playwright.config.ts). */
   artifactsDir?: string;
+  /** Run the load scenarios after the suites: `auto` (default) runs them against the embedded emulator only. */
+  load?: 'auto' | 'on' | 'off';
 }
 
 export interface ConformanceOutcome { report: ConformanceReport; exitCode: number; files: string[] }
@@ -104,6 +107,14 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       const why = await probe(config.baseUrl!, 10_000);
       if (why) interruption = `the target stopped answering ${config.baseUrl!} (${why})`;
     }
+    // Load scenarios (smoke scale on the Node path, or k6 when on PATH) against the same target.
+    const runLoad = !interruption && (options.load === 'on' || ((options.load ?? 'auto') === 'auto' && config.kind === 'embedded'));
+    const loadDir = options.loadDir ? resolve(options.loadDir) : join(outDir, 'load');
+    if (runLoad) {
+      rmSync(loadDir, { recursive: true, force: true });
+      const loadFlags = emulator ? { baseUrl: emulator.url, serverlessUrl: emulator.url, restV1Url: emulator.url } : options.flags;
+      await runLoadScenarios({ flags: loadFlags, env: process.env, outDir: loadDir, quietScripts: options.quiet });
+    }
     await emulator?.close();
     scrubRawFile(rawDir);
     const raw = readRaw(rawDir);
@@ -112,7 +123,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     if (!interruption && !raw.ended) interruption = `the test runner ended early (exit code ${run.code})`;
 
     const rules = loadRules();
-    const load = readLoadResults(options.loadDir ? resolve(options.loadDir) : join(outDir, 'load'), PROJECT_ROOT, new Set(rules.map((r) => r.id)));
+    // Summaries of this run's load scenarios, or of a folder named on purpose; never stale ones.
+    const load = runLoad || options.loadDir ? readLoadResults(loadDir, PROJECT_ROOT, new Set(rules.map((r) => r.id))) : undefined;
     const target: TargetIdentity = {
       kind: config.kind,
       baseUrl: env.CPC_BASE_URL!, serverlessUrl: env.CPC_SERVERLESS_URL!, restV1Url: env.CPC_REST_V1_URL!,
@@ -129,6 +141,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         projects: options.projects.join(','), workers: options.workers ?? 2,
         ...(options.grep ? { grep: options.grep } : {}),
         ...(options.baseline ? { baseline: options.baseline } : {}),
+        load: runLoad,
       },
       ...(load ? { load } : {}),
     });

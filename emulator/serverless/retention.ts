@@ -42,6 +42,11 @@ export class RetentionLists {
     if (!list.timer) this.#arm(list);
   }
 
+  dispose(): void {
+    for (const list of this.#lists.values()) list.timer?.cancel();
+    this.#lists.clear();
+  }
+
   #arm(list: ExpiryList): void {
     list.timer = this.clock.at(list.at[list.head]!, () => this.#fire(list));
   }

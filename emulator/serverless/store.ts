@@ -25,7 +25,12 @@ export class JobStore implements RuntimeHost {
   constructor(readonly world: World) {
     this.#retention = new RetentionLists(world.clock, (job, at) => { if (job.expiresAt === at && !job.ttlSet) this.#expire(job); });
     for (const endpoint of world.get(endpointsSlice).all()) this.onEndpointChange(undefined, endpoint);
-    world.onDispose(() => this.#wakeAll());
+    // On reset or deletion: no timer of this store fires again, and no request waits forever.
+    world.onDispose(() => {
+      for (const runtime of this.#runtimes.values()) runtime.stop();
+      this.#retention.dispose();
+      this.#wakeAll();
+    });
   }
 
   timings(): Timings {
@@ -43,8 +48,8 @@ export class JobStore implements RuntimeHost {
   }
 
   /** Keeps one runtime per queue-based endpoint; idempotent, so a replayed change is harmless. */
-  onEndpointChange(_before: EndpointRecord | undefined, after: EndpointRecord | undefined): void {
-    const id = (after ?? _before)!.id;
+  onEndpointChange(before: EndpointRecord | undefined, after: EndpointRecord | undefined): void {
+    const id = (after ?? before)!.id;
     const runtime = this.#runtimes.get(id);
     if (!after || after.type !== 'QB' || after.publicModel) {
       if (runtime) this.#dropEndpoint(id, runtime);

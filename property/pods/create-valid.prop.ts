@@ -4,7 +4,7 @@ import { POD_SHAPE_RULES } from '../../contract/specs/pods/support/rule-sets.js'
 import { checkProperty, runSeed } from '../support/run.js';
 import { loadPodContext } from './support/context.js';
 import { validCreateProperty } from './properties/create-valid.js';
-import { POD_CREATION_OPT_IN, propertyRuns } from './support/budget.js';
+import { propertyRuns, realTargetSkip } from './support/budget.js';
 import { fastClient } from './support/fast-client.js';
 
 test(`every valid CreatePodRequest is created as sent, PROVISIONING (seed ${runSeed()})`, rules(
@@ -13,7 +13,8 @@ test(`every valid CreatePodRequest is created as sent, PROVISIONING (seed ${runS
   'POD.STATUS.CREATED_PROVISIONING', 'POD.RESPONSE.STARTED_AT_NULL_ON_CREATE', 'MOUNT.PERSISTENT.ACCEPTED_ON_GPU', 'MOUNT.NETWORK.CUSTOM_PATH',
   'MOUNT.NETWORK.SAME_DATA_CENTER', 'POD.CREATE.DATA_CENTER_IDS_SCHEDULER', ...POD_SHAPE_RULES,
 ), async ({ api, emu, pods }) => {
-  test.skip(!emu.available && !process.env[POD_CREATION_OPT_IN], `creates ${propertyRuns()} pods; on a real target set ${POD_CREATION_OPT_IN}=1 to run it`);
+  const skip = realTargetSkip(emu.available, 'creates a pod');
+  test.skip(skip !== undefined, skip ?? '');
   const ctx = await loadPodContext(api, (dc) => pods.volume(dc));
   const fast = fastClient(api);
   try {

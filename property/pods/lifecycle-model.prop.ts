@@ -26,7 +26,7 @@ test(`a pod's life agrees with the model of the spec's rules (seed ${runSeed()})
     cpuBody: await pods.cpuBody(),
   };
   try {
-    await checkProperty(podLifecycleProperty(async () => real), { numRuns: Math.ceil(propertyRuns() / 2) });
+    await checkProperty(podLifecycleProperty(async () => real), { numRuns: propertyRuns() });
   } finally {
     await fast.close();
   }

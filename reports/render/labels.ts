@@ -35,3 +35,12 @@ export const testIndex = (report: ConformanceReport): Map<string, TestOutcome> =
 /** Property runs, failing ones first. */
 export const propertyRuns = (report: ConformanceReport): TestOutcome[] =>
   report.tests.filter((t) => t.property).sort((a, b) => Number(b.status === 'failed') - Number(a.status === 'failed'));
+
+/** Why only part of the suite ran (a `--grep` or a single project), or undefined for a full run. */
+export function partialRun(report: ConformanceReport): string | undefined {
+  const c = report.run.configuration;
+  const parts: string[] = [];
+  if (typeof c.grep === 'string') parts.push(`only tests matching --grep ${c.grep}`);
+  if (typeof c.projects === 'string' && c.projects !== 'contract,property') parts.push(`only the ${c.projects} project`);
+  return parts.length ? parts.join(' and ') : undefined;
+}

@@ -1,6 +1,6 @@
 import type { ConformanceReport, Counts, RuleResult } from '../model.js';
 import { observedSet } from '../diff.js';
-import { VERDICT_ICON, failureLine, propertyRuns, resultLabel, seconds, targetLabel, testIndex } from './labels.js';
+import { VERDICT_ICON, failureLine, partialRun, propertyRuns, resultLabel, seconds, targetLabel, testIndex } from './labels.js';
 import { capped, htmlText, mdBlock, mdCode, mdTable, mdText } from './md.js';
 import type { Renderer } from './renderer.js';
 
@@ -17,6 +17,8 @@ function header(r: ConformanceReport): string {
   const lines = [`# ${ok ? '✅' : '❌'} Compute Platform API conformance: ${resultLabel(r)}`, ''];
   lines.push(`**Target:** ${mdText(targetLabel(r))} · **Suite:** ${mdText(r.suite.version)} · **Run:** ${mdText(r.run.startedAt)} (${seconds(r.run.durationMs)})`);
   if (r.run.seed !== undefined) lines.push('', `**Seed:** ${mdCode(String(r.run.seed))}${r.run.replay ? ` · replay: ${mdCode(r.run.replay)}` : ''}`);
+  const partial = partialRun(r);
+  if (partial) lines.push('', `> [!NOTE]\n> **Partial run:** ${mdText(partial)}; rules verified only by tests outside the selection show as untested.`);
   if (!r.run.complete) lines.push('', `> [!WARNING]\n> **Incomplete run:** ${mdText(r.run.interruption ?? 'the run did not finish')}. ${r.summary.tests.interrupted} test(s) interrupted, ${r.summary.tests.notRun} never started.`);
   return lines.join('\n');
 }

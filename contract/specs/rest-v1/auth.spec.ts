@@ -2,7 +2,7 @@ import { test } from '../../support/fixtures.js';
 import { conform, must, rules } from '../../support/rules.js';
 import { statusCodeConformance } from '../../checks/status.js';
 import type { AuthChoice } from '../../../lib/client/api.js';
-import { createEndpoint, endpointBody, myEndpoints, templateId } from './support/endpoints.js';
+import { createEndpoint, deleteCreated, endpointBody, myEndpoints, templateId } from './support/endpoints.js';
 
 // Spec, Authentication: "REST v2 and REST v1 | HTTP bearer scheme: header `Authorization: Bearer <API_KEY>`."
 // "A missing, malformed, expired or invalid bearer token gets 401." "A valid key lacking access to a resource or
@@ -17,6 +17,8 @@ const refused: { title: string; rule: string; status: number; auth: (keys: { exp
 ];
 
 test.describe('REST v1 authentication', () => {
+  test.afterEach(async ({ api }) => deleteCreated(api));
+
   for (const c of refused) {
     test(`POST /v1/endpoints with ${c.title} answers ${c.status} and creates nothing`, rules(c.rule), async ({ api, emu }) => {
       const auth = c.auth(emu.world?.keys ?? {});

@@ -2,13 +2,15 @@ import { test } from '../../support/fixtures.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
 import { jobHandleConformance } from '../../checks/job-conformance.js';
 import { healthConformance } from '../../checks/health-conformance.js';
-import { createEndpoint, endpointBody, GPU_PRIORITY, myEndpoints, setUnavailable, templateId } from './support/endpoints.js';
+import { createEndpoint, deleteCreated, endpointBody, GPU_PRIORITY, myEndpoints, setUnavailable, templateId } from './support/endpoints.js';
 
 // Spec, Serverless endpoint creation (REST v1): "`POST {rest_v1_url}/v1/endpoints`, `application/json`, bearer
 // authentication." Fields `name`, `templateId`, `gpuTypeIds` ("GPU types in priority order; the first available is
 // allocated, otherwise the next"), `workersMin`, `workersMax`, `idleTimeout`. "The full parameter list and the
 // response body: not shown."
 test.describe('POST /v1/endpoints', () => {
+  test.afterEach(async ({ api }) => deleteCreated(api));
+
   test('an endpoint is created from the six listed fields with a bearer key', rules(
     'V1.CREATE.ACCEPTED', 'V1.CREATE.FIELDS', 'HTTP.REST_V1_URL.PATH', 'VERSION.REST_V1.PREFIX', 'AUTH.REST_V1.BEARER_ACCEPTED',
     'V1.CREATE.RESPONSE', 'V1.RECORD.FIELDS', 'RATE.REST_V1.HEADERS',
@@ -32,7 +34,7 @@ test.describe('POST /v1/endpoints', () => {
   });
 
   test('an endpoint created without a type is queue-based: its job operations answer', rules('V1.CREATE.QB_DEFAULT'), async ({ api, emu }) => {
-    const res = await createEndpoint(api, endpointBody(templateId(emu), { workersMax: 1 }));
+    const res = await createEndpoint(api, endpointBody(templateId(emu)));
     const id = (res.body as { id?: unknown } | undefined)?.id;
     test.skip(typeof id !== 'string', `the creation answer shows no endpoint id (${res.status}); the response body is "not shown"`);
     const params = { endpointId: id as string };

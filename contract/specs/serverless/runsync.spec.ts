@@ -1,7 +1,7 @@
 import { test } from '../../support/fixtures.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
 import { jobObjectConformance, statusOf } from '../../checks/job-conformance.js';
-import { jobsFor, release, setTimings, TERMINAL } from './support/jobs.js';
+import { inFlight, jobsFor, release, setTimings, TERMINAL } from './support/jobs.js';
 
 // Spec: "Synchronous run | `POST /runsync` ... | Job object with `status`, `output`, `delayTime`, `executionTime`, `id`."
 test.describe('/runsync', () => {
@@ -32,7 +32,7 @@ test.describe('/runsync', () => {
     if (emu.available) {
       // Virtual time: a 1.5 s cold start, then the handler sleeps 2 s.
       await setTimings(emu, { coldStartMs: 1_500 });
-      const pending = jobs.runsync({ sleepMs });
+      const pending = inFlight(jobs.runsync({ sleepMs }));
       await jobs.untilActive(1);
       await emu.advance(1_500);
       await emu.advance(sleepMs);
@@ -53,14 +53,14 @@ test.describe('/runsync', () => {
     'JOB.RUNSYNC.WAIT_ELAPSED', 'JOB.STATUS_SYNC.LONG_POLL', 'JOB.OBJECT.ID', 'JOB.OBJECT.STATUS_VALUES',
   ), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
-    const pending = jobs.runsync({ sleepMs: 5_000 }, { wait: 1_000 });
+    const pending = inFlight(jobs.runsync({ sleepMs: 5_000 }, { wait: 1_000 }));
     if (emu.available) { await jobs.untilActive(1); await emu.advance(1_000); }
     const { value: res, late } = await release(emu, pending);
     const body = (res.body ?? {}) as { id?: string; status?: string };
     observe('JOB.RUNSYNC.WAIT_ELAPSED', { status: res.status, jobStatus: body.status, fields: Object.keys(body).sort(), ...(late ? { answeredLate: 'not within 2 s of the 1 s wait' } : {}) });
     conform(jobObjectConformance(res));
     if (res.status !== 200 || typeof body.id !== 'string' || TERMINAL.has(body.status ?? '')) return;
-    const followUp = api.op('statusSync', { params: { endpointId: jobs.endpointId, jobId: body.id }, query: { wait: 10_000 } });
+    const followUp = inFlight(api.op('statusSync', { params: { endpointId: jobs.endpointId, jobId: body.id }, query: { wait: 10_000 } }));
     if (emu.available) await emu.advance(4_000);
     const { value: sync } = await release(emu, followUp);
     observe('JOB.STATUS_SYNC.LONG_POLL', { status: sync.status, jobStatus: statusOf(sync) });

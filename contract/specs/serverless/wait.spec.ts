@@ -1,7 +1,7 @@
 import { test } from '../../support/fixtures.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
 import { jobObjectConformance, statusOf } from '../../checks/job-conformance.js';
-import { jobsFor, release, settlesWithin, TERMINAL } from './support/jobs.js';
+import { inFlight, jobsFor, release, settlesWithin, TERMINAL } from './support/jobs.js';
 
 // Spec, Limits: "Default wait | 90 seconds | `/runsync`"; "`wait` range | 1000 to 300000 milliseconds;
 // it controls how long the request waits, not retention".
@@ -9,7 +9,7 @@ test.describe('/runsync wait', () => {
   test('without wait, /runsync waits up to 90 s: a job ending at 80 s is answered COMPLETED', rules('LIMIT.RUNSYNC.DEFAULT_WAIT_90S'), async ({ api, emu, target }) => {
     emu.require('let 80 s pass under a pending /runsync');
     const jobs = jobsFor({ api, emu, target });
-    const pending = jobs.runsync({ sleepMs: 80_000 });
+    const pending = inFlight(jobs.runsync({ sleepMs: 80_000 }));
     await jobs.untilActive(1);
     await emu.advance(80_000);
     const { value: res } = await release(emu, pending);
@@ -20,7 +20,7 @@ test.describe('/runsync wait', () => {
   test('without wait, /runsync of a longer job answers once 90 s have passed, not later', rules('LIMIT.RUNSYNC.DEFAULT_WAIT_90S', 'JOB.RUNSYNC.WAIT_ELAPSED'), async ({ api, emu, target }) => {
     emu.require('let 90 s pass under a pending /runsync');
     const jobs = jobsFor({ api, emu, target });
-    const pending = jobs.runsync({ sleepMs: 200_000 });
+    const pending = inFlight(jobs.runsync({ sleepMs: 200_000 }));
     await jobs.untilActive(1);
     await emu.advance(89_000);
     const early = await settlesWithin(pending, 300);
@@ -49,7 +49,7 @@ test.describe('/runsync wait', () => {
   test('with wait=5000, /runsync answers a running job after 5 s and not later', rules('LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING'), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     if (emu.available) {
-      const pending = jobs.runsync({ sleepMs: 60_000 }, { wait: 5_000 });
+      const pending = inFlight(jobs.runsync({ sleepMs: 60_000 }, { wait: 5_000 }));
       await jobs.untilActive(1);
       await emu.advance(4_900);
       const early = await settlesWithin(pending, 300);
@@ -72,7 +72,7 @@ test.describe('/runsync wait', () => {
 
   test('with wait=5000, /runsync answers a job ending at 3 s as COMPLETED', rules('LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING'), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
-    const pending = jobs.runsync({ sleepMs: 3_000 }, { wait: 5_000 });
+    const pending = inFlight(jobs.runsync({ sleepMs: 3_000 }, { wait: 5_000 }));
     if (emu.available) { await jobs.untilActive(1); await emu.advance(3_000); }
     const { value: res } = await release(emu, pending);
     conform(jobObjectConformance(res), must(statusOf(res) === 'COMPLETED', 'LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING',

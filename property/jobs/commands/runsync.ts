@@ -1,5 +1,6 @@
 import type fc from 'fast-check';
 import { DEFAULT_WAIT_MS, isActive, type JobInput, type JobModel } from '../model.js';
+import { settlesWithin } from '../../../contract/specs/serverless/support/jobs.js';
 import { expectModel, handlerInput, type RealEndpoint } from '../real.js';
 
 /**
@@ -19,9 +20,18 @@ export class RunsyncCommand implements fc.AsyncCommand<JobModel, RealEndpoint> {
     const activeAfterSubmit = model.counters.inQueue + model.counters.inProgress;
     if (isActive(job.status)) model.advanceTo(submittedAt + (this.wait ?? DEFAULT_WAIT_MS), () => !isActive(job.status));
     const pending = real.runsync(handlerInput(this.input, job.index), this.wait);
-    if (model.now > submittedAt) {
-      await real.untilActive(activeAfterSubmit);
-      await real.advance(model.now - submittedAt);
+    pending.catch(() => undefined);
+    try {
+      if (model.now > submittedAt) {
+        await real.untilActive(activeAfterSubmit);
+        await real.advance(model.now - submittedAt);
+      }
+      expectModel(await settlesWithin(pending, 3_000), `/runsync had not answered ${model.now - submittedAt} ms after it was sent; the model answers then`);
+    } catch (e) {
+      // Free the waiting request (past the longest wait) before reporting the divergence.
+      await real.advance(300_001).catch(() => undefined);
+      await pending.catch(() => undefined);
+      throw e;
     }
     const res = await pending;
     const body = (res.body ?? {}) as { id?: unknown; status?: unknown };

@@ -12,7 +12,7 @@ import type { PodModel, PodReal } from './model.js';
  * actions, reads and clock moves keeps the target in agreement with the model of the spec's
  * rules. A divergence shrinks to the shortest command sequence that shows it.
  */
-export function podLifecycleProperty(real: () => Promise<PodReal>, maxCommands = 12) {
+export function podLifecycleProperty(real: () => Promise<PodReal>, maxCommands = 10) {
   return fc.asyncProperty(
     fc.commands([createPodCommand(), getPodCommand(), patchMountsCommand(), lockPodCommand(), podActionCommand(), advanceClockCommand()], { maxCommands }),
     async (cmds) => {

@@ -17,11 +17,28 @@ export const GPU_PRIORITY = ['AMPERE_80', 'ADA_24', 'AMPERE_16'] as const;
 
 /** A creation body with every field the spec lists; workers stay at 0 so nothing runs or bills. */
 export function endpointBody(template: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { name: `cpc-v1-${test.info().testId.slice(0, 8)}`, templateId: template, gpuTypeIds: [...GPU_PRIORITY], workersMin: 0, workersMax: 1, idleTimeout: 5, ...overrides };
+  return { name: `cpc-v1-${test.info().testId.slice(0, 8)}`, templateId: template, gpuTypeIds: [...GPU_PRIORITY], workersMin: 0, workersMax: 0, idleTimeout: 5, ...overrides };
 }
 
-export const createEndpoint = (api: ApiClient, body: unknown, auth: AuthChoice = 'main'): Promise<ApiResult> =>
-  api.op('createEndpointV1', { body, auth });
+const created: string[] = [];
+
+/** POST /v1/endpoints; the endpoint it creates (if the answer names it) is deleted after the test. */
+export async function createEndpoint(api: ApiClient, body: unknown, auth: AuthChoice = 'main'): Promise<ApiResult> {
+  const res = await api.op('createEndpointV1', { body, auth });
+  const id = (res.body as { id?: unknown } | undefined)?.id;
+  if (res.status >= 200 && res.status < 300 && typeof id === 'string') created.push(id);
+  return res;
+}
+
+/**
+ * Deletes what the test created (GraphQL `deleteEndpoint`; workers are 0, so deletion is
+ * allowed). Best effort: a real target keeps no test endpoints; an emulator world is dropped anyway.
+ */
+export async function deleteCreated(api: ApiClient): Promise<void> {
+  for (const id of created.splice(0)) {
+    await api.graphql(`mutation { deleteEndpoint(id: ${JSON.stringify(id)}) }`).catch(() => undefined);
+  }
+}
 
 /** The caller's endpoints as GraphQL `myself` lists them (id and GPU tier), to see what creation did. */
 export async function myEndpoints(api: ApiClient): Promise<{ id: string; gpuIds?: string }[] | undefined> {

@@ -154,3 +154,13 @@ export async function release<T>(emu: Emu, pending: Promise<T>, ms = 2_000): Pro
   if (late && emu.available) await emu.advance(300_001);
   return { value: await pending, late };
 }
+
+/**
+ * Marks a request the test sends before moving the clock as handled, so that if the test fails
+ * before awaiting it, its rejection (the request context closing) is not reported as an error
+ * outside any test; awaiting it still throws.
+ */
+export function inFlight<T>(request: Promise<T>): Promise<T> {
+  request.catch(() => undefined);
+  return request;
+}

@@ -1,5 +1,5 @@
 import type { ConformanceReport } from '../../../model.js';
-import { resultLabel, seconds, targetLabel } from '../../labels.js';
+import { partialRun, resultLabel, seconds, targetLabel } from '../../labels.js';
 import { html, type Html } from '../escape.js';
 
 /** Title, the headline result, and who was tested how: target (URLs, never keys) and run. */
@@ -37,5 +37,6 @@ export function bannerSection(report: ConformanceReport): Html {
  ${t.interrupted} test(s) interrupted, ${t.notRun} never started; verdicts cover only what ran, and rules whose tests did not run show as skipped.</div>`}
 ${b && !b.matched ? html`<div class="banner bad" role="alert"><strong>Baseline changed:</strong> ${b.changes.length} rule(s) differ from <code>${b.file}</code>. Update it on purpose with <code>--update-baseline</code> if the change is wanted.</div>` : ''}
 ${b?.updated ? html`<div class="banner">The baseline <code>${b.file}</code> was rewritten from this run (<code>--update-baseline</code>).</div>` : ''}
+${partialRun(report) ? html`<div class="banner"><strong>Partial run:</strong> ${partialRun(report)}; rules verified only by tests outside the selection show as untested.</div>` : ''}
 ${report.load?.errors.length ? html`<div class="banner">${report.load.errors.length} load summary file(s) could not be read; see Load results.</div>` : ''}`;
 }
