@@ -56,10 +56,24 @@ export class RateLimiter {
   }
 }
 
+// The policy changes only with the quotas, so its serialisation is kept per quota set.
+const policyCache = new Map<string, string>();
+
+function policyHeader(windows: readonly WindowState[]): string {
+  const key = windows.map((w) => `${w.name}:${w.quota}:${w.seconds}`).join('|');
+  let value = policyCache.get(key);
+  if (value === undefined) {
+    value = serializeList(windows.map((w) => [w.name, new Map([['q', w.quota], ['w', w.seconds]])]));
+    if (policyCache.size > 1000) policyCache.clear();
+    policyCache.set(key, value);
+  }
+  return value;
+}
+
 /** `RateLimit` and `RateLimit-Policy` as RFC 9651 lists of Strings with parameters. */
 export function rateLimitHeaders(windows: readonly WindowState[]): { RateLimit: string; 'RateLimit-Policy': string } {
   return {
     RateLimit: serializeList(windows.map((w) => [w.name, new Map([['r', w.remaining], ['t', w.resetSeconds]])])),
-    'RateLimit-Policy': serializeList(windows.map((w) => [w.name, new Map([['q', w.quota], ['w', w.seconds]])])),
+    'RateLimit-Policy': policyHeader(windows),
   };
 }

@@ -137,4 +137,17 @@ export interface ConformanceReport {
   tests: TestOutcome[];
   load?: LoadSection;
   baseline?: BaselineStatus;
+  /** The detection matrix of the emulator's faults, when `cpc detect` ran into the same folder. */
+  detection?: DetectionSection;
+}
+
+/** See test/detection/matrix.ts: what the suite caught with each emulator fault on. */
+export interface DetectionSection {
+  generatedAt: string;
+  faults: number;
+  detected: number;
+  rows: {
+    fault: string; rule: string; description: string; detection: 'detected' | 'other-rule' | 'missed' | 'no-tests';
+    tests: number; failedTests: number; failedRules: string[]; witness?: string;
+  }[];
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { faultCatalog } from '../../emulator/faults.js';
 import { startEmulator } from '../../emulator/server.js';
@@ -6,6 +6,8 @@ import { readRaw } from '../../reports/write.js';
 import { buildMatrix, matrixText, type DetectionMatrix } from '../../test/detection/matrix.js';
 import { ConfigError } from '../../lib/errors.js';
 import { listPlaywright, runPlaywright } from './playwright.js';
+import { publish } from './publish.js';
+import { loadReport } from './saved-report.js';
 import { selectTests } from '../../test/detection/select.js';
 
 export interface DetectOptions { outDir: string; faults: string[]; workers?: number; perFault?: number }
@@ -45,6 +47,12 @@ export async function runDetection(options: DetectOptions): Promise<{ matrix: De
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, 'detection.json'), JSON.stringify(matrix, null, 2) + '\n');
   process.stdout.write('\n' + matrixText(matrix) + '\n');
+  // The conformance report of the same folder shows the matrix too (re-rendered in every format).
+  const saved = join(outDir, 'conformance.json');
+  if (existsSync(saved)) {
+    const { schemaVersion: _v, ...detection } = matrix;
+    publish({ ...loadReport(saved), detection }, outDir);
+  }
   if (run.interruptedBy) return { matrix, exitCode: 130 };
   return { matrix, exitCode: matrix.detected === matrix.faults ? 0 : 1 };
 }

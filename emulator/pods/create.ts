@@ -59,7 +59,7 @@ export function createPodRecord(world: World, account: Account, body: unknown): 
   }
 
   const globalNetwork = req.globalNetworking === true;
-  if (globalNetwork && !(nvidia || (gpu && world.fault('pods.global-networking-on-amd-accepted')))) {
+  if (globalNetwork && !nvidia && !world.fault('pods.global-networking-without-nvidia-accepted')) {
     throw conflict('/globalNetworking', gpu ? `global networking requires an NVIDIA GPU; "${gpu.id}" is not one` : 'global networking requires an NVIDIA GPU; CPU pods cannot use it');
   }
   const dataCenterId = chooseDataCenter(world, { preferred: req.dataCenterIds ?? [], globalNetwork, podId: id, ...(volumeDataCenter ? { volumeDataCenter } : {}) });

@@ -22,7 +22,7 @@ export const podFaults = {
   'pods.image-not-required': { rule: 'POD.CREATE.IMAGE_REQUIRED', description: 'A body without image is accepted.' },
   'pods.both-gpu-and-cpu-accepted': { rule: 'POD.CREATE.GPU_AND_CPU_REJECTED', description: 'A body with both gpu and cpu is accepted.' },
   'pods.volume-other-dc-accepted': { rule: 'MOUNT.NETWORK.OTHER_DATA_CENTER_REJECTED', description: 'A network volume outside the preferred data centers is mounted anyway.' },
-  'pods.global-networking-on-amd-accepted': { rule: 'POD.CREATE.GLOBAL_NETWORKING_REQUIRES_NVIDIA', description: 'globalNetworking true is accepted on a non-NVIDIA GPU.' },
+  'pods.global-networking-without-nvidia-accepted': { rule: 'POD.CREATE.GLOBAL_NETWORKING_REQUIRES_NVIDIA', description: 'globalNetworking true is accepted on a CPU pod or a non-NVIDIA GPU.' },
   // createPod response
   'pods.create-answers-200': { rule: 'POD.CREATE.201_POD', description: 'A successful createPod answers 200 instead of 201.' },
   'pods.cloud-default-community': { rule: 'POD.CREATE.CLOUD_DEFAULT_SECURE', description: 'cloud defaults to COMMUNITY.' },

@@ -42,7 +42,7 @@ export function jobOf(ctx: Ctx, target: QueueTarget): JobRecord {
  */
 export function requireWrite(ctx: Ctx, fault: 'serverless.readonly-can-run' | 'v1.readonly-can-create'): void {
   if (!ctx.apiKey.scopes.has('write') && !ctx.world.fault(fault)) {
-    fail('forbidden', `This API key does not grant write access for ${ctx.path.split('/').pop() ?? 'this operation'}.`);
+    fail('forbidden', `This API key does not grant write access, which ${ctx.method} ${ctx.path} needs.`);
   }
 }
 

@@ -72,6 +72,14 @@ function load(r: ConformanceReport): string {
   return `## Load\n\n${mdTable(['Scenario', 'Thresholds', 'p50', 'p95', 'p99', 'Failed thresholds'], rows, ['l', 'l', 'r', 'r', 'r', 'l'])}${errors ? `\n\nUnreadable summaries:\n${errors}` : ''}`;
 }
 
+function detection(r: ConformanceReport): string {
+  const d = r.detection;
+  if (!d) return '';
+  const missed = d.rows.filter((x) => x.detection !== 'detected');
+  const list = missed.map((x) => [mdCode(x.fault), mdCode(x.rule), x.detection, mdText(x.failedRules.join(', '), 200)]);
+  return `## Detection matrix\n\n${d.detected}/${d.faults} emulator faults detected by the rule they break.${missed.length ? `\n\n${mdTable(['Fault', 'Rule', 'Result', 'Failed on'], list)}` : ''}`;
+}
+
 function untested(r: ConformanceReport): string {
   const rows = r.rules.filter((x) => x.verdict === 'untested');
   if (!rows.length) return '';
@@ -88,7 +96,7 @@ export const markdownRenderer: Renderer = {
     const parts = [
       header(r),
       `## Totals\n\n${totals('Surface', r.summary.bySurface, r.summary.rules)}\n\n${totals('Level', r.summary.byLevel, r.summary.rules)}\n\nTests: ${t.total} · ${t.passed} passed · ${t.failed} failed · ${t.skipped} skipped${t.interrupted ? ` · ${t.interrupted} interrupted` : ''}${t.notRun ? ` · ${t.notRun} never started` : ''}`,
-      baseline(r), failures(r), observed(r), properties(r), load(r), untested(r),
+      baseline(r), failures(r), observed(r), properties(r), load(r), detection(r), untested(r),
       '_Full report with evidence: `report.html` (self-contained); data: `conformance.json`; CI: `junit.xml`._',
     ];
     return parts.filter(Boolean).join('\n\n') + '\n';

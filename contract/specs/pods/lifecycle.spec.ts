@@ -84,7 +84,7 @@ test.describe('pod lifecycle (spec, States and transitions)', () => {
       must(stop.status >= 200 && stop.status < 300, 'POD.RESPONSE.COST_ZERO_WHEN_STOPPED', `stop of a RUNNING pod answered ${stop.status}: ${stop.text.slice(0, 200)}`),
       must(exited.reached, 'POD.RESPONSE.COST_ZERO_WHEN_STOPPED', `the stopped pod never left RUNNING: ${exited.seen.join(' → ')}`),
       stop.status === 200 ? podConformance(stop.body, { kind: 'gpu', where: 'podAction stop → 200' }) : [],
-      ...exited.answers.map((a) => podConformance(a.body, { kind: 'gpu', where: `getPod (${a.body?.status})` })),
+      ...[...ready.answers, ...exited.answers].map((a) => podConformance(a.body, { kind: 'gpu', where: `getPod (${a.body?.status})` })),
       gone.status === 200 ? podConformance(gone.body, { kind: 'gpu', where: 'getPod after terminate' }) : [],
     );
   });

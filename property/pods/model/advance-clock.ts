@@ -7,11 +7,16 @@ export class AdvanceClockCommand implements fc.AsyncCommand<PodModel, PodReal> {
 
   check = (): boolean => true;
 
-  async run(_m: PodModel, r: PodReal): Promise<void> {
+  async run(m: PodModel, r: PodReal): Promise<void> {
     await r.advance(this.ms);
+    m.clock += this.ms;
   }
 
   toString = (): string => `advance(${this.ms} ms)`;
 }
 
-export const advanceClockCommand = (): fc.Arbitrary<AdvanceClockCommand> => fc.integer({ min: 500, max: 20_000 }).map((ms) => new AdvanceClockCommand(ms));
+/** Mostly steps of seconds (to see each status), sometimes minutes (past the readiness bound). */
+export const advanceClockCommand = (): fc.Arbitrary<AdvanceClockCommand> => fc.oneof(
+  { arbitrary: fc.integer({ min: 500, max: 20_000 }), weight: 4 },
+  { arbitrary: fc.integer({ min: 60_000, max: 15 * 60_000 }), weight: 1 },
+).map((ms) => new AdvanceClockCommand(ms));

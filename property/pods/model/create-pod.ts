@@ -21,7 +21,7 @@ export class CreatePodCommand implements fc.AsyncCommand<PodModel, PodReal> {
     const res = await r.api.op<Pod>('createPod', { body });
     diverges(statusCodeConformance('POD.CREATE.201_POD', res, 201));
     diverges(createdPodConformance(body, res.body), podConformance(res.body, { kind: this.kind, where: 'createPod → 201' }));
-    m.pods.push({ id: res.body.id, kind: this.kind, mounts: mounts ?? {}, status: res.body.status, actions: res.body.actions, locked: false, startedAt: res.body.startedAt });
+    m.pods.push({ id: res.body.id, kind: this.kind, mounts: mounts ?? {}, status: res.body.status, actions: res.body.actions, locked: false, startedAt: res.body.startedAt, since: m.clock });
   }
 
   toString = (): string => `createPod(${this.kind}, ${this.mount})`;

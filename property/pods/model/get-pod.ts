@@ -13,7 +13,7 @@ export class GetPodCommand implements fc.AsyncCommand<PodModel, PodReal> {
     const pod = livePod(m, this.index)!;
     const res = await r.api.op<Pod>('getPod', { params: { podId: pod.id } });
     diverges(statusCodeConformance('POD.CREATE.READINESS_VIA_GET_POD', res, 200));
-    observe(pod, res.body, `getPod ${pod.id}`);
+    observe(pod, res.body, `getPod ${pod.id}`, m.clock);
   }
 
   toString = (): string => `getPod(#${this.index})`;

@@ -13,7 +13,7 @@ export class LockPodCommand implements fc.AsyncCommand<PodModel, PodReal> {
     const res = await r.api.op<Pod>('updatePod', { params: { podId: pod.id }, body: { locked: this.locked } });
     diverges(res.status >= 200 && res.status < 300 ? [] : [{ rule: 'POD.RESPONSE.LOCKED', message: `PATCH {locked: ${this.locked}} answered ${res.status}: ${res.text.slice(0, 200)}` }]);
     pod.locked = this.locked;
-    if (res.status === 200) observe(pod, res.body, `updatePod ${pod.id}`);
+    if (res.status === 200) observe(pod, res.body, `updatePod ${pod.id}`, m.clock);
   }
 
   toString = (): string => `${this.locked ? 'lock' : 'unlock'}(#${this.index})`;

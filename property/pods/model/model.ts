@@ -2,6 +2,7 @@ import type { ApiClient } from '../../../lib/client/api.js';
 import type { CreatePodRequest, NetworkVolume, Pod, PodStatus } from '../../../lib/types.gen.js';
 import type { Finding } from '../../../contract/support/rules.js';
 import { podConformance } from '../../../contract/checks/pod-conformance.js';
+import { EMULATED_READY_BOUND_MS } from '../../../contract/specs/pods/support/wait.js';
 
 /**
  * The model of a pod's life that the commands check the target against: only what the spec
@@ -9,7 +10,9 @@ import { podConformance } from '../../../contract/checks/pod-conformance.js';
  * from the target after the clock moves or an action is accepted, and checks that what it
  * learns is allowed: automatic moves go forward only (PROVISIONING → STARTING → RUNNING, or
  * ERROR); mounts change only as the PATCH semantics say; a lock blocks stop and restart; an
- * action the pod lists is accepted; every Pod answered conforms to the Pod rules.
+ * action the pod lists is accepted; every Pod answered conforms to the Pod rules. A pod still
+ * PROVISIONING or STARTING longer than the contract suite's readiness bound
+ * (`EMULATED_READY_BOUND_MS` of virtual time) diverges, as it fails readiness there.
  */
 export interface ModelPod {
   id: string;
@@ -20,9 +23,12 @@ export interface ModelPod {
   actions: readonly string[];
   locked: boolean;
   startedAt: string | null;
+  /** Model time of the creation or of the last accepted action: the pod should be ready within the bound after it. */
+  since: number;
 }
 
-export interface PodModel { pods: ModelPod[] }
+/** The pods, and the virtual time the commands have moved the clock by. */
+export interface PodModel { pods: ModelPod[]; clock: number }
 
 /** What the commands act on: the API, the clock, two volumes of one data center and valid base bodies. */
 export interface PodReal {
@@ -65,9 +71,12 @@ export function livePod(m: PodModel, index: number): ModelPod | undefined {
  * (the default) means nothing but the clock moved since the model last saw the pod, so the
  * status may only have moved forward; after an accepted action the spec shows no effect.
  */
-export function observe(model: ModelPod, pod: Pod, where: string, automatic = true): void {
+export function observe(model: ModelPod, pod: Pod, where: string, now: number, automatic = true): void {
   const allowed = automatic ? AUTOMATIC[model.status] : undefined;
   const findings: Finding[] = [...podConformance(pod, { kind: model.kind, where })];
+  if (automatic && (pod.status === 'PROVISIONING' || pod.status === 'STARTING') && now - model.since > EMULATED_READY_BOUND_MS) {
+    findings.push({ rule: pod.status === 'STARTING' ? 'POD.STATUS.STARTING_TO_RUNNING' : 'POD.STATUS.PROVISIONING_TO_STARTING', message: `${where}: still ${pod.status} ${now - model.since} ms after it began` });
+  }
   if (allowed && !allowed.includes(pod.status)) {
     findings.push({ rule: model.status === 'RUNNING' ? 'POD.STATUS.STARTING_TO_RUNNING' : 'POD.STATUS.PROVISIONING_TO_STARTING', message: `${where}: ${model.status} became ${pod.status} on its own` });
   }

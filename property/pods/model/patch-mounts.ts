@@ -50,7 +50,7 @@ export class PatchMountsCommand implements fc.AsyncCommand<PodModel, PodReal> {
     }
     pod.mounts = e.mounts;
     const after = await r.api.op<Pod>('getPod', { params: { podId: pod.id } });
-    observe(pod, after.body, `getPod ${pod.id} after PATCH ${JSON.stringify(e.body)} (${e.rule})`);
+    observe(pod, after.body, `getPod ${pod.id} after PATCH ${JSON.stringify(e.body)} (${e.rule})`, m.clock);
   }
 
   toString = (): string => `patchMounts(#${this.index}, ${this.variant})`;

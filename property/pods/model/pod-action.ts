@@ -5,10 +5,10 @@ import { diverges, livePod, observe, type ModelPod, type PodModel, type PodReal 
 
 const LOCK_RULE: Partial<Record<PodAction, string>> = { stop: 'POD.LOCKED.CANNOT_STOP', restart: 'POD.LOCKED.CANNOT_RESET' };
 
-async function read(r: PodReal, pod: ModelPod, where: string, automatic = true): Promise<Pod> {
+async function read(r: PodReal, m: PodModel, pod: ModelPod, where: string): Promise<Pod> {
   const res = await r.api.op<Pod>('getPod', { params: { podId: pod.id } });
   diverges(res.status === 200 ? [] : [{ rule: 'POD.CREATE.READINESS_VIA_GET_POD', message: `${where}: getPod answered ${res.status}` }]);
-  observe(pod, res.body, where, automatic);
+  observe(pod, res.body, where, m.clock);
   return res.body;
 }
 
@@ -25,12 +25,12 @@ export class PodActionCommand implements fc.AsyncCommand<PodModel, PodReal> {
 
   async run(m: PodModel, r: PodReal): Promise<void> {
     const pod = livePod(m, this.index)!;
-    const before = await read(r, pod, `getPod ${pod.id} before ${this.action}`);
+    const before = await read(r, m, pod, `getPod ${pod.id} before ${this.action}`);
     const res = await r.api.op<Pod>('podAction', { params: { podId: pod.id }, body: { action: this.action } });
     const lockRule = pod.locked ? LOCK_RULE[this.action] : undefined;
     if (lockRule) {
       diverges(rejectionConformance(lockRule, res, 'client-error'));
-      const after = await read(r, pod, `getPod ${pod.id} after a refused ${this.action}`);
+      const after = await read(r, m, pod, `getPod ${pod.id} after a refused ${this.action}`);
       diverges(before.status === 'RUNNING' && after.status === 'RUNNING' && after.startedAt !== before.startedAt
         ? [{ rule: lockRule, message: `startedAt moved from ${before.startedAt} to ${after.startedAt}: the locked pod restarted` }] : []);
       return;
@@ -38,8 +38,9 @@ export class PodActionCommand implements fc.AsyncCommand<PodModel, PodReal> {
     if (before.actions.includes(this.action)) {
       diverges(res.status >= 200 && res.status < 300 ? [] : [{ rule: 'POD.ACTIONS.LISTED_ACCEPTED', message: `${this.action} is listed for a ${before.status} pod but answered ${res.status}: ${res.text.slice(0, 200)}` }]);
     }
+    if (res.status >= 200 && res.status < 300) pod.since = m.clock;
     if (res.status === 204 && this.action === 'terminate') pod.status = 'TERMINATED';
-    else if (res.status === 200) observe(pod, res.body, `podAction ${this.action} → 200`, false);
+    else if (res.status === 200) observe(pod, res.body, `podAction ${this.action} → 200`, m.clock, false);
   }
 
   toString = (): string => `${this.action}(#${this.index})`;

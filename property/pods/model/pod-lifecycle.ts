@@ -17,7 +17,7 @@ export function podLifecycleProperty(real: () => Promise<PodReal>, maxCommands =
     fc.commands([createPodCommand(), getPodCommand(), patchMountsCommand(), lockPodCommand(), podActionCommand(), advanceClockCommand()], { maxCommands }),
     async (cmds) => {
       const r = await real();
-      await fc.asyncModelRun(() => ({ model: { pods: [] } as PodModel, real: r }), cmds);
+      await fc.asyncModelRun(() => ({ model: { pods: [], clock: 0 } as PodModel, real: r }), cmds);
     },
   );
 }

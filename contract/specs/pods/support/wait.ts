@@ -30,11 +30,12 @@ export interface WaitResult {
 
 export const READY_TIMEOUT_MS = Number(process.env.CPC_POD_READY_TIMEOUT_MS ?? 600_000);
 const POLL_MS = Number(process.env.CPC_POD_POLL_MS ?? 5_000);
-const EMULATED_MAX_MS = 10 * 60_000;
+/** The longest virtual wait for readiness on the emulator: a pod not RUNNING by then fails readiness. */
+export const EMULATED_READY_BOUND_MS = 10 * 60_000;
 
 export async function waitForStatus(api: ApiClient, emu: Emu, podId: string, statuses: readonly string[], options: WaitOptions = {}): Promise<WaitResult> {
   const virtual = emu.available;
-  const maxMs = options.maxMs ?? (virtual ? EMULATED_MAX_MS : READY_TIMEOUT_MS);
+  const maxMs = options.maxMs ?? (virtual ? EMULATED_READY_BOUND_MS : READY_TIMEOUT_MS);
   const stepMs = virtual ? options.stepMs ?? 1_000 : POLL_MS;
   if (!virtual) test.setTimeout(maxMs + 120_000);
   const seen: string[] = [];
