@@ -4,7 +4,10 @@
  * that answers a fixed 201, on the same machine, in one run. Each server runs in its own
  * process, apart from the load generator.
  *
- *   npx tsx bench/pods.ts [--duration 10] [--connections 20] [--rate 1000]
+ *   npx tsx bench/pods.ts [--duration 10] [--connections 20] [--rate 1000] [--rate-connections 20]
+ *
+ * At a fixed rate autocannon paces each connection on its own timer, so N connections send in
+ * bursts of N: `--rate-connections` shows how much of the p99 is that burst queueing.
  *
  * Goals (issue "Pods end to end"): at least half the bare server's requests per second with 20
  * connections, and p99 under 5 ms at a fixed 1,000 requests per second.
@@ -72,18 +75,20 @@ async function inWorld<T>(url: string, fn: (key: string) => Promise<T>): Promise
 
 interface Row { server: string; mode: string; rps: number; p50: number; p99: number; ok: number; other: number }
 
-async function run(server: string, url: string, key: string | undefined, mode: 'max' | 'rate', o: { duration: number; connections: number; rate: number }): Promise<Row> {
+interface Options { duration: number; connections: number; rate: number; rateConnections: number }
+
+async function run(server: string, url: string, key: string | undefined, mode: 'max' | 'rate', o: Options): Promise<Row> {
   const r = await autocannon({
-    url: `${url}/v2/pods`, method: 'POST', body: BODY, connections: o.connections, duration: o.duration,
+    url: `${url}/v2/pods`, method: 'POST', body: BODY, connections: mode === 'max' ? o.connections : o.rateConnections, duration: o.duration,
     headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
     ...(mode === 'rate' ? { overallRate: o.rate } : {}),
   });
-  return { server, mode: mode === 'max' ? `${o.connections} connections` : `${o.rate} req/s`, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, ok: r['2xx'], other: r.non2xx + r.errors + r.timeouts };
+  return { server, mode: mode === 'max' ? `${o.connections} connections` : `${o.rate} req/s, ${o.rateConnections} conn.`, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, ok: r['2xx'], other: r.non2xx + r.errors + r.timeouts };
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' }, rate: { type: 'string', default: '1000' } } });
-  const o = { duration: Number(values.duration), connections: Number(values.connections), rate: Number(values.rate) };
+  const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '20' }, rate: { type: 'string', default: '1000' }, 'rate-connections': { type: 'string', default: '20' } } });
+  const o: Options = { duration: Number(values.duration), connections: Number(values.connections), rate: Number(values.rate), rateConnections: Number(values['rate-connections']) };
   const bare = await start('bare');
   const emulator = await start('emulator');
   try {

@@ -1,0 +1,148 @@
+// Ignore plugins of the mutation run (stryker.config.mjs). Plain JavaScript because Stryker
+// imports its plugins in every worker process, where no TypeScript loader runs.
+//
+// Each ignorer names a kind of code where a mutant cannot change what a no-fault run of the
+// suite sees, so it would only ever survive as noise. Ignored mutants still appear in the
+// report (status "Ignored", with the reason below) and are not counted in the score.
+import { readFileSync } from 'node:fs';
+import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin';
+
+const scope = JSON.parse(readFileSync(new URL('./scope.json', import.meta.url), 'utf8'));
+
+/** `world.fault('id')`, `ctx.world.fault('id')`, `this.host.world.fault('id')`... */
+const isFaultSwitch = (node) => node?.type === 'CallExpression'
+  && node.callee.type === 'MemberExpression' && !node.callee.computed
+  && node.callee.property.type === 'Identifier' && node.callee.property.name === 'fault';
+
+/** The leaves of an `a && b && c` chain (parentheses are not nodes in Babel's tree). */
+const conjuncts = (node) => (node.type === 'LogicalExpression' && node.operator === '&&' ? [...conjuncts(node.left), ...conjuncts(node.right)] : [node]);
+
+/** An expression that is false whenever every fault is off: a switch, or a conjunction with one. */
+const isFaultGated = (node) => isFaultSwitch(node) || conjuncts(node).some(isFaultSwitch);
+
+/** The top of the `&&` chain a node is a conjunct of (the node itself when it is in none). */
+function chainTop(path) {
+  let top = path;
+  while (top.parentPath?.isLogicalExpression({ operator: '&&' })) top = top.parentPath;
+  return top;
+}
+
+/** Emulator faults: switched on only by the detection matrix (`test/detection`), never in this run. */
+const faults = {
+  shouldIgnore(path) {
+    const { node, parentPath } = path;
+    if (isFaultSwitch(node)) return 'fault switch: off in a no-fault run (the detection matrix covers it)';
+    // A conjunct beside a fault switch: the conjunction is false with the fault off, whatever it holds.
+    if (node.type !== 'LogicalExpression' || node.operator !== '&&') {
+      const top = chainTop(path);
+      if (top !== path && conjuncts(top.node).some(isFaultSwitch)) return 'conjunct of a fault-gated condition: the condition is false with the fault off';
+    }
+    // What only a switched-on fault runs: the branch taken when a fault-gated test holds.
+    if (parentPath?.isIfStatement() && parentPath.node.consequent === node && isFaultGated(parentPath.node.test)) return 'runs only with a fault on';
+    if (parentPath?.isConditionalExpression() && parentPath.node.consequent === node && isFaultGated(parentPath.node.test)) return 'runs only with a fault on';
+    // A table of faults (`{ fault: 'id', drops(...) }`): consulted only for switched-on faults.
+    if (node.type === 'ObjectExpression' && node.properties.some((p) => p.type === 'ObjectProperty' && p.key.type === 'Identifier' && p.key.name === 'fault')) {
+      return 'fault table entry: consulted only with its fault on';
+    }
+    if (node.type === 'ArrayExpression' && node.elements.length > 0 && node.elements.every((e) => e?.type === 'ObjectExpression'
+      && e.properties.some((p) => p.type === 'ObjectProperty' && p.key.type === 'Identifier' && p.key.name === 'fault'))) {
+      return 'fault table: consulted only with its faults on';
+    }
+    return undefined;
+  },
+};
+
+/** The name of a function, method or arrow-function variable node; undefined for other nodes. */
+function functionName(node) {
+  switch (node.type) {
+    case 'FunctionDeclaration': return node.id?.name;
+    case 'ClassMethod': case 'ObjectMethod': return node.key.type === 'Identifier' ? node.key.name : undefined;
+    case 'ClassPrivateMethod': return `#${node.key.id.name}`;
+    case 'VariableDeclarator':
+      return node.id.type === 'Identifier' && ['ArrowFunctionExpression', 'FunctionExpression'].includes(node.init?.type) ? node.id.name : undefined;
+    default: return undefined;
+  }
+}
+
+/** Per program: the functions `only` names and every node that contains one. */
+const scopeOfProgram = new WeakMap();
+
+/**
+ * Walks the raw tree (not Babel's `traverse`: a nested traversal would disturb the paths of
+ * the instrumenter's own traversal) and marks the named functions and their ancestors.
+ */
+function programScope(path, names) {
+  const program = path.findParent((p) => p.isProgram()).node;
+  let known = scopeOfProgram.get(program);
+  if (known) return known;
+  known = { listed: new Set(), holders: new Set() };
+  const walk = (node, ancestors) => {
+    if (names.includes(functionName(node))) {
+      known.listed.add(node);
+      for (const a of ancestors) known.holders.add(a);
+      return;
+    }
+    const next = [...ancestors, node];
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'loc' || key.endsWith('Comments') || key === 'extra') continue;
+      for (const child of Array.isArray(value) ? value : [value]) if (child && typeof child.type === 'string') walk(child, next);
+    }
+  };
+  walk(program, []);
+  scopeOfProgram.set(program, known);
+  return known;
+}
+
+const onlyFor = (filename) => Object.entries(scope.only ?? {}).find(([file]) => filename?.replaceAll('\\', '/').endsWith(file))?.[1];
+
+/**
+ * Files that mix rules with plumbing (`only` in mutation/scope.json): mutants outside the named
+ * functions (routing tables, worker scheduling, waiting requests, streaming) are out of scope.
+ */
+const scopeIgnorer = {
+  shouldIgnore(path) {
+    const names = onlyFor(path.hub?.file?.opts?.filename);
+    if (!names || path.isProgram()) return undefined;
+    const { listed, holders } = programScope(path, names);
+    // A named function, or a node that holds one, is entered; anything inside a named one is in scope.
+    if (holders.has(path.node) || listed.has(path.node) || path.findParent((p) => listed.has(p.node))) return undefined;
+    return `outside the validation and state-machine code of this file (mutation/scope.json names ${names.join(', ')})`;
+  },
+};
+
+/** Calls whose second argument is the human-readable text of a problem (`detail`, an `errors[]` line). */
+const MESSAGE_CALLS = new Set(['conflict', 'fail', 'problem']);
+/** Variables holding a problem's human-readable text. */
+const MESSAGE_VARIABLES = new Set(['detail', 'lines']);
+
+/**
+ * Human-readable text of problems: the spec asks only that `detail` is a string ("Human-readable
+ * explanation") and that `errors` holds strings; no rule fixes their wording, so no honest test
+ * can tell one wording (or an empty one) from another.
+ */
+const messages = {
+  shouldIgnore(path) {
+    const { node, parent, parentPath } = path;
+    if (parentPath?.isCallExpression() && parent.arguments[1] === node && parent.callee.type === 'Identifier' && MESSAGE_CALLS.has(parent.callee.name)) {
+      return 'problem text (detail or errors[] message): the spec fixes no wording';
+    }
+    // conflict(path, message): the JSON pointer that starts the errors[] line ("for instance a path marker").
+    if (parentPath?.isCallExpression() && parent.arguments[0] === node && parent.callee.type === 'Identifier' && parent.callee.name === 'conflict') {
+      return 'errors[] path marker: the spec gives it "for instance", as no rule';
+    }
+    if (parentPath?.isVariableDeclarator() && parent.init === node && parent.id.type === 'Identifier' && MESSAGE_VARIABLES.has(parent.id.name)
+      && (node.type === 'TemplateLiteral' || node.type === 'StringLiteral' || node.type === 'ConditionalExpression')) {
+      return 'problem text (detail): the spec fixes no wording';
+    }
+    if (node.type === 'TemplateLiteral' && path.findParent((p) => p.isVariableDeclarator() && p.node.id.type === 'Identifier' && MESSAGE_VARIABLES.has(p.node.id.name))) {
+      return 'problem text (errors[] line): the spec fixes no wording';
+    }
+    return undefined;
+  },
+};
+
+export const strykerPlugins = [
+  declareValuePlugin(PluginKind.Ignore, 'cpc-scope', scopeIgnorer),
+  declareValuePlugin(PluginKind.Ignore, 'cpc-faults', faults),
+  declareValuePlugin(PluginKind.Ignore, 'cpc-messages', messages),
+];
