@@ -20,8 +20,8 @@ export default defineConfig<object, { faults: string[]; detection: boolean }>({
   reporter: [['list'], ['./reports/playwright-reporter.ts']],
   outputDir: 'test-results',
   use: { faults },
-  // CPC_DETECTION=all (or fault ids): one project per emulator fault, for the detection matrix.
-  projects: process.env.CPC_DETECTION ? detectionProjects(process.env.CPC_DETECTION) : [
+  // CPC_DETECTION_PLAN: the detection matrix's plan (written by `cpc detect`).
+  projects: process.env.CPC_DETECTION_PLAN ? detectionProjects() : [
     { name: 'contract', testDir: './contract/specs', testMatch: /.*\.spec\.ts$/ },
     { name: 'property', testDir: './property', testMatch: /.*\.prop\.ts$/ },
     // The HTML report in a real browser (npm run test:report-ui); never part of a conformance run.

@@ -9,16 +9,35 @@ import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin';
 
 const scope = JSON.parse(readFileSync(new URL('./scope.json', import.meta.url), 'utf8'));
 
-/** `world.fault('id')`, `ctx.world.fault('id')`, `this.host.world.fault('id')`... */
-const isFaultSwitch = (node) => node?.type === 'CallExpression'
-  && node.callee.type === 'MemberExpression' && !node.callee.computed
-  && node.callee.property.type === 'Identifier' && node.callee.property.name === 'fault';
+/**
+ * The original expression under Stryker's own instrumentation. The instrumenter places a
+ * node's mutants on its way back up the tree, so a sibling visited earlier may already read
+ * `stryMutAct_9fa48("7") ? mutant : (stryCov_9fa48("7"), original)`.
+ */
+function unwrap(node) {
+  for (;;) {
+    if (node?.type === 'ConditionalExpression' && node.test.type === 'CallExpression' && node.test.callee.name === 'stryMutAct_9fa48') node = node.alternate;
+    else if (node?.type === 'SequenceExpression' && node.expressions[0]?.type === 'CallExpression' && node.expressions[0].callee.name === 'stryCov_9fa48') node = node.expressions.at(-1);
+    else if (node?.type === 'ParenthesizedExpression') node = node.expression;
+    else return node;
+  }
+}
 
-/** The leaves of an `a && b && c` chain (parentheses are not nodes in Babel's tree). */
-const conjuncts = (node) => (node.type === 'LogicalExpression' && node.operator === '&&' ? [...conjuncts(node.left), ...conjuncts(node.right)] : [node]);
+/** `world.fault('id')`, `ctx.world.fault('id')`, `this.host.world.fault('id')`... */
+function isFaultSwitch(node) {
+  const n = unwrap(node);
+  return n?.type === 'CallExpression' && n.callee.type === 'MemberExpression' && !n.callee.computed
+    && n.callee.property.type === 'Identifier' && n.callee.property.name === 'fault';
+}
+
+/** The leaves of an `a && b && c` chain. */
+function conjuncts(node) {
+  const n = unwrap(node);
+  return n.type === 'LogicalExpression' && n.operator === '&&' ? [...conjuncts(n.left), ...conjuncts(n.right)] : [n];
+}
 
 /** An expression that is false whenever every fault is off: a switch, or a conjunction with one. */
-const isFaultGated = (node) => isFaultSwitch(node) || conjuncts(node).some(isFaultSwitch);
+const isFaultGated = (node) => conjuncts(node).some(isFaultSwitch);
 
 /** The top of the `&&` chain a node is a conjunct of (the node itself when it is in none). */
 function chainTop(path) {

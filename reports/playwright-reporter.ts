@@ -58,6 +58,7 @@ export default class RawResultsReporter implements Reporter {
     const observed = all.filter((a) => a.type === 'observed').map((a) => parse<{ rule: string; value: unknown }>(a.description)).filter((o) => o !== undefined && typeof o.rule === 'string') as { rule: string; value: unknown }[];
     const skip = all.find((a) => a.type === 'skip');
     const property = parse<PropertyRecord>(all.find((a) => a.type === 'property')?.description);
+    const fault = all.find((a) => a.type === 'fault')?.description;
     const evidenceAttachment = result.attachments.find((a) => a.name === 'evidence' && a.body);
     const evidence = parse<Evidence[]>(evidenceAttachment?.body?.toString('utf8'));
     const record: RawTestResult = {
@@ -71,6 +72,7 @@ export default class RawResultsReporter implements Reporter {
       ...(result.error ? { error: stripAnsi(result.error.message ?? String(result.error.value ?? 'error')).slice(0, 4000) } : {}),
       ...(Array.isArray(evidence) ? { evidence } : {}),
       ...(property ? { property } : {}),
+      ...(fault ? { fault } : {}),
     };
     this.#append(record);
   }

@@ -23,6 +23,8 @@ export interface RawTestResult {
   evidence?: Evidence[];
   /** Property runs: seed, path and counterexample for replay. */
   property?: PropertyRecord;
+  /** Detection runs: the emulator fault this run of the test had switched on. */
+  fault?: string;
 }
 
 /** A test the run was going to execute, as known when it began. */

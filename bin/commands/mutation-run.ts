@@ -25,8 +25,16 @@ export interface MutationGroup { name: string; mutate: string[]; specs: string[]
 /** Stryker's switch for mutant `id` in instrumented code (`stryMutAct_9fa48("12")`). */
 const mutantSwitch = (id: string): string => `stryMutAct_9fa48(${JSON.stringify(id)})`;
 
-/** The seed of the property tests in a mutation run: fixed, so every mutant meets the same cases. */
-export const MUTATION_SEED = '424242';
+/**
+ * The property tests' seed and budgets in a mutation run: a fixed seed, so every mutant meets
+ * the same cases, and smaller budgets (the suite's defaults are 200 pod cases and 60 job-model
+ * runs), so a full run stays within its time; CPC_MUTATION_* variables change them.
+ */
+export const MUTATION_PROPERTY_ENV = {
+  CPC_SEED: process.env.CPC_MUTATION_SEED ?? '424242',
+  CPC_PROPERTY_RUNS: process.env.CPC_MUTATION_PROPERTY_RUNS ?? '30',
+  CPC_JOB_MODEL_RUNS: process.env.CPC_MUTATION_JOB_MODEL_RUNS ?? '20',
+};
 
 /** Variables that would point the suite at another target or switch faults on: never inherited. */
 const TARGET_VARIABLES = /^CPC_(BASE_URL|SERVERLESS_URL|REST_V1_URL|API_KEY.*|ENDPOINT_ID|TEMPLATE_ID|MODEL_ENDPOINT_ID|TARGET_KIND|EMULATOR_FAULTS|DETECTION|PATH)$/;
@@ -55,9 +63,9 @@ async function main(): Promise<number> {
   if (active !== undefined && !group) console.error(`mutant ${active} is in no group of mutation/scope.json: running every group`);
   const rawDir = mkdtempSync(join(tmpdir(), 'cpc-mutation-raw-'));
   const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !TARGET_VARIABLES.test(k)));
-  Object.assign(env, { CPC_RAW_DIR: rawDir, CPC_SEED: process.env.CPC_MUTATION_SEED ?? MUTATION_SEED, FORCE_COLOR: '0' });
+  Object.assign(env, MUTATION_PROPERTY_ENV, { CPC_RAW_DIR: rawDir, FORCE_COLOR: '0' });
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-  const args = playwrightArgs(groups, group, Number(process.env.CPC_MUTATION_WORKERS ?? 1));
+  const args = playwrightArgs(groups, group, Number(process.env.CPC_MUTATION_WORKERS ?? 2));
   try {
     return await new Promise<number>((resolve) => {
       const child = spawn(process.execPath, [cli, ...args], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });

@@ -1,4 +1,6 @@
+import { relative, sep } from 'node:path';
 import { test as base } from '@playwright/test';
+import { readPlan, testKey } from '../../test/detection/plan.js';
 import { loadTargetConfig, type TargetConfig } from '../../lib/config.js';
 import { ConfigError } from '../../lib/errors.js';
 import { ApiClient, type Keys, type KeyRole, type SurfaceUrls } from '../../lib/client/api.js';
@@ -31,19 +33,27 @@ export interface Emu {
 export const TEST_WORLD_QUOTAS = { minute: 100_000, hour: 1_000_000, day: 10_000_000 } as const;
 
 type WorkerFixtures = { target: TargetContext; faults: string[]; detection: boolean };
-type TestFixtures = { worldOptions: WorldOptions; world: WorldInfo | undefined; api: ApiClient; emu: Emu; expectFailureUnderFault: void };
+type TestFixtures = { worldOptions: WorldOptions; world: WorldInfo | undefined; api: ApiClient; emu: Emu; detectionFault: string | undefined };
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   faults: [[], { option: true, scope: 'worker' }],
   /** Set by the detection matrix's projects: every test runs with a fault on and is expected to fail. */
   detection: [false, { option: true, scope: 'worker' }],
 
-  // In a detection run a failing test is the expected outcome; marking it so keeps Playwright
-  // from restarting the worker after each failure. The matrix reads the actual status.
-  expectFailureUnderFault: [async ({ detection }, use, testInfo) => {
-    if (detection) testInfo.fail();
-    await use();
+  // The detection matrix runs each planned test once per fault it was selected for
+  // (repetition i: its i-th fault). A failing run is the expected outcome there; marking it so
+  // keeps Playwright from restarting the worker. The matrix reads the actual status.
+  detectionFault: [async ({ detection }, use, testInfo) => {
+    if (!detection) { await use(undefined); return; }
+    const file = relative(testInfo.config.rootDir, testInfo.file).split(sep).join('/');
+    const faults = readPlan().tests[testKey(file, testInfo.titlePath.slice(1))] ?? [];
+    const fault = faults[testInfo.repeatEachIndex];
+    testInfo.skip(fault === undefined, 'detection: no fault planned for this repetition');
+    testInfo.annotations.push({ type: 'fault', description: fault! });
+    testInfo.fail();
+    await use(fault);
   }, { auto: true }],
+
   worldOptions: [{}, { option: true }],
 
   target: [async ({}, use) => {
@@ -60,9 +70,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   }, { scope: 'worker' }],
 
   // A fresh emulator world per test: its own accounts, keys, clock, quotas and faults.
-  world: async ({ target, faults, worldOptions }, use) => {
+  world: async ({ target, faults, worldOptions, detectionFault }, use) => {
     if (!target.control) { await use(undefined); return; }
-    const world = await target.control.createWorld({ quotas: TEST_WORLD_QUOTAS, ...worldOptions, faults: [...faults, ...(worldOptions.faults ?? [])] });
+    const all = [...faults, ...(worldOptions.faults ?? []), ...(detectionFault ? [detectionFault] : [])];
+    const world = await target.control.createWorld({ quotas: TEST_WORLD_QUOTAS, ...worldOptions, faults: all });
     await use(world);
     await target.control.deleteWorld(world.id).catch(() => undefined);
   },

@@ -1,5 +1,4 @@
 import type { RawTestResult } from '../../reports/raw.js';
-import { projectName } from './projects.js';
 
 /**
  * How the suite fared against one fault:
@@ -34,14 +33,15 @@ export interface DetectionMatrix {
 const failedRulesOf = (t: RawTestResult): string[] => (t.failedRules.length > 0 ? t.failedRules : t.rules);
 
 export function buildMatrix(catalog: Record<string, { rule: string; description: string }>, raw: readonly RawTestResult[]): DetectionMatrix {
-  const byProject = new Map<string, RawTestResult[]>();
+  const byFault = new Map<string, RawTestResult[]>();
   for (const t of raw) {
-    let list = byProject.get(t.project);
-    if (!list) byProject.set(t.project, (list = []));
+    if (!t.fault) continue;
+    let list = byFault.get(t.fault);
+    if (!list) byFault.set(t.fault, (list = []));
     list.push(t);
   }
   const rows: MatrixRow[] = Object.entries(catalog).map(([fault, def]) => {
-    const tests = (byProject.get(projectName(fault)) ?? []).filter((t) => t.status !== 'skipped');
+    const tests = (byFault.get(fault) ?? []).filter((t) => t.status !== 'skipped');
     const failed = tests.filter((t) => t.status === 'failed' || t.status === 'timedOut');
     const failedRules = [...new Set(failed.flatMap(failedRulesOf))].sort();
     const witness = failed.find((t) => failedRulesOf(t).includes(def.rule));

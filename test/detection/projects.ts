@@ -1,26 +1,18 @@
-import { faultCatalog, type FaultId } from '../../emulator/faults.js';
+import { readPlan } from './plan.js';
 
-/** Playwright project name for a fault's detection run. */
-export const projectName = (fault: string): string => `fault:${fault}`;
-
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export const DETECTION_PROJECT = 'detection';
 
 /**
- * One Playwright project per fault: the contract and property tests that declare the rule the
- * fault breaks (selected by their `@RULE` tag), run with that fault switched on in every test's
- * world. `which` is `all` or a comma-separated list of fault ids.
+ * The detection matrix's one Playwright project: the contract and property tests of the plan,
+ * each repeated once per fault it is selected for (see plan.ts), with `detection` on so every
+ * run is expected to fail.
  */
-export function detectionProjects(which: string) {
-  const ids = (which === 'all' ? Object.keys(faultCatalog) : which.split(',').map((s) => s.trim()).filter(Boolean)) as FaultId[];
-  return ids.map((id) => {
-    const def = faultCatalog[id];
-    if (!def) throw new RangeError(`unknown fault "${id}"`);
-    return {
-      name: projectName(id),
-      testDir: '.',
-      testMatch: [/contract\/specs\/.*\.spec\.ts$/, /property\/.*\.prop\.ts$/],
-      grep: new RegExp(`@${escape(def.rule)}(?=\\s|$)`),
-      use: { faults: [id], detection: true },
-    };
-  });
+export function detectionProjects() {
+  return [{
+    name: DETECTION_PROJECT,
+    testDir: '.',
+    testMatch: [/contract\/specs\/.*\.spec\.ts$/, /property\/.*\.prop\.ts$/],
+    repeatEach: readPlan().repeat,
+    use: { detection: true },
+  }];
 }

@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * The detection plan: which emulator faults each selected test runs under. One Playwright
+ * project runs every selected test `repeat` times (`repeatEach`); repetition i of a test runs
+ * with its i-th fault switched on, and repetitions beyond its list are skipped. Workers are
+ * reused across faults, so the matrix costs test time, not one worker start per fault.
+ */
+export interface DetectionPlan {
+  repeat: number;
+  /** `file › describe › title` → fault ids, in repetition order. */
+  tests: Record<string, string[]>;
+}
+
+interface ListedTest { projectName: string }
+interface ListedSpec { title: string; tags: string[]; file: string; line: number; tests: ListedTest[] }
+interface ListedSuite { title: string; specs?: ListedSpec[]; suites?: ListedSuite[] }
+export interface PlaywrightListing { suites: ListedSuite[] }
+
+function* walk(suite: ListedSuite, titles: string[]): Generator<{ spec: ListedSpec; titles: string[] }> {
+  for (const spec of suite.specs ?? []) yield { spec, titles };
+  for (const child of suite.suites ?? []) yield* walk(child, [...titles, child.title]);
+}
+
+/** The key of a test in the plan: its file (relative to the project root) and title path. */
+export const testKey = (file: string, titles: readonly string[]): string => [file, ...titles].join(' › ');
+
+/**
+ * For each fault, at most `perFault` of the tests that declare the rule it breaks, most specific
+ * first (fewest declared rules), then in file order. (Spreading faults evenly over tests was
+ * tried: it picked tests a fault cannot reach, e.g. GraphQL validation refusals for a fault in
+ * execution errors; the most specific tests are the ones written for the rule.) Returns the plan and the `--test-list` lines.
+ */
+export function buildPlan(listing: PlaywrightListing, catalog: Record<string, { rule: string }>, perFault: number, project: string): { plan: DetectionPlan; lines: string[] } {
+  const specs: { key: string; tags: string[]; file: string; line: number }[] = [];
+  const seen = new Set<string>();
+  for (const fileSuite of listing.suites) {
+    for (const { spec, titles } of walk(fileSuite, [])) {
+      const key = testKey(spec.file, [...titles, spec.title]);
+      if (seen.has(key)) continue; // listed once per project that holds it
+      seen.add(key);
+      specs.push({ key, tags: spec.tags.map((t) => t.replace(/^@/, '')), file: spec.file, line: spec.line });
+    }
+  }
+  specs.sort((a, b) => a.tags.length - b.tags.length || a.file.localeCompare(b.file) || a.line - b.line);
+  const tests: Record<string, string[]> = {};
+  for (const [fault, def] of Object.entries(catalog)) {
+    for (const s of specs.filter((x) => x.tags.includes(def.rule)).slice(0, perFault)) (tests[s.key] ??= []).push(fault);
+  }
+  const repeat = Math.max(1, ...Object.values(tests).map((f) => f.length));
+  const lines = Object.keys(tests).map((key) => `[${project}] › ${key}`);
+  return { plan: { repeat, tests }, lines };
+}
+
+let cached: DetectionPlan | undefined;
+
+/** The plan named by `CPC_DETECTION_PLAN`, read once per process. */
+export function readPlan(): DetectionPlan {
+  const path = process.env.CPC_DETECTION_PLAN;
+  if (!path) throw new RangeError('CPC_DETECTION_PLAN is not set: cpc detect writes the plan and sets it');
+  cached ??= JSON.parse(readFileSync(path, 'utf8')) as DetectionPlan;
+  return cached;
+}
