@@ -1,6 +1,7 @@
 // Lint: typescript-eslint's recommended rules plus the import boundaries the design names.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import globals from 'globals';
 
 const nodeBuiltins = ['node:*', 'fs', 'path', 'http', 'https', 'net', 'os', 'child_process', 'crypto', 'stream', 'url', 'util'];
 
@@ -8,6 +9,8 @@ export default tseslint.config(
   { ignores: ['node_modules/', 'reports/out/', 'test-results/', 'playwright-report/', '.stryker-tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  // Plain JavaScript files (configs, tool glue) run on Node.
+  { files: ['**/*.js', '**/*.mjs'], languageOptions: { globals: globals.node } },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

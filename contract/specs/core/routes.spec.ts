@@ -1,5 +1,5 @@
 import { test } from '../../support/fixtures.js';
-import { conform, observe, rules } from '../../support/rules.js';
+import { conform, must, observe, rules } from '../../support/rules.js';
 import { statusCodeConformance } from '../../checks/status.js';
 
 test.describe('HTTP hygiene', () => {
@@ -14,5 +14,20 @@ test.describe('HTTP hygiene', () => {
       const res = await api.op(op);
       conform(statusCodeConformance('VERSION.REST_V2.PREFIX', res, 200));
     }
+  });
+});
+
+test.describe('the four surfaces', () => {
+  test('the target serves REST v2, the serverless job operations, REST v1 and GraphQL', rules('SERVICE.SURFACES.FOUR'), async ({ api, emu, target }) => {
+    const endpointId = target.endpointId ?? (emu.world?.seeded.CPC_ENDPOINT_ID as string | undefined);
+    test.skip(!endpointId, 'needs a queue-based endpoint to address the serverless surface (set CPC_ENDPOINT_ID)');
+    // "Served" means the operation exists: an authenticated call is not answered 404 or 405.
+    const answers = [
+      await api.op('listPods'),
+      await api.op('health', { params: { endpointId: endpointId! } }),
+      await api.op('createEndpointV1', { body: {} }),
+      await api.graphql('query { myself { id } }'),
+    ];
+    conform(...answers.map((res) => must(res.status !== 404 && res.status !== 405, 'SERVICE.SURFACES.FOUR', `${res.operation} answered ${res.status}: the surface is not served`)));
   });
 });
