@@ -71,14 +71,13 @@ const faults = {
   },
 };
 
-/** The name of a function, method or arrow-function variable node; undefined for other nodes. */
+/** The name a function, method or variable node declares; undefined for other nodes. */
 function functionName(node) {
   switch (node.type) {
     case 'FunctionDeclaration': return node.id?.name;
     case 'ClassMethod': case 'ObjectMethod': return node.key.type === 'Identifier' ? node.key.name : undefined;
     case 'ClassPrivateMethod': return `#${node.key.id.name}`;
-    case 'VariableDeclarator':
-      return node.id.type === 'Identifier' && ['ArrowFunctionExpression', 'FunctionExpression'].includes(node.init?.type) ? node.id.name : undefined;
+    case 'VariableDeclarator': return node.id.type === 'Identifier' ? node.id.name : undefined;
     default: return undefined;
   }
 }

@@ -27,13 +27,14 @@ const mutantSwitch = (id: string): string => `stryMutAct_9fa48(${JSON.stringify(
 
 /**
  * The property tests' seed and budgets in a mutation run: a fixed seed, so every mutant meets
- * the same cases, and smaller budgets (the suite's defaults are 200 pod cases and 60 job-model
- * runs), so a full run stays within its time; CPC_MUTATION_* variables change them.
+ * the same cases, and a smaller pod budget (40 cases per property instead of the suite's 200:
+ * those properties cost most of a pods run), so a full run stays within its time;
+ * CPC_MUTATION_* variables change them.
  */
 export const MUTATION_PROPERTY_ENV = {
   CPC_SEED: process.env.CPC_MUTATION_SEED ?? '424242',
-  CPC_PROPERTY_RUNS: process.env.CPC_MUTATION_PROPERTY_RUNS ?? '30',
-  CPC_JOB_MODEL_RUNS: process.env.CPC_MUTATION_JOB_MODEL_RUNS ?? '20',
+  CPC_PROPERTY_RUNS: process.env.CPC_MUTATION_PROPERTY_RUNS ?? '40',
+  CPC_JOB_MODEL_RUNS: process.env.CPC_MUTATION_JOB_MODEL_RUNS ?? '60',
 };
 
 /** Variables that would point the suite at another target or switch faults on: never inherited. */
@@ -52,7 +53,10 @@ export function groupOf(root: string, groups: readonly MutationGroup[], id: stri
 /** Playwright's arguments for a mutant (or for the dry run when `group` is undefined). */
 export function playwrightArgs(groups: readonly MutationGroup[], group: MutationGroup | undefined, workers: number): string[] {
   const specs = (group ? [group] : groups).flatMap((g) => g.specs);
-  return ['test', '--project=contract', '--project=property', ...specs, `--workers=${workers}`, '--reporter=dot', '--retries=0', ...(group ? ['--max-failures=1'] : [])];
+  // A request the mutant leaves unanswered fails its test after 20 s, not the suite's 60 s
+  // (no test of these groups needs 5 s in a normal run; the job model sets its own limit).
+  return ['test', '--project=contract', '--project=property', ...specs, `--workers=${workers}`, '--reporter=dot', '--retries=0', '--timeout=20000',
+    ...(group ? ['--max-failures=1'] : [])];
 }
 
 async function main(): Promise<number> {
@@ -64,6 +68,8 @@ async function main(): Promise<number> {
   const rawDir = mkdtempSync(join(tmpdir(), 'cpc-mutation-raw-'));
   const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !TARGET_VARIABLES.test(k)));
   Object.assign(env, MUTATION_PROPERTY_ENV, { CPC_RAW_DIR: rawDir, FORCE_COLOR: '0' });
+  // Infinite loops end at Stryker's hit limit in the emulator's process (mutation/hit-limit.mjs).
+  if (active !== undefined) env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --import=${pathToFileURL(join(root, 'mutation/hit-limit.mjs')).href}`.trim();
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
   const args = playwrightArgs(groups, group, Number(process.env.CPC_MUTATION_WORKERS ?? 2));
   try {
