@@ -4,6 +4,7 @@ import type { ConformanceReport, Counts, RuleResult, RunInfo, TargetIdentity, Te
 import { REPORT_SCHEMA_VERSION } from './model.js';
 import type { RawPlannedTest, RawTestResult } from './raw.js';
 import type { LoadSection } from './load-model.js';
+import type { MutationSection } from './mutation-model.js';
 import { loadOutcomes } from './load.js';
 import { ruleResults, toOutcomes } from './verdicts.js';
 
@@ -22,6 +23,7 @@ export interface BuildInput {
   configuration?: RunInfo['configuration'];
   suiteVersion: string;
   load?: LoadSection;
+  mutation?: MutationSection;
 }
 
 export const emptyCounts = (): Counts => ({ total: 0, pass: 0, fail: 0, skip: 0, observed: 0, untested: 0 });
@@ -66,5 +68,6 @@ export function buildReport(input: BuildInput): ConformanceReport {
     rules: results,
     tests: outcomes,
     ...(input.load ? { load: input.load } : {}),
+    ...(input.mutation ? { mutation: input.mutation } : {}),
   };
 }

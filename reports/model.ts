@@ -8,8 +8,10 @@ import type { RuleLevel, Surface } from '../lib/rules.js';
 import type { Evidence } from '../lib/evidence.js';
 import type { PropertyRecord } from './raw.js';
 import type { LoadSection } from './load-model.js';
+import type { MutationSection } from './mutation-model.js';
 
 export type { LoadSection, LoadScenarioResult, LoadSummary } from './load-model.js';
+export type { MutationSection, MutantRef, EquivalentMutant } from './mutation-model.js';
 export { buildReport, type BuildInput } from './build.js';
 export { ruleResults, toOutcomes } from './verdicts.js';
 
@@ -139,6 +141,8 @@ export interface ConformanceReport {
   baseline?: BaselineStatus;
   /** The detection matrix of the emulator's faults, when `cpc detect` ran into the same folder. */
   detection?: DetectionSection;
+  /** Mutation testing of the emulator (`npm run mutation`), when its report is in the output folder. */
+  mutation?: MutationSection;
 }
 
 /** See test/detection/matrix.ts: what the suite caught with each emulator fault on. */

@@ -10,6 +10,7 @@ import { buildReport, type ConformanceReport, type TargetIdentity } from '../../
 import { readRaw } from '../../reports/raw-read.js';
 import { scrubRawFile } from '../../reports/raw-scrub.js';
 import { readLoadResults } from '../../reports/load.js';
+import { mutationSectionOf } from '../../reports/mutation.js';
 import { readBaseline } from '../../reports/baseline.js';
 import { SUITE_VERSION, PROJECT_ROOT } from '../paths.js';
 import { chooseSeed, replayCommand } from './seed.js';
@@ -125,6 +126,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const rules = loadRules();
     // Summaries of this run's load scenarios, or of a folder named on purpose; never stale ones.
     const load = runLoad || options.loadDir ? readLoadResults(loadDir, PROJECT_ROOT, new Set(rules.map((r) => r.id))) : undefined;
+    // The last `npm run mutation` of this output folder, when there is one.
+    const mutation = mutationSectionOf(outDir, PROJECT_ROOT);
     const target: TargetIdentity = {
       kind: config.kind,
       baseUrl: env.CPC_BASE_URL!, serverlessUrl: env.CPC_SERVERLESS_URL!, restV1Url: env.CPC_REST_V1_URL!,
@@ -144,6 +147,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         load: runLoad,
       },
       ...(load ? { load } : {}),
+      ...(mutation ? { mutation } : {}),
     });
     const published = publish(report, outDir, options.baseline ? { path: resolve(options.baseline), update: options.updateBaseline === true } : undefined);
     return { ...published, exitCode: exitCodeOf(published.report, run.interruptedBy !== undefined) };

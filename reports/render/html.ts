@@ -15,6 +15,7 @@ import { loadSection } from './html/sections/load.js';
 import { untestedSection } from './html/sections/untested.js';
 import { testsSection } from './html/sections/tests.js';
 import { detectionSection } from './html/sections/detection.js';
+import { mutationSection } from './html/sections/mutation.js';
 
 const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
@@ -27,7 +28,7 @@ const CSP = `default-src 'none'; script-src ${sha256(SCRIPT)}; style-src ${sha25
 
 const TOC: [string, string][] = [
   ['totals', 'Totals'], ['baseline', 'Baseline'], ['matrix', 'Rule matrix'], ['observed', 'Observed'], ['property', 'Property tests'],
-  ['load', 'Load'], ['detection', 'Detection'], ['untested', 'Rules without tests'], ['tests', 'Tests'],
+  ['load', 'Load'], ['detection', 'Detection'], ['mutation', 'Mutation'], ['untested', 'Rules without tests'], ['tests', 'Tests'],
 ];
 
 /** A single self-contained HTML file: inline CSS, JS and SVG, no network access. */
@@ -37,7 +38,7 @@ export const htmlRenderer: Renderer = {
   render(report: ConformanceReport) {
     const sections = [
       totalsSection(report), baselineSection(report), matrixSection(report), observedSection(report),
-      propertySection(report), loadSection(report), detectionSection(report), untestedSection(report), testsSection(report),
+      propertySection(report), loadSection(report), detectionSection(report), mutationSection(report), untestedSection(report), testsSection(report),
     ];
     const present = TOC.filter(([id]) => sections.some((s) => s.text.includes(`<section id="${id}"`)));
     return html`<!doctype html>

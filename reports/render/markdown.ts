@@ -80,6 +80,15 @@ function detection(r: ConformanceReport): string {
   return `## Detection matrix\n\n${d.detected}/${d.faults} emulator faults detected by the rule they break.${missed.length ? `\n\n${mdTable(['Fault', 'Rule', 'Result', 'Failed on'], list)}` : ''}`;
 }
 
+function mutation(r: ConformanceReport): string {
+  const m = r.mutation;
+  if (!m) return '';
+  const head = `## Mutation testing\n\nScore **${m.score.toFixed(2)}%** (${m.generatedAt}): ${m.total} mutants, ${m.killed} killed, ${m.timeout} timed out, ${m.survived} survived, ${m.noCoverage} without coverage; ${m.equivalent.length} survivor(s) listed as equivalent, ${m.unresolved.length} unresolved.`;
+  if (!m.unresolved.length) return head;
+  const { shown, more } = capped(m.unresolved, 50);
+  return `${head}\n\n${mdTable(['Mutant', 'Where', 'Mutator', 'Replacement'], shown.map((x) => [x.id, mdCode(`${x.file}:${x.line}`), x.mutator, mdCode(x.replacement ?? '', 120)]))}${more}`;
+}
+
 function untested(r: ConformanceReport): string {
   const rows = r.rules.filter((x) => x.verdict === 'untested');
   if (!rows.length) return '';
@@ -96,7 +105,7 @@ export const markdownRenderer: Renderer = {
     const parts = [
       header(r),
       `## Totals\n\n${totals('Surface', r.summary.bySurface, r.summary.rules)}\n\n${totals('Level', r.summary.byLevel, r.summary.rules)}\n\nTests: ${t.total} · ${t.passed} passed · ${t.failed} failed · ${t.skipped} skipped${t.interrupted ? ` · ${t.interrupted} interrupted` : ''}${t.notRun ? ` · ${t.notRun} never started` : ''}`,
-      baseline(r), failures(r), observed(r), properties(r), load(r), detection(r), untested(r),
+      baseline(r), failures(r), observed(r), properties(r), load(r), detection(r), mutation(r), untested(r),
       '_Full report with evidence: `report.html` (self-contained); data: `conformance.json`; CI: `junit.xml`._',
     ];
     return parts.filter(Boolean).join('\n\n') + '\n';
