@@ -25,6 +25,9 @@ export interface EmulatorOptions {
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
+/** The query of a URL without one; handlers only read queries. */
+const NO_QUERY: URLSearchParams = new URLSearchParams();
+
 /**
  * The emulator as a request handler. It never listens: `server.ts` binds a port, and unit
  * tests call `handle` on in-memory requests. Pipeline: control surface, route, world,
@@ -88,7 +91,7 @@ export class Emulator {
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');
     const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
-    const query = new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1));
+    const query = q === -1 ? NO_QUERY : new URLSearchParams(rawUrl.slice(q + 1));
     const method = (req.method ?? 'GET').toUpperCase() as HttpMethod;
 
     if (path === CONTROL_PREFIX || path.startsWith(CONTROL_PREFIX + '/')) {
@@ -185,12 +188,14 @@ export class Emulator {
     const ctx: Ctx = { world, account, apiKey, method, path, query, headers: req.headers, params: found.params as Record<string, string>, body, bodyBytes };
     let reply: Reply;
     try {
-      reply = await route.handle(ctx);
+      // Most handlers answer synchronously; awaiting only promises saves a turn per request.
+      const answer = route.handle(ctx);
+      reply = answer instanceof Promise ? await answer : answer;
     } catch (e) {
       if (e instanceof ProblemError) reply = e.reply;
       else throw e;
     }
-    send(res, rlHeaders ? { ...reply, headers: { ...rlHeaders, ...reply.headers } } : reply, world);
+    send(res, reply, world, rlHeaders);
   }
 
   async #dispatchControl(req: IncomingMessage, res: ServerResponse, method: HttpMethod, path: string, query: URLSearchParams): Promise<void> {
@@ -231,9 +236,9 @@ function rateLimitHeadersFor(windows: readonly WindowState[], world: World): Rec
   return headers;
 }
 
-/** Serialises a reply; the only place that writes responses. */
-function send(res: ServerResponse, reply: Reply, world: World | undefined): void {
-  const headers: Record<string, string | number> = { ...reply.headers };
+/** Serialises a reply; the only place that writes responses. The reply's headers win over `base`. */
+function send(res: ServerResponse, reply: Reply, world: World | undefined, base?: Record<string, string>): void {
+  const headers: Record<string, string | number> = base ? { ...base, ...reply.headers } : { ...reply.headers };
   let payload: string | undefined;
   if (reply.status !== 204 && reply.body !== undefined) {
     let body = reply.body;

@@ -56,24 +56,40 @@ export class RateLimiter {
   }
 }
 
-// The policy changes only with the quotas, so its serialisation is kept per quota set.
-const policyCache = new Map<string, string>();
+// The policy changes only with the quotas: the last serialisation is kept and reused while
+// the quotas and window lengths stay the same (each world has one quota set).
+let lastPolicy: { key: readonly number[]; value: string } | undefined;
 
 function policyHeader(windows: readonly WindowState[]): string {
-  const key = windows.map((w) => `${w.name}:${w.quota}:${w.seconds}`).join('|');
-  let value = policyCache.get(key);
-  if (value === undefined) {
-    value = serializeList(windows.map((w) => [w.name, new Map([['q', w.quota], ['w', w.seconds]])]));
-    if (policyCache.size > 1000) policyCache.clear();
-    policyCache.set(key, value);
-  }
+  const key = lastPolicy?.key;
+  if (key && key.length === windows.length * 2 && windows.every((w, i) => key[2 * i] === w.quota && key[2 * i + 1] === w.seconds)) return lastPolicy!.value;
+  const value = serializeList(windows.map((w) => [w.name, new Map([['q', w.quota], ['w', w.seconds]])]));
+  lastPolicy = { key: windows.flatMap((w) => [w.quota, w.seconds]), value };
   return value;
+}
+
+/** RFC 9651 section 3.3.1: an Integer has at most 15 decimal digits. */
+const isSfInteger = (n: number): boolean => Number.isSafeInteger(n) && Math.abs(n) <= 999_999_999_999_999;
+
+/**
+ * The `RateLimit` value. Each response has its own counts, so it is serialised per request:
+ * window names are the spec's fixed tokens ("minute", "hour", "day", plain ASCII that needs no
+ * escaping as an sf-string) and the parameters Integers, which a template writes exactly as
+ * structured-headers does (test/core-rate-limit.test.ts checks the two agree on any counts);
+ * anything else goes through structured-headers.
+ */
+function limitHeader(windows: readonly WindowState[]): string {
+  let out = '';
+  for (const w of windows) {
+    if (!isSfInteger(w.remaining) || !isSfInteger(w.resetSeconds)) {
+      return serializeList(windows.map((x) => [x.name, new Map([['r', x.remaining], ['t', x.resetSeconds]])]));
+    }
+    out += `${out === '' ? '' : ', '}"${w.name}";r=${w.remaining};t=${w.resetSeconds}`;
+  }
+  return out;
 }
 
 /** `RateLimit` and `RateLimit-Policy` as RFC 9651 lists of Strings with parameters. */
 export function rateLimitHeaders(windows: readonly WindowState[]): { RateLimit: string; 'RateLimit-Policy': string } {
-  return {
-    RateLimit: serializeList(windows.map((w) => [w.name, new Map([['r', w.remaining], ['t', w.resetSeconds]])])),
-    'RateLimit-Policy': policyHeader(windows),
-  };
+  return { RateLimit: limitHeader(windows), 'RateLimit-Policy': policyHeader(windows) };
 }

@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RateLimiter, rateLimitHeaders } from '../emulator/rate-limit.js';
 import { readRateLimit } from '../lib/rate-limit-headers.js';
+import fc from 'fast-check';
+import { serializeList } from 'structured-headers';
 
 test('a window admits exactly its quota, then refuses naming the exhausted window', () => {
   const rl = new RateLimiter({ minute: 3, hour: 100, day: 1000 });
@@ -66,4 +68,31 @@ test('Decimal parameters are reported even though they parse to whole numbers', 
     'ratelimit-policy': '"minute";q=60;w=60, "hour";q=3000;w=3600, "day";q=50000;w=86400',
   });
   assert.deepEqual(problems.map((p) => p.message), ['ratelimit: parameter r=59.0 is a Decimal, not an Integer']);
+});
+
+test('the RateLimit fields are exactly what structured-headers serialises, for any counts and quotas', () => {
+  const seed = Number(process.env.CPC_SEED ?? 9651);
+  const count = fc.oneof(fc.nat({ max: 100_000 }), fc.integer(), fc.constantFrom(999_999_999_999_999, 1e15, -1, 0.5, Number.MAX_SAFE_INTEGER));
+  const window = fc.record({ remaining: count, resetSeconds: count, quota: count, seconds: count });
+  const names = ['minute', 'hour', 'day'] as const;
+  fc.assert(fc.property(fc.array(window, { minLength: 1, maxLength: 3 }), (ws) => {
+    const windows = ws.map((w, i) => ({ ...w, name: names[i]! }));
+    const serialise = (a: string, b: string, pick: (w: (typeof windows)[number]) => [number, number]): string => {
+      try {
+        return serializeList(windows.map((w) => [w.name, new Map([[a, pick(w)[0]], [b, pick(w)[1]]])]));
+      } catch (e) {
+        return `error: ${(e as Error).name}`;
+      }
+    };
+    const expected = [serialise('r', 't', (w) => [w.remaining, w.resetSeconds]), serialise('q', 'w', (w) => [w.quota, w.seconds])];
+    let ours: string[];
+    try {
+      const h = rateLimitHeaders(windows);
+      ours = [h.RateLimit, h['RateLimit-Policy']];
+    } catch (e) {
+      ours = [`error: ${(e as Error).name}`];
+    }
+    // A count RFC 9651 cannot carry (over 15 digits, or not whole) is refused as the library refuses it.
+    assert.deepEqual(ours, expected.some((v) => v.startsWith('error')) ? ['error: Error'] : expected);
+  }), { seed, numRuns: 500 });
 });
