@@ -9,6 +9,10 @@ import { declareValuePlugin, PluginKind } from '@stryker-mutator/api/plugin';
 
 const scope = JSON.parse(readFileSync(new URL('./scope.json', import.meta.url), 'utf8'));
 
+/** Every fault id of the emulator's catalogs (`'pods.x-y': { rule, description }`). */
+const FAULT_CATALOGS = ['emulator/faults/core.ts', 'emulator/pods/faults.ts', 'emulator/serverless/faults.ts', 'emulator/graphql/faults.ts'];
+const FAULT_IDS = new Set(FAULT_CATALOGS.flatMap((file) => [...readFileSync(new URL(`../${file}`, import.meta.url), 'utf8').matchAll(/^\s*'([a-z0-9]+\.[a-z0-9.-]+)':\s*\{/gm)].map((m) => m[1])));
+
 /**
  * The original expression under Stryker's own instrumentation. The instrumenter places a
  * node's mutants on its way back up the tree, so a sibling visited earlier may already read
@@ -39,26 +43,20 @@ function conjuncts(node) {
 /** An expression that is false whenever every fault is off: a switch, or a conjunction with one. */
 const isFaultGated = (node) => conjuncts(node).some(isFaultSwitch);
 
-/** The top of the `&&` chain a node is a conjunct of (the node itself when it is in none). */
-function chainTop(path) {
-  let top = path;
-  while (top.parentPath?.isLogicalExpression({ operator: '&&' })) top = top.parentPath;
-  return top;
-}
-
 /** Emulator faults: switched on only by the detection matrix (`test/detection`), never in this run. */
 const faults = {
   shouldIgnore(path) {
     const { node, parentPath } = path;
     if (isFaultSwitch(node)) return 'fault switch: off in a no-fault run (the detection matrix covers it)';
-    // A conjunct beside a fault switch: the conjunction is false with the fault off, whatever it holds.
-    if (node.type !== 'LogicalExpression' || node.operator !== '&&') {
-      const top = chainTop(path);
-      if (top !== path && conjuncts(top.node).some(isFaultSwitch)) return 'conjunct of a fault-gated condition: the condition is false with the fault off';
+    // A condition with a fault switch among its conjuncts is false whatever else it holds.
+    if (node.type === 'LogicalExpression' && node.operator === '&&' && !parentPath?.isLogicalExpression({ operator: '&&' }) && isFaultGated(node)) {
+      return 'fault-gated condition: false with the fault off, whatever its other terms';
     }
     // What only a switched-on fault runs: the branch taken when a fault-gated test holds.
     if (parentPath?.isIfStatement() && parentPath.node.consequent === node && isFaultGated(parentPath.node.test)) return 'runs only with a fault on';
     if (parentPath?.isConditionalExpression() && parentPath.node.consequent === node && isFaultGated(parentPath.node.test)) return 'runs only with a fault on';
+    // A fault id passed along (`requireWrite(ctx, 'serverless.readonly-can-run')`, `{ incompleteFault: '...' }`).
+    if (node.type === 'StringLiteral' && FAULT_IDS.has(node.value)) return 'fault id: names a fault that is off in a no-fault run';
     // A table of faults (`{ fault: 'id', drops(...) }`): consulted only for switched-on faults.
     if (node.type === 'ObjectExpression' && node.properties.some((p) => p.type === 'ObjectProperty' && p.key.type === 'Identifier' && p.key.name === 'fault')) {
       return 'fault table entry: consulted only with its fault on';
@@ -82,7 +80,22 @@ function functionName(node) {
   }
 }
 
-/** Per program: the functions `only` names and every node that contains one. */
+/**
+ * A statement that refuses a request (`@refusals` in `only`): an `if` whose branch throws the
+ * problem, or the schema check `validateBody(...)`.
+ */
+function isRefusal(node) {
+  if (node.type === 'IfStatement') {
+    const branch = node.consequent;
+    return branch.type === 'ThrowStatement' || (branch.type === 'BlockStatement' && branch.body.some((st) => st.type === 'ThrowStatement'));
+  }
+  return node.type === 'ExpressionStatement' && node.expression.type === 'CallExpression' && node.expression.callee.type === 'Identifier'
+    && node.expression.callee.name === 'validateBody';
+}
+
+const selected = (node, names) => names.includes(functionName(node)) || (names.includes('@refusals') && isRefusal(node));
+
+/** Per program: the code `only` selects and every node that contains some. */
 const scopeOfProgram = new WeakMap();
 
 /**
@@ -95,7 +108,7 @@ function programScope(path, names) {
   if (known) return known;
   known = { listed: new Set(), holders: new Set() };
   const walk = (node, ancestors) => {
-    if (names.includes(functionName(node))) {
+    if (selected(node, names)) {
       known.listed.add(node);
       for (const a of ancestors) known.holders.add(a);
       return;
@@ -115,7 +128,8 @@ const onlyFor = (filename) => Object.entries(scope.only ?? {}).find(([file]) => 
 
 /**
  * Files that mix rules with plumbing (`only` in mutation/scope.json): mutants outside the named
- * functions (routing tables, worker scheduling, waiting requests, streaming) are out of scope.
+ * functions (routing tables, worker scheduling, waiting requests, streaming, building a record
+ * or a response) are out of scope; `@refusals` selects the statements that refuse a request.
  */
 const scopeIgnorer = {
   shouldIgnore(path) {
@@ -124,7 +138,7 @@ const scopeIgnorer = {
     const { listed, holders } = programScope(path, names);
     // A named function, or a node that holds one, is entered; anything inside a named one is in scope.
     if (holders.has(path.node) || listed.has(path.node) || path.findParent((p) => listed.has(p.node))) return undefined;
-    return `outside the validation and state-machine code of this file (mutation/scope.json names ${names.join(', ')})`;
+    return `outside the validation and state-machine code of this file (mutation/scope.json: ${names.join(', ')})`;
   },
 };
 

@@ -7,20 +7,28 @@
  * Stryker names the active mutant in `__STRYKER_ACTIVE_MUTANT__`. This command runs Playwright
  * with that environment and without any target variable, so Playwright's global setup starts
  * the sandbox's own (instrumented) emulator in its process and the mutant is live there. Only
- * the specs of the mutant's group (`mutation/scope.json`) run, and Playwright stops at the
- * first failure: a killed mutant costs seconds, a survivor one pass of its group. With no
- * mutant active (Stryker's dry run) every group runs, which also sets Stryker's timeout.
+ * the specs of the mutant's group (`mutation/scope.json`) run, the ones closest to its file
+ * first (`first`), and Playwright stops at the first failure: a killed mutant costs seconds, a
+ * survivor one pass of its group. With no mutant active (Stryker's dry run) every group runs,
+ * which also sets Stryker's timeout.
  *
  * Exit code: Playwright's (0: the mutant survived).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-export interface MutationGroup { name: string; mutate: string[]; specs: string[] }
+export interface MutationGroup {
+  name: string;
+  mutate: string[];
+  /** Spec folders or files of the group. */
+  specs: string[];
+  /** Per mutated file, the spec files that run first (the rest of the group runs when they pass). */
+  first?: Record<string, string[]>;
+}
 
 /** Stryker's switch for mutant `id` in instrumented code (`stryMutAct_9fa48("12")`). */
 const mutantSwitch = (id: string): string => `stryMutAct_9fa48(${JSON.stringify(id)})`;
@@ -44,39 +52,73 @@ export function readGroups(root: string): MutationGroup[] {
   return (JSON.parse(readFileSync(join(root, 'mutation/scope.json'), 'utf8')) as { groups: MutationGroup[] }).groups;
 }
 
-/** The group whose instrumented files hold mutant `id`; undefined when none does (run all). */
-export function groupOf(root: string, groups: readonly MutationGroup[], id: string): MutationGroup | undefined {
+/** The group and file whose instrumented code holds mutant `id`; undefined when none does (run all). */
+export function locate(root: string, groups: readonly MutationGroup[], id: string): { group: MutationGroup; file: string } | undefined {
   const needle = mutantSwitch(id);
-  return groups.find((g) => g.mutate.some((file) => readFileSync(join(root, file), 'utf8').includes(needle)));
+  for (const group of groups) {
+    const file = group.mutate.find((f) => readFileSync(join(root, f), 'utf8').includes(needle));
+    if (file) return { group, file };
+  }
+  return undefined;
 }
 
-/** Playwright's arguments for a mutant (or for the dry run when `group` is undefined). */
-export function playwrightArgs(groups: readonly MutationGroup[], group: MutationGroup | undefined, workers: number): string[] {
-  const specs = (group ? [group] : groups).flatMap((g) => g.specs);
+/** Every spec and property file under the given folders or files, in path order. */
+export function specFiles(root: string, paths: readonly string[]): string[] {
+  const walk = (rel: string): string[] => {
+    const abs = join(root, rel);
+    if (!existsSync(abs)) return [];
+    if (!statSync(abs).isDirectory()) return [rel];
+    return readdirSync(abs).sort().flatMap((name) => walk(`${rel}/${name}`));
+  };
+  return paths.flatMap(walk).filter((f) => /\.(spec|prop)\.ts$/.test(f));
+}
+
+/**
+ * The Playwright runs for a mutant, in order: its file's `first` specs, then the rest of its
+ * group; for the dry run (no mutant), one run of every group.
+ */
+export function stages(root: string, groups: readonly MutationGroup[], where: { group: MutationGroup; file: string } | undefined): string[][] {
+  if (!where) return [groups.flatMap((g) => g.specs)];
+  const first = where.group.first?.[where.file] ?? [];
+  if (first.length === 0) return [where.group.specs];
+  const rest = specFiles(root, where.group.specs).filter((f) => !first.includes(f));
+  return rest.length ? [first, rest] : [first];
+}
+
+/** Playwright's arguments for one stage; a mutant's runs stop at the first failure. */
+export function playwrightArgs(specs: readonly string[], mutant: boolean, workers: number): string[] {
   // A request the mutant leaves unanswered fails its test after 20 s, not the suite's 60 s
   // (no test of these groups needs 5 s in a normal run; the job model sets its own limit).
   return ['test', '--project=contract', '--project=property', ...specs, `--workers=${workers}`, '--reporter=dot', '--retries=0', '--timeout=20000',
-    ...(group ? ['--max-failures=1'] : [])];
+    ...(mutant ? ['--max-failures=1'] : [])];
+}
+
+function runPlaywright(root: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
+  return new Promise<number>((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 130 : 1)));
+  });
 }
 
 async function main(): Promise<number> {
   const root = process.cwd();
   const groups = readGroups(root);
   const active = process.env.__STRYKER_ACTIVE_MUTANT__;
-  const group = active === undefined ? undefined : groupOf(root, groups, active);
-  if (active !== undefined && !group) console.error(`mutant ${active} is in no group of mutation/scope.json: running every group`);
+  const where = active === undefined ? undefined : locate(root, groups, active);
+  if (active !== undefined && !where) console.error(`mutant ${active} is in no file of mutation/scope.json: running every group`);
   const rawDir = mkdtempSync(join(tmpdir(), 'cpc-mutation-raw-'));
   const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !TARGET_VARIABLES.test(k)));
   Object.assign(env, MUTATION_PROPERTY_ENV, { CPC_RAW_DIR: rawDir, FORCE_COLOR: '0' });
   // Infinite loops end at Stryker's hit limit in the emulator's process (mutation/hit-limit.mjs).
   if (active !== undefined) env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --import=${pathToFileURL(join(root, 'mutation/hit-limit.mjs')).href}`.trim();
-  const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-  const args = playwrightArgs(groups, group, Number(process.env.CPC_MUTATION_WORKERS ?? 2));
+  const workers = Number(process.env.CPC_MUTATION_WORKERS ?? 2);
   try {
-    return await new Promise<number>((resolve) => {
-      const child = spawn(process.execPath, [cli, ...args], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
-      child.on('exit', (code, signal) => resolve(code ?? (signal ? 130 : 1)));
-    });
+    for (const specs of stages(root, groups, where)) {
+      const code = await runPlaywright(root, playwrightArgs(specs, active !== undefined, workers), env);
+      if (code !== 0) return code;
+    }
+    return 0;
   } finally {
     rmSync(rawDir, { recursive: true, force: true });
   }

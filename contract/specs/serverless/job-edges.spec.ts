@@ -1,0 +1,119 @@
+import { test } from '../../support/fixtures.js';
+import { conform, must, rules } from '../../support/rules.js';
+import { jobObjectConformance, statusOf } from '../../checks/job-conformance.js';
+import { jobCounters } from '../../checks/health-conformance.js';
+import { inFlight, jobsFor, release, setTimings, TERMINAL, type Jobs } from './support/jobs.js';
+
+// Job-state cases beyond the common paths (found by mutation testing, npm run mutation): each
+// holds a rule of the spec's "Job status" table, "Limits" or the Health object in a situation
+// the other specs do not reach (a second attempt, a cancelled job still in the queue, a ttl
+// beyond the retention limit).
+const MINUTE = 60_000;
+const ended = (s: string | undefined): boolean => s !== undefined && TERMINAL.has(s);
+
+/** Virtual milliseconds until the job ends, reading /status every second (the clock moves between reads). */
+async function msUntilEnd(jobs: Jobs, id: string): Promise<{ ms: number; status: string | undefined }> {
+  let ms = 0;
+  for (;;) {
+    const status = statusOf(await jobs.status(id));
+    if (ended(status) || ms >= 5 * MINUTE) return { ms, status };
+    await jobs.emu.advance(1_000);
+    ms += 1_000;
+  }
+}
+
+test.describe('job states beyond the first attempt', () => {
+  test('a job cancelled while waiting is not counted by /purge-queue', rules('JOB.PURGE.REMOVED_COUNT', 'JOB.STATE.CANCEL_QUEUED'), async ({ api, emu, target }) => {
+    emu.require('hold jobs in the queue with a slow cold start');
+    await setTimings(emu, { coldStartMs: 5 * MINUTE });
+    const jobs = jobsFor({ api, emu, target });
+    const ids = [await jobs.submit({ n: 1 }), await jobs.submit({ n: 2 }), await jobs.submit({ n: 3 })];
+    const waiting = await Promise.all(ids.map(async (id) => statusOf(await jobs.status(id))));
+    test.skip(!waiting.every((s) => s === 'IN_QUEUE'), `setup: the jobs were ${waiting.join(', ')}, not all IN_QUEUE`);
+    await jobs.cancel(ids[1]!);
+    const res = await jobs.purge();
+    const removed = (res.body as { removed?: unknown } | undefined)?.removed;
+    const cancelled = await jobs.status(ids[1]!);
+    conform(
+      must(removed === 2, 'JOB.PURGE.REMOVED_COUNT', `2 jobs were IN_QUEUE (the third was CANCELLED before the purge); removed is ${JSON.stringify(removed)}`),
+      must(cancelled.status === 404 || statusOf(cancelled) === 'CANCELLED', 'JOB.STATE.CANCEL_QUEUED', `the cancelled job then answered ${cancelled.status} ${cancelled.text.slice(0, 160)}`),
+    );
+  });
+
+  test('a retried job that fails again is retried automatically, as a new one is', rules('SERVICE.QB.AUTOMATIC_RETRIES'), async ({ api, emu, target }) => {
+    emu.require('time each attempt on the virtual clock');
+    await setTimings(emu, { coldStartMs: 0, executionMs: 0, automaticRetries: 1 });
+    const jobs = jobsFor({ api, emu, target });
+    // Each attempt takes 10 s, so the time to FAILED shows how many attempts ran.
+    const id = await jobs.submit({ sleepMs: 10_000, fail: 'every attempt' });
+    const first = await msUntilEnd(jobs, id);
+    test.skip(first.status !== 'FAILED', `setup: the failing job ended ${first.status}`);
+    const res = await jobs.retry(id);
+    test.skip(res.status !== 200, `setup: /retry answered ${res.status}`);
+    const again = await msUntilEnd(jobs, id);
+    conform(
+      must(first.ms >= 20_000, 'SERVICE.QB.AUTOMATIC_RETRIES', `setup: a new failing job ended after ${first.ms} ms, one 10 s attempt and no automatic retry`),
+      must(again.status === 'FAILED' && again.ms >= first.ms, 'SERVICE.QB.AUTOMATIC_RETRIES',
+        `after /retry the job ended ${again.status} after ${again.ms} ms; a new job took ${first.ms} ms (its automatic retry included)`),
+    );
+  });
+
+  test('after a retried job ends, no job counts as in progress', rules('HEALTH.JOBS.COUNTS'), async ({ api, emu, target }) => {
+    emu.require('know that nothing else runs on the endpoint');
+    await setTimings(emu, { coldStartMs: 0, executionMs: 0, automaticRetries: 0 });
+    const jobs = jobsFor({ api, emu, target });
+    const id = await jobs.submit({ sleepMs: 1_000, fail: 'twice' });
+    await jobs.until(id, ended, { stepMs: 1_000, maxVirtualMs: 10_000 });
+    const before = jobCounters(await jobs.health());
+    await jobs.retry(id);
+    const { last } = await jobs.until(id, ended, { stepMs: 1_000, maxVirtualMs: 10_000 });
+    const after = jobCounters(await jobs.health());
+    conform(
+      must(statusOf(last) === 'FAILED', 'HEALTH.JOBS.COUNTS', `setup: the retried job ended ${statusOf(last)}`),
+      must(before.inProgress === 0 && after.inProgress === 0 && after.inQueue === 0, 'HEALTH.JOBS.COUNTS',
+        `no job runs or waits, yet inProgress is ${before.inProgress} before /retry and ${after.inProgress} after the retried job ended (inQueue ${after.inQueue})`),
+    );
+  });
+
+  test('a retried job that fails again expires like any other: no retry after its retention', rules('LIMIT.RETRY.AFTER_EXPIRY'), async ({ api, emu, target }) => {
+    emu.require('move the clock past the 30-minute retention');
+    const jobs = jobsFor({ api, emu, target });
+    const id = await jobs.submit({ fail: 'again' });
+    await jobs.until(id, ended, { stepMs: 1_000, maxVirtualMs: 10_000 });
+    const first = await jobs.retry(id);
+    test.skip(first.status !== 200, `setup: the first /retry answered ${first.status}`);
+    const { last } = await jobs.until(id, ended, { stepMs: 1_000, maxVirtualMs: 10_000 });
+    test.skip(statusOf(last) !== 'FAILED', `setup: the retried job ended ${statusOf(last)}`);
+    await emu.advance(30 * MINUTE + 1_000);
+    const res = await jobs.retry(id);
+    const requeued = res.status >= 200 && res.status < 300 && (res.body as { status?: string } | undefined)?.status === 'IN_QUEUE';
+    conform(must(!requeued, 'LIMIT.RETRY.AFTER_EXPIRY', `/retry 30 min after the second failure answered ${res.status} ${res.text.slice(0, 200)}`));
+  });
+
+  test('a ttl longer than the retention limit keeps the job that long', rules('JOB.STATUS.TTL'), async ({ api, emu, target }) => {
+    emu.require('move the clock past the 30-minute retention');
+    const jobs = jobsFor({ api, emu, target });
+    const id = await jobs.submit({ sleepMs: 10_000, echo: 'kept' });
+    // Spec: "`ttl` sets the job's time to live": 40 minutes from this request, set while the job runs.
+    const set = await jobs.status(id, { ttl: 40 * MINUTE });
+    const { last } = await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: MINUTE });
+    test.skip(set.status !== 200 || statusOf(last) !== 'COMPLETED', `setup: /status?ttl answered ${set.status}; the job ended ${statusOf(last)}`);
+    await emu.advance(35 * MINUTE);
+    const res = await jobs.status(id);
+    conform(must(statusOf(res) === 'COMPLETED', 'JOB.STATUS.TTL',
+      `35 min after completion (ttl 40 min, /run retention 30 min) /status answered ${res.status} ${res.text.slice(0, 160)}`));
+  });
+
+  test('a /runsync waiting on a job that /purge-queue removes answers a valid job object', rules('JOB.OBJECT.STATUS_VALUES', 'JOB.OBJECT.ID'), async ({ api, emu, target }) => {
+    emu.require('hold the job in the queue while /runsync waits on it');
+    await setTimings(emu, { coldStartMs: 5 * MINUTE });
+    const jobs = jobsFor({ api, emu, target });
+    const pending = inFlight(jobs.runsync({ n: 1 }, { wait: 60_000 }));
+    await jobs.untilActive(1);
+    const purge = await jobs.purge();
+    test.skip(purge.status !== 200, `setup: /purge-queue answered ${purge.status}`);
+    // Whatever the answer (the spec does not show it), a job object in it carries a valid status.
+    const { value: res } = await release(emu, pending);
+    conform(jobObjectConformance(res));
+  });
+});
