@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { Instrumenter } from '@stryker-mutator/instrumenter';
 import { locate, playwrightArgs, readGroups, stages } from '../bin/commands/mutation-run.js';
 import { scoreText } from '../bin/commands/mutation-score.js';
+import { mergeRecheck, rangeOf } from '../bin/commands/mutation-recheck.js';
 import { originalText, readEquivalentList, readMutationResults } from '../reports/mutation.js';
 import { buildReport } from '../reports/build.js';
 import { validateReport } from '../reports/validate.js';
@@ -160,4 +161,15 @@ test('mutation: a malformed equivalent entry is an error, never skipped', () => 
   } finally {
     done();
   }
+});
+
+test('mutation: a re-check targets each survivor\'s exact location and replaces only those statuses', () => {
+  const loc = { start: { line: 12, column: 7 }, end: { line: 12, column: 20 } };
+  assert.equal(rangeOf('emulator/x.ts', loc), 'emulator/x.ts:12:6-12:19', 'report columns are 1-based, Stryker ranges 0-based');
+  const mutant = (id: string, status: string, replacement: string) => ({ id, status, mutatorName: 'ConditionalExpression', replacement, location: loc });
+  const full = { files: { 'emulator/x.ts': { mutants: [mutant('1', 'Survived', 'true'), mutant('2', 'Survived', 'false'), mutant('3', 'Killed', '!x')] } } };
+  const again = { files: { 'emulator/x.ts': { mutants: [mutant('40', 'Killed', 'true'), mutant('41', 'Survived', 'false'), mutant('42', 'Survived', '!x')] } } };
+  assert.deepEqual(mergeRecheck(full, again, new Set(['emulator/x.ts#1', 'emulator/x.ts#2'])), [2, 1]);
+  assert.deepEqual(full.files['emulator/x.ts'].mutants.map((m) => [m.id, m.status]), [['1', 'Killed'], ['2', 'Survived'], ['3', 'Killed']],
+    'ids stay, the re-run status wins, a mutant not re-checked keeps its status');
 });
