@@ -71,9 +71,13 @@ export function originalText(source: string, loc: StrykerMutant['location']): st
   return parts.join('\n');
 }
 
-/** The listed entry for a survivor: same file, mutator, original and replacement; the nearest line wins. */
-export function matchEquivalent(entries: readonly EquivalentEntry[], file: string, mutant: StrykerMutant, original: string): EquivalentEntry | undefined {
-  const same = entries.filter((e) => e.file === file && e.mutator === mutant.mutatorName && e.replacement === (mutant.replacement ?? '') && e.original === original);
+/**
+ * The listed entry for a survivor: same file, mutator, original and replacement; the nearest
+ * line wins. An entry accounts for one survivor only: `used` holds the entries already matched,
+ * so the same code mutated the same way on two lines needs two entries.
+ */
+export function matchEquivalent(entries: readonly EquivalentEntry[], file: string, mutant: StrykerMutant, original: string, used: Set<EquivalentEntry> = new Set()): EquivalentEntry | undefined {
+  const same = entries.filter((e) => !used.has(e) && e.file === file && e.mutator === mutant.mutatorName && e.replacement === (mutant.replacement ?? '') && e.original === original);
   return same.sort((a, b) => Math.abs(a.line - mutant.location.start.line) - Math.abs(b.line - mutant.location.start.line))[0];
 }
 
@@ -93,13 +97,17 @@ export function readMutationResults(reportFile: string, equivalentFile: string, 
   const counts = { Killed: 0, Survived: 0, Timeout: 0, NoCoverage: 0, Ignored: 0 } as Record<string, number>;
   const equivalent: EquivalentMutant[] = [];
   const unresolved: MutantRef[] = [];
+  const used = new Set<EquivalentEntry>();
   for (const [file, { source, mutants }] of Object.entries((doc as unknown as StrykerReport).files)) {
     for (const m of mutants) {
       counts[m.status] = (counts[m.status] ?? 0) + 1;
       if (m.status !== 'Survived' && m.status !== 'NoCoverage') continue;
       const ref: MutantRef = { id: m.id, file, line: m.location.start.line, mutator: m.mutatorName, ...(m.replacement !== undefined ? { replacement: m.replacement } : {}) };
-      const listed = matchEquivalent(entries, file, m, originalText(source, m.location));
-      if (listed) equivalent.push({ ...ref, reason: listed.reason });
+      const listed = matchEquivalent(entries, file, m, originalText(source, m.location), used);
+      if (listed) {
+        used.add(listed);
+        equivalent.push({ ...ref, reason: listed.reason });
+      }
       else unresolved.push(ref);
     }
   }

@@ -1,0 +1,36 @@
+import { test } from './support/fixtures.js';
+import { conform, must, rules } from '../../support/rules.js';
+import { rejectionConformance } from '../../checks/rejection.js';
+import { SCHEMA_VCPU_COUNTS, type PodCatalog } from './support/catalog.js';
+import { PROBLEM_RULES } from './support/rule-sets.js';
+import type { CpuFlavor } from '../../../lib/types.gen.js';
+
+/** Flavors whose `vcpu.min` is above a count the request schema allows, each with such a count. */
+function belowMinimum(catalog: PodCatalog): { flavor: CpuFlavor; vcpuCount: number }[] {
+  return catalog.cpus.flatMap((flavor) => {
+    const below = SCHEMA_VCPU_COUNTS.filter((n) => n < flavor.vcpu.min);
+    return below.length > 0 ? [{ flavor, vcpuCount: below[below.length - 1]! }] : [];
+  });
+}
+
+// Spec, CPU configuration: `vcpuCount` "must be valid for the flavor and be a power of two". The
+// flavor's range has two ends; a power of two below its minimum is no more valid than one above.
+test.describe('createPod: edges of the CPU flavor range', () => {
+  test('createPod with a power-of-two vcpuCount below the flavor\'s minimum is refused',
+    rules('POD.CPU.VCPU_VALID_FOR_FLAVOR', 'POD.CREATE.ERRORS_HAVE_BODY', ...PROBLEM_RULES), async ({ pods }) => {
+      const targets = belowMinimum(await pods.catalog());
+      test.skip(targets.length === 0, 'setup: no CPU flavor of the target\'s catalog starts above a power-of-two vCPU count the schema allows');
+      const base = await pods.cpuBody();
+      for (const { flavor, vcpuCount } of targets) {
+        const before = await pods.count();
+        const res = await pods.create({ ...base, cpu: { id: flavor.id, vcpuCount } });
+        const after = await pods.count();
+        conform(
+          rejectionConformance('POD.CPU.VCPU_VALID_FOR_FLAVOR', res, 'client-error'),
+          rejectionConformance('POD.CREATE.ERRORS_HAVE_BODY', res, 'client-error'),
+          must(after === before, 'POD.CPU.VCPU_VALID_FOR_FLAVOR',
+            `vcpuCount ${vcpuCount} for ${flavor.id} (range ${flavor.vcpu.min}..${flavor.vcpu.max}) answered ${res.status} and created a pod (${before} → ${after})`),
+        );
+      }
+    });
+});
