@@ -16,7 +16,7 @@ const batch = Number(values.batch);
 const GOAL = 300 * 1024 * 1024;
 const RETENTION_MS = 30 * 60_000;
 
-const emulator = await serve('emulator', true);
+const emulator = await serve('emulator', { exposeGc: true });
 try {
   const world = await benchWorld(emulator.url);
   const baseline = await emulator.measure();

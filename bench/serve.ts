@@ -1,7 +1,7 @@
 /**
  * Servers for the benchmarks, each in its own process so the load generator does not share
  * their event loop: `emulator` (the full pipeline) or `bare` (a node:http server that reads the
- * body and answers a fixed job handle: the machine's ceiling). Prints `{"port": N}` on stdout;
+ * body and answers a fixed reply, by default a job handle: the machine's ceiling). Prints `{"port": N}` on stdout;
  * answers `{"rss": bytes, "heapUsed": bytes}` to an IPC "measure" message (after `gc()` when
  * run with --expose-gc).
  */
@@ -14,11 +14,13 @@ const kind = process.argv[2];
 async function listen(): Promise<number> {
   if (kind === 'emulator') return (await startEmulator({ port: 0 })).port;
   if (kind !== 'bare') throw new RangeError(`unknown server kind ${kind}`);
-  const answer = JSON.stringify({ id: 'job-00001', status: 'IN_QUEUE' });
+  const { status, body: answer } = process.argv[3] !== undefined
+    ? JSON.parse(process.argv[3]) as { status: number; body: string }
+    : { status: 200, body: JSON.stringify({ id: 'job-00001', status: 'IN_QUEUE' }) };
   const server = createServer({ keepAlive: true }, (req, res) => {
     req.on('data', () => undefined);
     req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer) });
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer) });
       res.end(answer);
     });
   });

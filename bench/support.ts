@@ -4,9 +4,16 @@ import { request } from 'undici';
 
 export interface Served { child: ChildProcess; url: string; stop(): void; measure(): Promise<{ rss: number; heapUsed: number; gc: boolean }> }
 
-/** Starts `bench/serve.ts <kind>` in a child process and waits for its port. */
-export async function serve(kind: 'emulator' | 'bare', exposeGc = false): Promise<Served> {
-  const child = fork(fileURLToPath(new URL('./serve.ts', import.meta.url)), [kind], {
+/** What the bare server answers to every request: the machine's ceiling for one operation. */
+export interface BareAnswer { status: number; body: string }
+
+/**
+ * Starts `bench/serve.ts <kind>` in a child process and waits for its port. The bare server
+ * answers `bare` (by default a job handle, 200).
+ */
+export async function serve(kind: 'emulator' | 'bare', options: { exposeGc?: boolean; bare?: BareAnswer } = {}): Promise<Served> {
+  const { exposeGc = false, bare } = options;
+  const child = fork(fileURLToPath(new URL('./serve.ts', import.meta.url)), [kind, ...(bare ? [JSON.stringify(bare)] : [])], {
     execArgv: ['--import', 'tsx', ...(exposeGc ? ['--expose-gc'] : []), '--max-old-space-size=2048'],
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
@@ -31,6 +38,38 @@ export async function benchWorld(url: string): Promise<{ id: string; key: string
   // Enough warm workers that no job waits for a cold start.
   await request(`${url}/__emulator/worlds/${world.id}/timings`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ coldStartMs: 0, executionMs: 0 }) }).then((r) => r.body.text());
   return { id: world.id, key: world.keys.main, endpointId: world.seeded.CPC_ENDPOINT_ID };
+}
+
+/**
+ * Runs `fn` in a fresh bench world and deletes the world afterwards, so each measurement
+ * starts with an empty store (everything created is kept until then).
+ */
+export async function inWorld<T>(url: string, fn: (world: { id: string; key: string; endpointId: string }) => Promise<T>): Promise<T> {
+  const world = await benchWorld(url);
+  try {
+    return await fn(world);
+  } finally {
+    await (await request(`${url}/__emulator/worlds/${world.id}`, { method: 'DELETE' })).body.text();
+  }
+}
+
+/**
+ * Alternates the bare server and the emulator for `rounds` rounds and compares them round by
+ * round: on a shared machine the bare server's figure alone moves by a fifth from run to run,
+ * so the median of the per-round ratios is the figure to trust.
+ */
+export async function alternate(rounds: number, bare: () => Promise<number>, emulator: () => Promise<number>): Promise<{ bare: number[]; emulator: number[]; ratios: number[]; median: number }> {
+  const out = { bare: [] as number[], emulator: [] as number[], ratios: [] as number[] };
+  for (let i = 0; i < rounds; i++) {
+    const b = await bare();
+    const e = await emulator();
+    out.bare.push(b);
+    out.emulator.push(e);
+    out.ratios.push(e / b);
+  }
+  const sorted = [...out.ratios].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return { ...out, median: sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2 };
 }
 
 export async function advance(url: string, world: string, ms: number): Promise<void> {

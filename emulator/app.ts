@@ -169,7 +169,7 @@ export class Emulator {
       }
       bodyBytes = result.bytes.length;
       if (bodyBytes > 0) {
-        const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+        const type = mediaType(req.headers['content-type']);
         if (type !== 'application/json' && !type.endsWith('+json')) {
           return send(res, problem('unsupported-media-type', `Send the body as application/json (got ${type || 'no content type'}).`, undefined, rlHeaders), world);
         }
@@ -236,9 +236,29 @@ function rateLimitHeadersFor(windows: readonly WindowState[], world: World): Rec
   return headers;
 }
 
-/** Serialises a reply; the only place that writes responses. The reply's headers win over `base`. */
+/** The media type of a `Content-Type` value, lower case, without parameters. */
+function mediaType(header: string | undefined): string {
+  if (header === undefined) return '';
+  if (header === 'application/json') return header;
+  const semi = header.indexOf(';');
+  return (semi === -1 ? header : header.slice(0, semi)).trim().toLowerCase();
+}
+
+/** `Content-Type` values, built once per media type (every response sends one). */
+const CONTENT_TYPES = new Map<string, string>();
+const contentTypeHeader = (type: string): string => {
+  let value = CONTENT_TYPES.get(type);
+  if (value === undefined) { value = `${type}; charset=utf-8`; CONTENT_TYPES.set(type, value); }
+  return value;
+};
+
+/**
+ * Serialises a reply; the only place that writes responses. The reply's headers win over
+ * `base`, which belongs to this request alone (the rate-limit headers), so it is written into.
+ */
 function send(res: ServerResponse, reply: Reply, world: World | undefined, base?: Record<string, string>): void {
-  const headers: Record<string, string | number> = base ? { ...base, ...reply.headers } : { ...reply.headers };
+  const headers: Record<string, string | number> = base ?? {};
+  if (reply.headers) Object.assign(headers, reply.headers);
   let payload: string | undefined;
   if (reply.status !== 204 && reply.body !== undefined) {
     let body = reply.body;
@@ -259,7 +279,7 @@ function send(res: ServerResponse, reply: Reply, world: World | undefined, base?
       reply = { ...reply, status: 500 };
       type = 'application/problem+json';
     }
-    headers['Content-Type'] = `${type}; charset=utf-8`;
+    headers['Content-Type'] = contentTypeHeader(type);
     headers['Content-Length'] = Buffer.byteLength(payload);
   }
   res.writeHead(reply.status, headers);

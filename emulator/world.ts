@@ -37,10 +37,13 @@ export class World {
   #slices = new Map<string, unknown>();
   #disposers: (() => void)[] = [];
   #ids = 0;
+  /** The seed's part of every id, computed once. */
+  readonly #idSuffix: string;
 
   constructor(options: WorldOptions, private readonly onKey: (key: ApiKey, world: World) => void) {
     this.id = options.id;
     this.seed = options.seed ?? 1;
+    this.#idSuffix = (this.seed % 1296).toString(36).padStart(2, '0');
     this.clock = new VirtualClock(options.startAt ?? Date.UTC(2026, 0, 1), { mode: 'manual', scale: 1, ...options.clock });
     this.rateLimiter = new RateLimiter({ ...LIVE_QUOTAS, ...options.quotas });
     this.setFaults(options.faults ?? []);
@@ -75,7 +78,7 @@ export class World {
   /** Ids unique within the world, readable in evidence: `pod_0001a`. Deterministic per world. */
   nextId(prefix: string): string {
     this.#ids++;
-    return `${prefix}${this.#ids.toString(36).padStart(5, '0')}${(this.seed % 1296).toString(36).padStart(2, '0')}`;
+    return `${prefix}${this.#ids.toString(36).padStart(5, '0')}${this.#idSuffix}`;
   }
 
   createAccount(name: string): Account {

@@ -26,6 +26,16 @@ export function runtimeOf(pod: PodRecord, now: number): PodRuntime {
   };
 }
 
+/**
+ * RFC 3339 text of a virtual time. The last conversion is kept: on a clock moved by hand many
+ * pods share one creation time, and each view shows it again.
+ */
+let lastIso = { ms: Number.NaN, text: '' };
+function isoOf(ms: number): string {
+  if (ms !== lastIso.ms) lastIso = { ms, text: new Date(ms).toISOString() };
+  return lastIso.text;
+}
+
 /** A copy of the stored mounts, so a caller can never change the store through a view. */
 function copyMounts(m: PodRecord['mounts']): Pod['mounts'] {
   const out: Pod['mounts'] = {};
@@ -68,8 +78,8 @@ export function podView(pod: PodRecord, world: World): Pod {
     locked: pod.locked,
     globalNetworking: gn,
     runtime,
-    createdAt: world.fault('pods.created-at-not-date-time') ? String(pod.createdAt) : new Date(pod.createdAt).toISOString(),
-    startedAt: pod.startedAt === null ? null : new Date(pod.startedAt).toISOString(),
+    createdAt: world.fault('pods.created-at-not-date-time') ? String(pod.createdAt) : isoOf(pod.createdAt),
+    startedAt: pod.startedAt === null ? null : isoOf(pod.startedAt),
   };
   if (pod.gpu) view.gpu = { ...pod.gpu };
   if (pod.cpu) {

@@ -1,0 +1,37 @@
+import type fc from 'fast-check';
+import type { ApiResult } from '../../../lib/client/api.js';
+import type { JobModel, ModelJob } from '../model.js';
+import { expectModel, type RealEndpoint } from '../real.js';
+
+/**
+ * A command on one of the jobs run so far (`/status`, `/cancel`, `/retry`): it picks the job,
+ * calls the operation, and expects 404 when the model has the job gone (purged, cancelled
+ * before it started, or past retention). Subclasses check the answer for a job that is there.
+ */
+export abstract class JobCommand implements fc.AsyncCommand<JobModel, RealEndpoint> {
+  protected abstract readonly operation: 'status' | 'cancel' | 'retry';
+
+  constructor(readonly pick: number) {}
+
+  check(model: Readonly<JobModel>): boolean {
+    return model.jobs.length > 0;
+  }
+
+  async run(model: JobModel, real: RealEndpoint): Promise<void> {
+    const index = this.pick % model.jobs.length;
+    const job = model.visible(index);
+    const res = await real[this.operation](index);
+    if (!job) {
+      expectModel(res.status === 404, `/${this.operation} of job #${index} (gone in the model) answered ${res.status} ${res.text.slice(0, 160)}`);
+      return;
+    }
+    this.answered(model, real, index, job, res);
+  }
+
+  /** Checks the answer for a job the model still has (and moves the model along). */
+  protected abstract answered(model: JobModel, real: RealEndpoint, index: number, job: ModelJob, res: ApiResult): void;
+
+  toString(): string {
+    return `${this.operation}(#${this.pick})`;
+  }
+}
