@@ -9,6 +9,16 @@ export type KeyExtraction =
 
 const BEARER = /^Bearer +(\S+)\s*$/i;
 
+/**
+ * The key of a `Bearer <key>` value, or undefined. The pipeline reads the header twice (to
+ * find the world, then to authenticate), so the last value's answer is kept.
+ */
+let lastBearer: { header: string; key: string | undefined } = { header: '', key: undefined };
+function bearerKey(header: string): string | undefined {
+  if (header !== lastBearer.header) lastBearer = { header, key: BEARER.exec(header)?.[1] };
+  return lastBearer.key;
+}
+
 /** Reads the API key the way the route's surface carries it (spec, Authentication). */
 export function extractKey(style: AuthStyle, headers: IncomingHttpHeaders, query: URLSearchParams): KeyExtraction {
   const header = headers.authorization;
@@ -17,8 +27,8 @@ export function extractKey(style: AuthStyle, headers: IncomingHttpHeaders, query
     if (fromQuery !== null) return fromQuery.length > 0 ? { kind: 'key', key: fromQuery } : { kind: 'malformed', reason: 'empty api_key parameter' };
   }
   if (header === undefined || header.trim() === '') return { kind: 'missing' };
-  const bearer = BEARER.exec(header);
-  if (bearer) return { kind: 'key', key: bearer[1]! };
+  const bearer = bearerKey(header);
+  if (bearer !== undefined) return { kind: 'key', key: bearer };
   if (style === 'serverless') {
     const raw = header.trim();
     if (/^\S+$/.test(raw)) return { kind: 'key', key: raw };
@@ -33,5 +43,5 @@ export function anyKey(headers: IncomingHttpHeaders, query: URLSearchParams): st
   if (q) return q;
   const h = headers.authorization;
   if (!h) return undefined;
-  return BEARER.exec(h)?.[1] ?? h.trim();
+  return bearerKey(h) ?? h.trim();
 }

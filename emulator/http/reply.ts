@@ -11,7 +11,7 @@ export interface Reply {
 }
 
 export const json = (status: number, body: unknown, headers?: Record<string, string | number>): Reply =>
-  ({ status, body, ...(headers ? { headers } : {}) });
+  (headers ? { status, body, headers } : { status, body });
 
 export const noContent = (): Reply => ({ status: 204 });
 

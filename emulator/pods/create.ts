@@ -6,6 +6,8 @@ import { chooseDataCenter } from './schedule.js';
 import { validateBody, conflict } from './validation.js';
 import { volumesSlice } from './volumes.js';
 
+const NONE: readonly string[] = [];
+
 /** Rounds a price to a tenth of a cent, as billing shows it. */
 const price = (usd: number): number => Math.round(usd * 1000) / 1000;
 
@@ -62,7 +64,7 @@ export function createPodRecord(world: World, account: Account, body: unknown): 
   if (globalNetwork && !nvidia && !world.fault('pods.global-networking-without-nvidia-accepted')) {
     throw conflict('/globalNetworking', gpu ? `global networking requires an NVIDIA GPU; "${gpu.id}" is not one` : 'global networking requires an NVIDIA GPU; CPU pods cannot use it');
   }
-  const dataCenterId = chooseDataCenter(world, { preferred: req.dataCenterIds ?? [], globalNetwork, podId: id, ...(volumeDataCenter ? { volumeDataCenter } : {}) });
+  const dataCenterId = chooseDataCenter(world, { preferred: req.dataCenterIds ?? NONE, globalNetwork, podId: id, volumeDataCenter });
 
   const pod: PodRecord = {
     id, accountId: account.id,

@@ -3,12 +3,14 @@ import { DATA_CENTERS, dataCenter } from './catalog.js';
 import { hash32 } from './pod-record.js';
 import { conflict } from './validation.js';
 
+const ALL_IDS: readonly string[] = DATA_CENTERS.map((d) => d.id);
+
 /** What constrains where a pod may run. */
 export interface Placement {
   /** `dataCenterIds` from the request: preferred data centers, in order; empty lets the scheduler choose. */
   preferred: readonly string[];
   /** The data center of the mounted network volume, if any (the pod must run there). */
-  volumeDataCenter?: { volumeId: string; dataCenter: string };
+  volumeDataCenter?: { volumeId: string; dataCenter: string } | undefined;
   /** Global networking asked for: only data centers with `globalNetwork` qualify. */
   globalNetwork: boolean;
   /** Spreads pods without a preference over the eligible data centers, deterministically. */
@@ -24,7 +26,7 @@ export interface Placement {
 export function chooseDataCenter(world: World, p: Placement): string {
   const unknown = p.preferred.findIndex((id) => dataCenter(id) === undefined);
   if (unknown >= 0) throw conflict(`/dataCenterIds/${unknown}`, `unknown data center "${p.preferred[unknown]}" (see GET /v2/catalog/datacenters)`);
-  let candidates = p.preferred.length > 0 ? [...new Set(p.preferred)] : DATA_CENTERS.map((d) => d.id);
+  let candidates: readonly string[] = p.preferred.length > 0 ? [...new Set(p.preferred)] : ALL_IDS;
 
   if (p.volumeDataCenter) {
     const { volumeId, dataCenter: dc } = p.volumeDataCenter;

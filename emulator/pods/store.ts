@@ -15,7 +15,7 @@ export class PodStore {
 
   add(pod: PodRecord): void {
     this.#byId.set(pod.id, pod);
-    for (const m of pod.mounts.network ?? []) this.world.get(volumesSlice).attach(m.volumeId, pod.id);
+    if (pod.mounts.network) for (const m of pod.mounts.network) this.world.get(volumesSlice).attach(m.volumeId, pod.id);
   }
 
   get(id: string, accountId: string): PodRecord | undefined {
