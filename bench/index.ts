@@ -31,8 +31,8 @@ function run(args: string[]): Promise<{ code: number; seconds: number }> {
 const out = mkdtempSync(join(tmpdir(), 'cpc-bench-'));
 const steps: [string, string[]][] = [
   ['suite wall time (cpc conformance, embedded emulator)', ['bin/cpc.ts', 'conformance', '--quiet-summary', '--out', out, '--artifacts', join(out, 'artifacts')]],
-  ['createPod throughput and latency', ['bench/pods.ts', ...(quick ? ['--duration', '5'] : [])]],
-  ['/run throughput', ['bench/jobs.ts', ...(quick ? ['--duration', '5'] : [])]],
+  ['createPod throughput and latency', ['bench/pods.ts', ...(quick ? ['--duration', '3', '--rounds', '1'] : [])]],
+  ['/run throughput', ['bench/jobs.ts', ...(quick ? ['--duration', '3', '--rounds', '1'] : [])]],
   ['emulator memory after /run jobs past retention', ['bench/jobs-memory.ts', '--jobs', quick ? '100000' : '1000000']],
   ['load Node path beside autocannon', ['bench/load-node.ts', ...(quick ? ['--seconds', '5'] : [])]],
 ];

@@ -8,13 +8,16 @@
  */
 import autocannon from 'autocannon';
 import { parseArgs } from 'node:util';
-import { alternate, BenchError, inWorld, serve } from './support.js';
+import { request } from 'undici';
+import { alternate, BenchError, inWorld, ioTwin, ratiosOf, serve, type Served } from './support.js';
 
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '50' } } });
 const duration = Number(values.duration);
 const rounds = Number(values.rounds);
 const connections = Number(values.connections);
 const body = JSON.stringify({ input: { prompt: 'benchmark', n: 1 } });
+/** Seconds of load each server gets before anything is measured. */
+const WARMUP_SECONDS = 5;
 
 async function load(url: string, path: string, headers: Record<string, string>, seconds = duration): Promise<autocannon.Result> {
   const r = await autocannon({ url: url + path, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, connections, duration: seconds, pipelining: 1 });
@@ -24,10 +27,15 @@ async function load(url: string, path: string, headers: Record<string, string>, 
 
 const bare = await serve('bare');
 const emulator = await serve('emulator');
+let io: Served | undefined;
 try {
-  // A short warm-up of each, so both run JIT-compiled code.
-  await load(bare.url, '/v2/x/run', {}, 2);
-  await inWorld(emulator.url, (w) => load(emulator.url, `/v2/${w.endpointId}/run`, { authorization: w.key }, 2));
+  // The same bytes as the emulator's /run answer, from a bare server that also parses the body.
+  const withIo = await ioTwin(emulator.url, (w) => request(`${emulator.url}/v2/${w.endpointId}/run`, { method: 'POST', headers: { authorization: w.key, 'content-type': 'application/json' }, body }));
+  io = withIo;
+  // A warm-up of each, so all run JIT-compiled code.
+  await load(bare.url, '/v2/x/run', {}, WARMUP_SECONDS);
+  await inWorld(emulator.url, (w) => load(emulator.url, `/v2/${w.endpointId}/run`, { authorization: w.key }, WARMUP_SECONDS));
+  await load(withIo.url, '/v2/x/run', {}, WARMUP_SECONDS);
   const p99: number[] = [];
   const r = await alternate(rounds,
     async () => (await load(bare.url, '/v2/x/run', {})).requests.average,
@@ -35,12 +43,17 @@ try {
       const e = await inWorld(emulator.url, (w) => load(emulator.url, `/v2/${w.endpointId}/run`, { authorization: w.key }));
       p99.push(e.latency.p99);
       return e.requests.average;
-    });
+    },
+    async () => (await load(withIo.url, '/v2/x/run', {})).requests.average);
   const pct = (x: number): string => `${(x * 100).toFixed(0)}%`;
   const lines = [`POST /run, ${connections} connections, ${rounds} rounds of ${duration} s per server, ${process.platform} ${process.arch}, node ${process.version}`];
   for (let i = 0; i < rounds; i++) {
-    lines.push(`round ${i + 1}: bare http ${r.bare[i]!.toFixed(0).padStart(6)} req/s   emulator ${r.emulator[i]!.toFixed(0).padStart(6)} req/s (p99 ${p99[i]} ms)   ${pct(r.ratios[i]!)}`);
+    lines.push(`round ${i + 1}: bare http ${r.bare[i]!.toFixed(0).padStart(6)} req/s   emulator ${r.emulator[i]!.toFixed(0).padStart(6)} req/s (p99 ${p99[i]} ms)   ${pct(r.ratios[i]!)}   bare with /run's I/O ${r.also[i]!.toFixed(0).padStart(6)} req/s`);
   }
+  const ioOfBare = ratiosOf(r.also, r.bare);
+  const ofIo = ratiosOf(r.emulator, r.also);
+  lines.push(`bare server with /run's I/O / bare, median = ${pct(ioOfBare.median)} (reading and parsing the body, the ${withIo.bytes}-byte answer and the RateLimit headers, and nothing else)`);
+  lines.push(`emulator / bare server with /run's I/O, median = ${pct(ofIo.median)}`);
   lines.push(`emulator / bare, median of the rounds = ${pct(r.median)} (goal: at least 50%) ${r.median >= 0.5 ? 'MET' : 'NOT MET'}`);
   process.stdout.write(lines.join('\n') + '\n');
 } catch (e) {
@@ -48,5 +61,6 @@ try {
   process.exitCode = 1;
 } finally {
   bare.stop();
+  io?.stop();
   emulator.stop();
 }

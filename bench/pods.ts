@@ -18,9 +18,12 @@ import autocannon from 'autocannon';
 import { parseArgs } from 'node:util';
 import { loadavg } from 'node:os';
 import { openLoopInChild } from './open-loop.js';
-import { alternate, BenchError, inWorld, serve } from './support.js';
+import { request } from 'undici';
+import { alternate, BenchError, inWorld, ioTwin, ratiosOf, serve, type Served } from './support.js';
 
 const BODY = JSON.stringify({ name: 'bench', image: 'busybox:latest', gpu: { id: 'NVIDIA GeForce RTX 4090' } });
+/** Seconds of load each server gets before anything is measured. */
+const WARMUP_SECONDS = 5;
 const FIXED = JSON.stringify({ id: 'pod-00001', status: 'PROVISIONING' });
 
 interface Row { server: string; load: string; rps: number; p50: number; p99: number; ok: number; other: number }
@@ -56,15 +59,24 @@ async function main(): Promise<void> {
   const bare = await serve('bare', { bare: { status: 201, body: FIXED } });
   const emulator = await serve('emulator');
   const bareName = 'bare node:http (fixed 201)';
+  const ioName = 'bare node:http (createPod I/O)';
+  let io: Served | undefined;
   try {
-    // Warm both up so each runs JIT-compiled code.
-    await cannon('bare', bare.url, undefined, 'max', { ...o, duration: 2 });
-    await inWorld(emulator.url, (w) => cannon('emulator', emulator.url, w.key, 'max', { ...o, duration: 2 }));
+    // The same bytes as the emulator's createPod answer, from a bare server that also parses the body.
+    const withIo = await ioTwin(emulator.url, (w) => request(`${emulator.url}/v2/pods`, { method: 'POST', headers: headersFor(w.key), body: BODY }));
+    io = withIo;
+    // Warm the servers up so each runs JIT-compiled code.
+    await cannon('bare', bare.url, undefined, 'max', { ...o, duration: WARMUP_SECONDS });
+    await inWorld(emulator.url, (w) => cannon('emulator', emulator.url, w.key, 'max', { ...o, duration: WARMUP_SECONDS }));
     const rows: Row[] = [];
     const kept = (r: Row): Row => { rows.push(r); return r; };
+    await cannon('bare', withIo.url, undefined, 'max', { ...o, duration: WARMUP_SECONDS });
     const throughput = await alternate(o.rounds,
       async () => kept(await cannon(bareName, bare.url, undefined, 'max', o)).rps,
-      async () => kept(await inWorld(emulator.url, (w) => cannon('emulator createPod', emulator.url, w.key, 'max', o))).rps);
+      async () => kept(await inWorld(emulator.url, (w) => cannon('emulator createPod', emulator.url, w.key, 'max', o))).rps,
+      async () => kept(await cannon(ioName, withIo.url, undefined, 'max', o)).rps);
+    const ofIo = ratiosOf(throughput.emulator, throughput.also);
+    const ioOfBare = ratiosOf(throughput.also, throughput.bare);
     const bareSteady = await steady(bareName, bare.url, undefined, o);
     const emulatorSteady = await inWorld(emulator.url, (w) => steady('emulator createPod', emulator.url, w.key, o));
     rows.push(bareSteady, emulatorSteady);
@@ -77,6 +89,8 @@ async function main(): Promise<void> {
     for (const r of rows) console.log(line([r.server, r.load, r.rps.toFixed(0), String(r.p50), String(r.p99), String(r.ok), String(r.other)]));
     const pct = (x: number): string => `${(x * 100).toFixed(0)}%`;
     console.log(`\nemulator / bare throughput by round: ${throughput.ratios.map(pct).join(', ')}; median ${pct(throughput.median)} (goal >= 50%: ${throughput.median >= 0.5 ? 'met' : 'NOT met'})`);
+    console.log(`bare server with createPod's I/O / bare: ${ioOfBare.ratios.map(pct).join(', ')}; median ${pct(ioOfBare.median)} (reading and parsing the body, the ${withIo.bytes}-byte pod and the RateLimit headers, and nothing else)`);
+    console.log(`emulator / bare server with createPod's I/O: ${ofIo.ratios.map(pct).join(', ')}; median ${pct(ofIo.median)}`);
     console.log(`emulator p99 at a constant ${o.rate} req/s: ${emulatorSteady.p99} ms (goal < 5 ms: ${emulatorSteady.p99 < 5 ? 'met' : 'NOT met'}); `
       + `bare server ${bareSteady.p99} ms; the generator sent at most ${Math.max(bareSteady.lag, emulatorSteady.lag)} ms behind schedule`);
     console.log(`autocannon's overallRate sends each connection's per-second quota back to back, so its p99 is the time a ${o.rate}-request burst takes to drain (bare server: ${bareBursts.p99} ms)`);
@@ -84,6 +98,7 @@ async function main(): Promise<void> {
     if (rows.some((r) => r.other > 0)) throw new BenchError('some requests failed; see the "other" column');
   } finally {
     bare.stop();
+    io?.stop();
     emulator.stop();
   }
 }

@@ -1,26 +1,31 @@
 /**
  * Servers for the benchmarks, each in its own process so the load generator does not share
  * their event loop: `emulator` (the full pipeline) or `bare` (a node:http server that reads the
- * body and answers a fixed reply, by default a job handle: the machine's ceiling). Prints `{"port": N}` on stdout;
+ * body and answers a fixed reply, by default a job handle: the machine's ceiling; optionally it
+ * parses the body and sends extra headers, to match an operation's own I/O). Prints `{"port": N}` on stdout;
  * answers `{"rss": bytes, "heapUsed": bytes}` to an IPC "measure" message (after `gc()` when
  * run with --expose-gc).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startEmulator } from '../emulator/server.js';
+import type { BareAnswer } from './support.js';
 
 const kind = process.argv[2];
 
 async function listen(): Promise<number> {
   if (kind === 'emulator') return (await startEmulator({ port: 0 })).port;
   if (kind !== 'bare') throw new RangeError(`unknown server kind ${kind}`);
-  const { status, body: answer } = process.argv[3] !== undefined
-    ? JSON.parse(process.argv[3]) as { status: number; body: string }
+  const { status, body: answer, headers = {}, parse = false } = process.argv[3] !== undefined
+    ? JSON.parse(process.argv[3]) as BareAnswer
     : { status: 200, body: JSON.stringify({ id: 'job-00001', status: 'IN_QUEUE' }) };
+  const fixed = { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer) };
   const server = createServer({ keepAlive: true }, (req, res) => {
-    req.on('data', () => undefined);
+    const chunks: Buffer[] = [];
+    req.on('data', parse ? (chunk: Buffer) => { chunks.push(chunk); } : () => undefined);
     req.on('end', () => {
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer) });
+      if (parse) JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      res.writeHead(status, fixed);
       res.end(answer);
     });
   });

@@ -1,11 +1,14 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 
 export interface Served { child: ChildProcess; url: string; stop(): void; measure(): Promise<{ rss: number; heapUsed: number; gc: boolean }> }
 
-/** What the bare server answers to every request: the machine's ceiling for one operation. */
-export interface BareAnswer { status: number; body: string }
+/**
+ * What the bare server answers to every request: the machine's ceiling for one operation.
+ * With `parse`, it also parses the body as JSON before answering; `headers` are sent as well.
+ */
+export interface BareAnswer { status: number; body: string; headers?: Record<string, string>; parse?: boolean }
 
 /**
  * Starts `bench/serve.ts <kind>` in a child process and waits for its port. The bare server
@@ -26,6 +29,20 @@ export async function serve(kind: 'emulator' | 'bare', options: { exposeGc?: boo
     stop: () => { child.kill(); },
     measure: () => new Promise((resolve) => { child.once('message', (m) => resolve(m as { rss: number; heapUsed: number; gc: boolean })); child.send('measure'); }),
   };
+}
+
+/**
+ * A bare server that answers the same bytes as the emulator's answer to one request (body,
+ * status and RateLimit headers) and reads and parses each body: what the operation's own I/O
+ * costs on this machine, before any of its work. `send` makes the sample request in a world.
+ */
+export async function ioTwin(emulatorUrl: string, send: (world: { key: string; endpointId: string }) => Promise<Dispatcher.ResponseData>): Promise<Served & { bytes: number }> {
+  const sample = await inWorld(emulatorUrl, async (w) => {
+    const res = await send(w);
+    const body = await res.body.text();
+    return { status: res.statusCode, body, headers: { RateLimit: String(res.headers.ratelimit), 'RateLimit-Policy': String(res.headers['ratelimit-policy']) } };
+  });
+  return { ...(await serve('bare', { bare: { ...sample, parse: true } })), bytes: Buffer.byteLength(sample.body) };
 }
 
 /** A world on the emulator with quotas no benchmark reaches, and worker timings of 0. */
@@ -54,22 +71,28 @@ export async function inWorld<T>(url: string, fn: (world: { id: string; key: str
 }
 
 /**
- * Alternates the bare server and the emulator for `rounds` rounds and compares them round by
- * round: on a shared machine the bare server's figure alone moves by a fifth from run to run,
- * so the median of the per-round ratios is the figure to trust.
+ * Alternates the bare server and the emulator (and `also`, when given, after them) for
+ * `rounds` rounds and compares them round by round: on a shared machine the bare server's
+ * figure alone moves by a fifth from run to run, so the median of the per-round ratios is the
+ * figure to trust.
  */
-export async function alternate(rounds: number, bare: () => Promise<number>, emulator: () => Promise<number>): Promise<{ bare: number[]; emulator: number[]; ratios: number[]; median: number }> {
-  const out = { bare: [] as number[], emulator: [] as number[], ratios: [] as number[] };
+export async function alternate(rounds: number, bare: () => Promise<number>, emulator: () => Promise<number>, also?: () => Promise<number>): Promise<{ bare: number[]; emulator: number[]; also: number[]; ratios: number[]; median: number }> {
+  const out = { bare: [] as number[], emulator: [] as number[], also: [] as number[] };
   for (let i = 0; i < rounds; i++) {
-    const b = await bare();
-    const e = await emulator();
-    out.bare.push(b);
-    out.emulator.push(e);
-    out.ratios.push(e / b);
+    out.bare.push(await bare());
+    out.emulator.push(await emulator());
+    if (also) out.also.push(await also());
   }
-  const sorted = [...out.ratios].sort((x, y) => x - y);
+  const { ratios, median } = ratiosOf(out.emulator, out.bare);
+  return { ...out, ratios, median };
+}
+
+/** `a[i] / b[i]` for each round, and their median. */
+export function ratiosOf(a: readonly number[], b: readonly number[]): { ratios: number[]; median: number } {
+  const ratios = a.map((x, i) => x / b[i]!);
+  const sorted = [...ratios].sort((x, y) => x - y);
   const mid = Math.floor(sorted.length / 2);
-  return { ...out, median: sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2 };
+  return { ratios, median: sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2 };
 }
 
 export async function advance(url: string, world: string, ms: number): Promise<void> {

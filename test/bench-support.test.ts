@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { openLoop } from '../bench/open-loop.js';
-import { alternate } from '../bench/support.js';
+import { alternate, ratiosOf } from '../bench/support.js';
 
 describe('bench: alternate rounds', () => {
   it('runs bare then emulator each round and reports per-round ratios with their median', async () => {
@@ -16,6 +16,14 @@ describe('bench: alternate rounds', () => {
     assert.deepEqual(calls, ['bare', 'emulator', 'bare', 'emulator', 'bare', 'emulator']);
     assert.deepEqual(r.ratios, [0.4, 0.3, 0.7]);
     assert.equal(r.median, 0.4);
+  });
+
+  it('runs the third server after the emulator each round, and ratiosOf compares any two series', async () => {
+    const calls: string[] = [];
+    const r = await alternate(2, async () => { calls.push('bare'); return 100; }, async () => { calls.push('emulator'); return 30; }, async () => { calls.push('io'); return 60; });
+    assert.deepEqual(calls, ['bare', 'emulator', 'io', 'bare', 'emulator', 'io']);
+    assert.deepEqual(r.also, [60, 60]);
+    assert.deepEqual(ratiosOf(r.emulator, r.also), { ratios: [0.5, 0.5], median: 0.5 });
   });
 
   it('takes the mean of the middle two ratios for an even number of rounds', async () => {
