@@ -2,9 +2,10 @@
  * `npm run bench`: the suite's own figures, one after another on this machine:
  * 1. the suite's wall time against the embedded emulator (the whole `cpc conformance` main job);
  * 2. createPod throughput beside a bare node:http server (ratio) and p99 at 1,000 req/s (bench/pods.ts);
- * 3. `/run` throughput beside a bare node:http server (bench/jobs.ts);
- * 4. the emulator's resident memory after one million `/run` jobs past retention (bench/jobs-memory.ts);
- * 5. the load Node path's requests per second beside autocannon (bench/load-node.ts).
+ * 3. the machine's ceiling curve: a bare server with createPod's I/O plus N µs of work per request (bench/ceiling.ts);
+ * 4. `/run` throughput beside a bare node:http server (bench/jobs.ts);
+ * 5. the emulator's resident memory after one million `/run` jobs past retention (bench/jobs-memory.ts);
+ * 6. the load Node path's requests per second beside autocannon (bench/load-node.ts).
  *
  *   npm run bench [-- --quick]     (--quick: 100,000 jobs for the memory figure, shorter runs)
  *
@@ -32,6 +33,7 @@ const out = mkdtempSync(join(tmpdir(), 'cpc-bench-'));
 const steps: [string, string[]][] = [
   ['suite wall time (cpc conformance, embedded emulator)', ['bin/cpc.ts', 'conformance', '--quiet-summary', '--out', out, '--artifacts', join(out, 'artifacts')]],
   ['createPod throughput and latency', ['bench/pods.ts', ...(quick ? ['--duration', '3', '--rounds', '1'] : [])]],
+  ['the machine\'s ceiling: createPod I/O plus N µs of work', ['bench/ceiling.ts', ...(quick ? ['--duration', '3', '--spins', '0,10,20'] : [])]],
   ['/run throughput', ['bench/jobs.ts', ...(quick ? ['--duration', '3', '--rounds', '1'] : [])]],
   ['emulator memory after /run jobs past retention', ['bench/jobs-memory.ts', '--jobs', quick ? '100000' : '1000000']],
   ['load Node path beside autocannon', ['bench/load-node.ts', ...(quick ? ['--seconds', '5'] : [])]],

@@ -13,10 +13,16 @@ import type { BareAnswer } from './support.js';
 
 const kind = process.argv[2];
 
+/** Busy-waits `micros` microseconds. */
+function spin(micros: number): void {
+  const until = process.hrtime.bigint() + BigInt(Math.round(micros * 1000));
+  while (process.hrtime.bigint() < until) { /* work stands in for a pipeline */ }
+}
+
 async function listen(): Promise<number> {
   if (kind === 'emulator') return (await startEmulator({ port: 0 })).port;
   if (kind !== 'bare') throw new RangeError(`unknown server kind ${kind}`);
-  const { status, body: answer, headers = {}, parse = false } = process.argv[3] !== undefined
+  const { status, body: answer, headers = {}, parse = false, spinMicros = 0 } = process.argv[3] !== undefined
     ? JSON.parse(process.argv[3]) as BareAnswer
     : { status: 200, body: JSON.stringify({ id: 'job-00001', status: 'IN_QUEUE' }) };
   const fixed = { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(answer) };
@@ -25,6 +31,7 @@ async function listen(): Promise<number> {
     req.on('data', parse ? (chunk: Buffer) => { chunks.push(chunk); } : () => undefined);
     req.on('end', () => {
       if (parse) JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      if (spinMicros > 0) spin(spinMicros);
       res.writeHead(status, fixed);
       res.end(answer);
     });

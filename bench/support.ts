@@ -6,9 +6,17 @@ export interface Served { child: ChildProcess; url: string; stop(): void; measur
 
 /**
  * What the bare server answers to every request: the machine's ceiling for one operation.
- * With `parse`, it also parses the body as JSON before answering; `headers` are sent as well.
+ * With `parse`, it also parses the body as JSON before answering; `headers` are sent as well;
+ * `spinMicros` adds that much work per request.
  */
-export interface BareAnswer { status: number; body: string; headers?: Record<string, string>; parse?: boolean }
+export interface BareAnswer {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+  parse?: boolean;
+  /** Busy-waits this many microseconds per request: stands for a pipeline of that cost (bench/ceiling.ts). */
+  spinMicros?: number;
+}
 
 /**
  * Starts `bench/serve.ts <kind>` in a child process and waits for its port. The bare server
@@ -32,16 +40,23 @@ export async function serve(kind: 'emulator' | 'bare', options: { exposeGc?: boo
 }
 
 /**
- * A bare server that answers the same bytes as the emulator's answer to one request (body,
- * status and RateLimit headers) and reads and parses each body: what the operation's own I/O
- * costs on this machine, before any of its work. `send` makes the sample request in a world.
+ * The emulator's answer to one request (status, body, RateLimit headers), made in a fresh
+ * world by `send`: what a bare server answers to stand in for that operation's I/O.
  */
-export async function ioTwin(emulatorUrl: string, send: (world: { key: string; endpointId: string }) => Promise<Dispatcher.ResponseData>): Promise<Served & { bytes: number }> {
-  const sample = await inWorld(emulatorUrl, async (w) => {
+export async function sampleAnswer(emulatorUrl: string, send: (world: { key: string; endpointId: string }) => Promise<Dispatcher.ResponseData>): Promise<BareAnswer> {
+  return inWorld(emulatorUrl, async (w) => {
     const res = await send(w);
     const body = await res.body.text();
     return { status: res.statusCode, body, headers: { RateLimit: String(res.headers.ratelimit), 'RateLimit-Policy': String(res.headers['ratelimit-policy']) } };
   });
+}
+
+/**
+ * A bare server that answers the same bytes as the emulator's answer to one request and reads
+ * and parses each body: what the operation's own I/O costs on this machine, before any work.
+ */
+export async function ioTwin(emulatorUrl: string, send: (world: { key: string; endpointId: string }) => Promise<Dispatcher.ResponseData>): Promise<Served & { bytes: number }> {
+  const sample = await sampleAnswer(emulatorUrl, send);
   return { ...(await serve('bare', { bare: { ...sample, parse: true } })), bytes: Buffer.byteLength(sample.body) };
 }
 
