@@ -49,8 +49,12 @@ export interface OpenLoopResult {
 export function openLoopInChild(o: OpenLoopOptions): Promise<OpenLoopResult> {
   const child = fork(fileURLToPath(import.meta.url), ['--run', JSON.stringify(o)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
-    child.once('message', (m) => resolve(m as OpenLoopResult));
-    child.once('exit', (code) => { if (code !== 0) reject(new Error(`the open-loop generator exited with ${code}`)); });
+    let result: OpenLoopResult | undefined;
+    child.once('message', (m) => { result = m as OpenLoopResult; child.disconnect(); });
+    child.once('exit', (code) => {
+      if (result && code === 0) resolve(result);
+      else reject(new Error(`the open-loop generator exited with ${code}${result ? '' : ' before sending its figures'}`));
+    });
   });
 }
 
