@@ -10,16 +10,14 @@
  */
 import autocannon from 'autocannon';
 import { parseArgs } from 'node:util';
-import { request } from 'undici';
-import { BenchError, sampleAnswer, serve, type BareAnswer } from './support.js';
+import { BenchError, CREATE_POD, sampleAnswer, serve, type BareAnswer } from './support.js';
 
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '5' }, spins: { type: 'string', default: '0,5,10,15,20' } } });
 const duration = Number(values.duration);
 const spins = values.spins.split(',').map(Number);
-const BODY = JSON.stringify({ name: 'bench', image: 'busybox:latest', gpu: { id: 'NVIDIA GeForce RTX 4090' } });
 
 async function rps(url: string): Promise<number> {
-  const r = await autocannon({ url: `${url}/v2/pods`, method: 'POST', body: BODY, headers: { 'content-type': 'application/json' }, connections: 20, duration });
+  const r = await autocannon({ url: `${url}/v2/pods`, method: 'POST', body: CREATE_POD.body, headers: { 'content-type': 'application/json' }, connections: 20, duration });
   if (r.non2xx > 0 || r.errors > 0) throw new BenchError(`${url}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
   return r.requests.average;
 }
@@ -27,11 +25,11 @@ async function rps(url: string): Promise<number> {
 const emulator = await serve('emulator');
 let sample: BareAnswer;
 try {
-  sample = await sampleAnswer(emulator.url, (w) => request(`${emulator.url}/v2/pods`, { method: 'POST', headers: { authorization: `Bearer ${w.key}`, 'content-type': 'application/json' }, body: BODY }));
+  sample = await sampleAnswer(emulator.url, (w) => CREATE_POD.send(emulator.url, w.key));
 } finally {
   emulator.stop();
 }
-const plain = await serve('bare', { bare: { status: 201, body: JSON.stringify({ id: 'pod-00001', status: 'PROVISIONING' }) } });
+const plain = await serve('bare', { bare: CREATE_POD.fixedAnswer });
 try {
   await rps(plain.url);
   const reference = await rps(plain.url);

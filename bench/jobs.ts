@@ -25,13 +25,15 @@ async function load(url: string, path: string, headers: Record<string, string>, 
   return r;
 }
 
-const bare = await serve('bare');
-const emulator = await serve('emulator');
-let io: Served | undefined;
+const servers: Served[] = [];
 try {
+  const bare = await serve('bare');
+  servers.push(bare);
+  const emulator = await serve('emulator');
+  servers.push(emulator);
   // The same bytes as the emulator's /run answer, from a bare server that also parses the body.
   const withIo = await ioTwin(emulator.url, (w) => request(`${emulator.url}/v2/${w.endpointId}/run`, { method: 'POST', headers: { authorization: w.key, 'content-type': 'application/json' }, body }));
-  io = withIo;
+  servers.push(withIo);
   // A warm-up of each, so all run JIT-compiled code.
   await load(bare.url, '/v2/x/run', {}, WARMUP_SECONDS);
   await inWorld(emulator.url, (w) => load(emulator.url, `/v2/${w.endpointId}/run`, { authorization: w.key }, WARMUP_SECONDS));
@@ -60,7 +62,5 @@ try {
   process.stderr.write(`bench: ${(e as Error).message}\n`);
   process.exitCode = 1;
 } finally {
-  bare.stop();
-  io?.stop();
-  emulator.stop();
+  for (const server of servers) server.stop();
 }

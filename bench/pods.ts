@@ -18,13 +18,13 @@ import autocannon from 'autocannon';
 import { parseArgs } from 'node:util';
 import { loadavg } from 'node:os';
 import { openLoopInChild } from './open-loop.js';
-import { request } from 'undici';
-import { alternate, BenchError, inWorld, ioTwin, ratiosOf, serve, type Served } from './support.js';
+import { alternate, BenchError, CREATE_POD, inWorld, ioTwin, ratiosOf, serve, type Served } from './support.js';
 
-const BODY = JSON.stringify({ name: 'bench', image: 'busybox:latest', gpu: { id: 'NVIDIA GeForce RTX 4090' } });
+const BODY = CREATE_POD.body;
 /** Seconds of load each server gets before anything is measured. */
 const WARMUP_SECONDS = 5;
-const FIXED = JSON.stringify({ id: 'pod-00001', status: 'PROVISIONING' });
+/** Seconds of the constant-rate measurement. */
+const STEADY_SECONDS = 10;
 
 interface Row { server: string; load: string; rps: number; p50: number; p99: number; ok: number; other: number }
 
@@ -46,8 +46,8 @@ async function cannon(server: string, url: string, key: string | undefined, mode
 
 /** Constant arrival rate (bench/open-loop.ts): one request every 1/rate s, latency from its due time. */
 async function steady(server: string, url: string, key: string | undefined, o: Options): Promise<Row & { lag: number }> {
-  const r = await openLoopInChild({ warmupSeconds: 5, url, path: '/v2/pods', method: 'POST', body: BODY, rate: o.rate, seconds: 10, connections: o.rateConnections, headers: headersFor(key) });
-  return { server, load: `constant ${o.rate} req/s for 10 s, ${o.rateConnections} conn.`, rps: r.sent / 10, p50: r.p50, p99: r.p99, ok: r.ok, other: r.other, lag: r.worstSendLag };
+  const r = await openLoopInChild({ warmupSeconds: WARMUP_SECONDS, url, path: '/v2/pods', method: 'POST', body: BODY, rate: o.rate, seconds: STEADY_SECONDS, connections: o.rateConnections, headers: headersFor(key) });
+  return { server, load: `constant ${o.rate} req/s for ${STEADY_SECONDS} s, ${o.rateConnections} conn.`, rps: r.sent / STEADY_SECONDS, p50: r.p50, p99: r.p99, ok: r.ok, other: r.other, lag: r.worstSendLag };
 }
 
 async function main(): Promise<void> {
@@ -56,15 +56,17 @@ async function main(): Promise<void> {
     rate: { type: 'string', default: '1000' }, 'rate-connections': { type: 'string', default: '20' },
   } });
   const o: Options = { duration: Number(values.duration), rounds: Number(values.rounds), connections: Number(values.connections), rate: Number(values.rate), rateConnections: Number(values['rate-connections']) };
-  const bare = await serve('bare', { bare: { status: 201, body: FIXED } });
-  const emulator = await serve('emulator');
+  const servers: Served[] = [];
   const bareName = 'bare node:http (fixed 201)';
   const ioName = 'bare node:http (createPod I/O)';
-  let io: Served | undefined;
   try {
+    const bare = await serve('bare', { bare: CREATE_POD.fixedAnswer });
+    servers.push(bare);
+    const emulator = await serve('emulator');
+    servers.push(emulator);
     // The same bytes as the emulator's createPod answer, from a bare server that also parses the body.
-    const withIo = await ioTwin(emulator.url, (w) => request(`${emulator.url}/v2/pods`, { method: 'POST', headers: headersFor(w.key), body: BODY }));
-    io = withIo;
+    const withIo = await ioTwin(emulator.url, (w) => CREATE_POD.send(emulator.url, w.key));
+    servers.push(withIo);
     // Warm the servers up so each runs JIT-compiled code.
     await cannon('bare', bare.url, undefined, 'max', { ...o, duration: WARMUP_SECONDS });
     await inWorld(emulator.url, (w) => cannon('emulator', emulator.url, w.key, 'max', { ...o, duration: WARMUP_SECONDS }));
@@ -97,9 +99,7 @@ async function main(): Promise<void> {
     console.log(`load average during the run: ${loadavg().map((l) => l.toFixed(2)).join(', ')} (other processes share the machine)`);
     if (rows.some((r) => r.other > 0)) throw new BenchError('some requests failed; see the "other" column');
   } finally {
-    bare.stop();
-    io?.stop();
-    emulator.stop();
+    for (const server of servers) server.stop();
   }
 }
 

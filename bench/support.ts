@@ -39,6 +39,16 @@ export async function serve(kind: 'emulator' | 'bare', options: { exposeGc?: boo
   };
 }
 
+const createPodBody = JSON.stringify({ name: 'bench', image: 'busybox:latest', gpu: { id: 'NVIDIA GeForce RTX 4090' } });
+
+/** The createPod request every pod benchmark sends, and what the plain bare server answers to it. */
+export const CREATE_POD = {
+  body: createPodBody,
+  fixedAnswer: { status: 201, body: JSON.stringify({ id: 'pod-00001', status: 'PROVISIONING' }) } satisfies BareAnswer,
+  send: (url: string, key: string): Promise<Dispatcher.ResponseData> =>
+    request(`${url}/v2/pods`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: createPodBody }),
+};
+
 /**
  * The emulator's answer to one request (status, body, RateLimit headers), made in a fresh
  * world by `send`: what a bare server answers to stand in for that operation's I/O.
