@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import FindMyWay, { type HTTPVersion, type Instance } from 'find-my-way';
 import { World, type ApiKey, type WorldOptions } from './world.js';
 import { extractKey, anyKey } from './auth.js';
-import { readBody, jsonDepth, MAX_JSON_DEPTH } from './http/body.js';
+import { readBody, readBodyAsync, jsonDepth, MAX_JSON_DEPTH, type BodyResult, type BodySink } from './http/body.js';
 import { problem, ProblemError, type Reply } from './http/reply.js';
 import { DEFAULT_MAX_BODY, type Ctx, type HttpMethod, type RouteDef } from './http/route.js';
 import { rateLimitHeaders, type WindowState } from './rate-limit.js';
@@ -75,19 +75,31 @@ export class Emulator {
     return this.#keyIndex.get(key);
   }
 
+  /**
+   * Answers one request. The usual path runs without promises: routing, authentication and the
+   * rate limit synchronously, the body through a callback, and the handler's answer directly
+   * unless the handler returns a promise.
+   */
   readonly handle: Handler = (req, res) => {
-    this.#dispatch(req, res).catch((error: unknown) => {
-      this.#onInternalError(error);
-      if (!res.headersSent) send(res, problem('internal', 'The emulator failed while answering this request.'), undefined);
-      else res.destroy();
-    });
+    try {
+      this.#dispatch(req, res);
+    } catch (error) {
+      this.#failed(res, error);
+    }
+  };
+
+  /** A request the emulator failed to answer: reported, and a 500 without details (or a reset once headers left). */
+  readonly #failed = (res: ServerResponse, error: unknown): void => {
+    this.#onInternalError(error);
+    if (!res.headersSent) send(res, problem('internal', 'The emulator failed while answering this request.'), undefined);
+    else res.destroy();
   };
 
   dispose(): void {
     for (const world of this.worlds.values()) world.dispose();
   }
 
-  async #dispatch(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  #dispatch(req: IncomingMessage, res: ServerResponse): void {
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');
     const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
@@ -95,7 +107,8 @@ export class Emulator {
     const method = (req.method ?? 'GET').toUpperCase() as HttpMethod;
 
     if (path === CONTROL_PREFIX || path.startsWith(CONTROL_PREFIX + '/')) {
-      return this.#dispatchControl(req, res, method, path, query);
+      this.#dispatchControl(req, res, method, path, query).catch((error: unknown) => { this.#failed(res, error); });
+      return;
     }
 
     const headerWorld = req.headers[WORLD_HEADER];
@@ -157,45 +170,9 @@ export class Emulator {
       return send(res, problem('rate-limited', detail, undefined, h), world);
     }
 
-    // Body: bounded read, JSON only.
-    let body: unknown;
-    let bodyBytes = 0;
-    if (method !== 'GET' && method !== 'DELETE') {
-      const result = await readBody(req, route.maxBody ?? DEFAULT_MAX_BODY);
-      if (result.kind === 'aborted') { res.destroy(); return; }
-      if (result.kind === 'too-large') {
-        return send(res, problem('payload-too-large', `The body exceeds the maximum payload of ${result.limit} bytes for ${route.operation}.`,
-          undefined, { ...rlHeaders, Connection: 'close' }), world);
-      }
-      bodyBytes = result.bytes.length;
-      if (bodyBytes > 0) {
-        const type = mediaType(req.headers['content-type']);
-        if (type !== 'application/json' && !type.endsWith('+json')) {
-          return send(res, problem('unsupported-media-type', `Send the body as application/json (got ${type || 'no content type'}).`, undefined, rlHeaders), world);
-        }
-        const text = result.bytes.toString('utf8');
-        if (jsonDepth(text) > MAX_JSON_DEPTH) {
-          return send(res, problem('malformed-json', `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`, undefined, rlHeaders), world);
-        }
-        try {
-          body = JSON.parse(text);
-        } catch (e) {
-          return send(res, problem(world.fault('body.malformed-json-422') ? 'unprocessable' : 'malformed-json', `The body is not valid JSON: ${(e as Error).message}.`, undefined, rlHeaders), world);
-        }
-      }
-    }
-
-    const ctx: Ctx = { world, account, apiKey, method, path, query, headers: req.headers, params: found.params as Record<string, string>, body, bodyBytes };
-    let reply: Reply;
-    try {
-      // Most handlers answer synchronously; awaiting only promises saves a turn per request.
-      const answer = route.handle(ctx);
-      reply = answer instanceof Promise ? await answer : answer;
-    } catch (e) {
-      if (e instanceof ProblemError) reply = e.reply;
-      else throw e;
-    }
-    send(res, reply, world, rlHeaders);
+    const ctx: Ctx = { world, account, apiKey, method, path, query, headers: req.headers, params: found.params as Record<string, string>, body: undefined, bodyBytes: 0 };
+    if (method === 'GET' || method === 'DELETE') answer(res, route, ctx, rlHeaders, this.#failed);
+    else readBody(req, route.maxBody ?? DEFAULT_MAX_BODY, new Exchange(req, res, route, ctx, rlHeaders, this.#failed));
   }
 
   async #dispatchControl(req: IncomingMessage, res: ServerResponse, method: HttpMethod, path: string, query: URLSearchParams): Promise<void> {
@@ -204,7 +181,7 @@ export class Emulator {
     const route = (found.store as { route: ControlRoute }).route;
     let body: unknown;
     if (method !== 'GET' && method !== 'DELETE') {
-      const result = await readBody(req, DEFAULT_MAX_BODY);
+      const result = await readBodyAsync(req, DEFAULT_MAX_BODY);
       if (result.kind === 'aborted') { res.destroy(); return; }
       if (result.kind === 'too-large') return send(res, problem('payload-too-large', 'Control bodies are limited to 1 MiB.'), undefined);
       if (result.bytes.length > 0) {
@@ -222,6 +199,77 @@ export class Emulator {
     }
     send(res, reply, undefined);
   }
+}
+
+type Failed = (res: ServerResponse, error: unknown) => void;
+
+/** A request past authentication and the rate limit, waiting for its body: bounded, JSON only. */
+class Exchange implements BodySink {
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly route: RouteDef,
+    private readonly ctx: Ctx,
+    private readonly rlHeaders: Record<string, string> | undefined,
+    private readonly failed: Failed,
+  ) {}
+
+  bodyRead(result: BodyResult): void {
+    try {
+      this.#withBody(result);
+    } catch (error) {
+      this.failed(this.res, error);
+    }
+  }
+
+  #withBody(result: BodyResult): void {
+    const { res, route, ctx, rlHeaders } = this;
+    const world = ctx.world;
+    if (result.kind === 'aborted') { res.destroy(); return; }
+    if (result.kind === 'too-large') {
+      return send(res, problem('payload-too-large', `The body exceeds the maximum payload of ${result.limit} bytes for ${route.operation}.`,
+        undefined, { ...rlHeaders, Connection: 'close' }), world);
+    }
+    const bodyBytes = result.bytes.length;
+    if (bodyBytes > 0) {
+      const type = mediaType(this.req.headers['content-type']);
+      if (type !== 'application/json' && !type.endsWith('+json')) {
+        return send(res, problem('unsupported-media-type', `Send the body as application/json (got ${type || 'no content type'}).`, undefined, rlHeaders), world);
+      }
+      const text = result.bytes.toString('utf8');
+      // Nesting deeper than the limit takes more opening brackets than a shorter text holds.
+      if (text.length > MAX_JSON_DEPTH && jsonDepth(text) > MAX_JSON_DEPTH) {
+        return send(res, problem('malformed-json', `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`, undefined, rlHeaders), world);
+      }
+      try {
+        ctx.body = JSON.parse(text);
+      } catch (e) {
+        return send(res, problem(world.fault('body.malformed-json-422') ? 'unprocessable' : 'malformed-json', `The body is not valid JSON: ${(e as Error).message}.`, undefined, rlHeaders), world);
+      }
+      ctx.bodyBytes = bodyBytes;
+    }
+    answer(res, route, ctx, rlHeaders, this.failed);
+  }
+}
+
+/** Runs the route's handler and sends its reply; most handlers answer synchronously, so a promise is awaited only when one comes back. */
+function answer(res: ServerResponse, route: RouteDef, ctx: Ctx, rlHeaders: Record<string, string> | undefined, failed: Failed): void {
+  let reply: Reply;
+  try {
+    const answered = route.handle(ctx);
+    if (answered instanceof Promise) {
+      answered.then((r) => { send(res, r, ctx.world, rlHeaders); }, (e: unknown) => {
+        if (e instanceof ProblemError) send(res, e.reply, ctx.world, rlHeaders);
+        else failed(res, e);
+      }).catch((e: unknown) => { failed(res, e); });
+      return;
+    }
+    reply = answered;
+  } catch (e) {
+    if (e instanceof ProblemError) reply = e.reply;
+    else throw e;
+  }
+  send(res, reply, ctx.world, rlHeaders);
 }
 
 /** The rate-limit headers, as the world's faults would have them. */

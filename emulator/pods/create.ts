@@ -8,6 +8,9 @@ import { volumesSlice } from './volumes.js';
 
 const NONE: readonly string[] = [];
 
+/** What a pod without mounts stores: one frozen value, shared (see CONTAINER_DEFAULTS). */
+const NO_MOUNTS: StoredMounts = Object.freeze({});
+
 /** Rounds a price to a tenth of a cent, as billing shows it. */
 const price = (usd: number): number => Math.round(usd * 1000) / 1000;
 
@@ -48,7 +51,7 @@ export function createPodRecord(world: World, account: Account, body: unknown): 
     hourly += n * flavor.pricePerVcpu;
   }
 
-  const mounts: StoredMounts = {};
+  const mounts: StoredMounts = req.mounts?.persistent || req.mounts?.network ? {} : NO_MOUNTS;
   let volumeDataCenter: { volumeId: string; dataCenter: string } | undefined;
   if (req.mounts?.persistent) mounts.persistent = { size: req.mounts.persistent.size, path: req.mounts.persistent.path };
   if (req.mounts?.network) {
@@ -72,8 +75,8 @@ export function createPodRecord(world: World, account: Account, body: unknown): 
     image: req.image,
     args: req.args ?? CONTAINER_DEFAULTS.args,
     disk: req.disk ?? CONTAINER_DEFAULTS.disk,
-    ports: [...(req.ports ?? CONTAINER_DEFAULTS.ports)],
-    env: { ...(req.env ?? CONTAINER_DEFAULTS.env) },
+    ports: req.ports !== undefined && req.ports.length > 0 ? [...req.ports] : CONTAINER_DEFAULTS.ports,
+    env: req.env !== undefined && Object.keys(req.env).length > 0 ? { ...req.env } : CONTAINER_DEFAULTS.env,
     registry: req.registry ?? CONTAINER_DEFAULTS.registry,
     mounts,
     cloud: req.cloud ?? (world.fault('pods.cloud-default-community') ? 'COMMUNITY' : 'SECURE'),

@@ -35,8 +35,17 @@ export interface StoredMounts {
   network?: { volumeId: string; path: string }[];
 }
 
-/** Defaults the emulator applies to optional container fields (the spec shows none but `cloud`, `gpu.count` and `globalNetworking`). */
-export const CONTAINER_DEFAULTS = { args: '', disk: 20, ports: [] as string[], env: {} as Record<string, string>, registry: null } as const;
+/**
+ * Defaults the emulator applies to optional container fields (the spec shows none but `cloud`,
+ * `gpu.count` and `globalNetworking`). A pod without ports or env stores these frozen values,
+ * shared: records never change them in place (a PATCH replaces them whole), and every pod a
+ * world keeps is memory the collector copies, so thousands of pods need not each hold empties.
+ */
+export const CONTAINER_DEFAULTS = {
+  args: '', disk: 20, registry: null,
+  ports: Object.freeze([]) as readonly string[] as string[],
+  env: Object.freeze({}) as Record<string, string>,
+} as const;
 
 /** A small, stable hash (FNV-1a) for deterministic addresses and metrics. */
 export function hash32(text: string): number {
