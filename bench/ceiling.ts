@@ -2,7 +2,8 @@
  * The machine's ceiling curve: how many createPod-sized requests per second a server can answer
  * here when its own work costs N microseconds. Each server is the bare node:http server with
  * createPod's I/O (it reads and parses the body and answers the emulator's 425-byte pod with the
- * RateLimit headers) that also busy-waits N µs per request; the plain bare server (fixed 201) is
+ * RateLimit headers, writing its answers at the end of each event-loop turn as the emulator
+ * does) that also busy-waits N µs per request; the plain bare server (fixed 201) is
  * the reference, as in bench/pods.ts. Read an emulator figure against this curve: a pipeline
  * costing N µs cannot do better than the spinning server of the same N.
  *
@@ -36,7 +37,7 @@ try {
   const lines = [`createPod-sized requests, 20 connections, ${duration} s each; plain bare server (fixed 201): ${reference.toFixed(0)} req/s`];
   const rows: string[] = [];
   for (const spinMicros of spins) {
-    const server = await serve('bare', { bare: { ...sample, parse: true, spinMicros } });
+    const server = await serve('bare', { bare: { ...sample, parse: true, batch: true, spinMicros } });
     try {
       await rps(server.url);
       const r = await rps(server.url);

@@ -54,7 +54,7 @@ try {
   }
   const ioOfBare = ratiosOf(r.also, r.bare);
   const ofIo = ratiosOf(r.emulator, r.also);
-  lines.push(`bare server with /run's I/O / bare, median = ${pct(ioOfBare.median)} (reading and parsing the body, the ${withIo.bytes}-byte answer and the RateLimit headers, and nothing else)`);
+  lines.push(`bare server with /run's I/O / bare, median = ${pct(ioOfBare.median)} (reading and parsing the body, the ${withIo.bytes}-byte answer and the RateLimit headers, written at the end of each event-loop turn as the emulator writes them, and nothing else)`);
   lines.push(`emulator / bare server with /run's I/O, median = ${pct(ofIo.median)}`);
   lines.push(`emulator / bare, median of the rounds = ${pct(r.median)} (goal: at least 50%) ${r.median >= 0.5 ? 'MET' : 'NOT MET'}`);
   process.stdout.write(lines.join('\n') + '\n');

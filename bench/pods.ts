@@ -91,7 +91,7 @@ async function main(): Promise<void> {
     for (const r of rows) console.log(line([r.server, r.load, r.rps.toFixed(0), String(r.p50), String(r.p99), String(r.ok), String(r.other)]));
     const pct = (x: number): string => `${(x * 100).toFixed(0)}%`;
     console.log(`\nemulator / bare throughput by round: ${throughput.ratios.map(pct).join(', ')}; median ${pct(throughput.median)} (goal >= 50%: ${throughput.median >= 0.5 ? 'met' : 'NOT met'})`);
-    console.log(`bare server with createPod's I/O / bare: ${ioOfBare.ratios.map(pct).join(', ')}; median ${pct(ioOfBare.median)} (reading and parsing the body, the ${withIo.bytes}-byte pod and the RateLimit headers, and nothing else)`);
+    console.log(`bare server with createPod's I/O / bare: ${ioOfBare.ratios.map(pct).join(', ')}; median ${pct(ioOfBare.median)} (reading and parsing the body, the ${withIo.bytes}-byte pod and the RateLimit headers, written at the end of each event-loop turn as the emulator writes them, and nothing else)`);
     console.log(`emulator / bare server with createPod's I/O: ${ofIo.ratios.map(pct).join(', ')}; median ${pct(ofIo.median)}`);
     console.log(`emulator p99 at a constant ${o.rate} req/s: ${emulatorSteady.p99} ms (goal < 5 ms: ${emulatorSteady.p99 < 5 ? 'met' : 'NOT met'}); `
       + `bare server ${bareSteady.p99} ms; the generator sent at most ${Math.max(bareSteady.lag, emulatorSteady.lag)} ms behind schedule`);

@@ -16,6 +16,8 @@ export interface BareAnswer {
   parse?: boolean;
   /** Busy-waits this many microseconds per request: stands for a pipeline of that cost (bench/ceiling.ts). */
   spinMicros?: number;
+  /** Writes answers at the end of each event-loop turn, as the emulator does (emulator/http/outbox.ts). */
+  batch?: boolean;
 }
 
 /**
@@ -62,12 +64,13 @@ export async function sampleAnswer(emulatorUrl: string, send: (world: { key: str
 }
 
 /**
- * A bare server that answers the same bytes as the emulator's answer to one request and reads
- * and parses each body: what the operation's own I/O costs on this machine, before any work.
+ * A bare server that answers the same bytes as the emulator's answer to one request, reads and
+ * parses each body, and writes its answers the emulator's way (at the end of each event-loop
+ * turn): what the operation's own I/O costs on this machine, before any work.
  */
 export async function ioTwin(emulatorUrl: string, send: (world: { key: string; endpointId: string }) => Promise<Dispatcher.ResponseData>): Promise<Served & { bytes: number }> {
   const sample = await sampleAnswer(emulatorUrl, send);
-  return { ...(await serve('bare', { bare: { ...sample, parse: true } })), bytes: Buffer.byteLength(sample.body) };
+  return { ...(await serve('bare', { bare: { ...sample, parse: true, batch: true } })), bytes: Buffer.byteLength(sample.body) };
 }
 
 /** A world on the emulator with quotas no benchmark reaches, and worker timings of 0. */

@@ -4,6 +4,7 @@ import { World, type ApiKey, type WorldOptions } from './world.js';
 import { extractKey, anyKey } from './auth.js';
 import { readBody, readBodyAsync, jsonDepth, MAX_JSON_DEPTH, type BodyResult, type BodySink } from './http/body.js';
 import { problem, ProblemError, type Reply } from './http/reply.js';
+import { endThisTurn } from './http/outbox.js';
 import { DEFAULT_MAX_BODY, type Ctx, type HttpMethod, type RouteDef } from './http/route.js';
 import { rateLimitHeaders, type WindowState } from './rate-limit.js';
 import { surfaceRoutes } from './routes/index.js';
@@ -330,6 +331,8 @@ function send(res: ServerResponse, reply: Reply, world: World | undefined, base?
     headers['Content-Type'] = contentTypeHeader(type);
     headers['Content-Length'] = Buffer.byteLength(payload);
   }
+  // writeHead only validates and stores the head (a bad header throws here, inside the pipeline's
+  // error handling); the bytes leave with the other answers of this event-loop turn.
   res.writeHead(reply.status, headers);
-  res.end(payload);
+  endThisTurn(res, payload);
 }

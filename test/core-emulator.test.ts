@@ -97,3 +97,53 @@ test('malformed HTTP gets a 400 problem, and the server keeps serving', async ()
   assert.match(reply, /^HTTP\/1.1 400/);
   assert.equal((await call('GET', '/__emulator')).status, 200);
 });
+
+/** Sends raw HTTP over one socket: `parts` written with a pause between them, then `end` (or a reset). */
+async function rawExchange(port: number, parts: string[], finish: 'wait' | 'reset'): Promise<string> {
+  const net = await import('node:net');
+  return new Promise<string>((resolve, reject) => {
+    let data = '';
+    const socket = net.connect(port, '127.0.0.1', async () => {
+      for (const part of parts) {
+        socket.write(part);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      if (finish === 'reset') socket.destroy();
+    });
+    socket.on('data', (d) => { data += d.toString(); if (finish === 'wait' && /\r\n\r\n[\s\S]*\}$/.test(data)) socket.end(); });
+    socket.on('close', () => resolve(data));
+    socket.on('error', reject);
+  });
+}
+
+const podBody = JSON.stringify({ name: 'pieces', image: 'busybox:latest', gpu: { id: 'NVIDIA GeForce RTX 4090' } });
+const podHead = (length: number, apiKey = key): string => `POST /v2/pods HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`;
+
+test('a body that arrives in pieces is read whole', async () => {
+  const reply = await rawExchange(emu.port, [podHead(podBody.length), podBody.slice(0, 10), podBody.slice(10, 40), podBody.slice(40)], 'wait');
+  assert.match(reply, /^HTTP\/1.1 201/);
+  assert.match(reply, /"name":"pieces"/);
+});
+
+test('a client that leaves in the middle of a body creates nothing, reports no error, and the server keeps serving', async () => {
+  const errors: unknown[] = [];
+  const own = await startEmulator({ port: 0, defaultKey: 'cpk_leaves_mid_body', onInternalError: (e) => { errors.push(e); } });
+  try {
+    const auth = { authorization: 'Bearer cpk_leaves_mid_body' };
+    const pods = async (): Promise<number> => {
+      const res = await request(`${own.url}/v2/pods`, { headers: auth });
+      return ((await res.body.json()) as { pods: unknown[] }).pods.length;
+    };
+    const reply = await rawExchange(own.port, [podHead(podBody.length + 50, 'cpk_leaves_mid_body'), podBody], 'reset');
+    assert.equal(reply, '', 'nothing is answered to a request whose body never ended');
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(await pods(), 0, 'the unfinished request created no pod');
+    const created = await request(`${own.url}/v2/pods`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: podBody });
+    await created.body.dump();
+    assert.equal(created.statusCode, 201);
+    assert.equal(await pods(), 1);
+    assert.deepEqual(errors, [], 'no internal error was reported');
+  } finally {
+    await own.close();
+  }
+});
