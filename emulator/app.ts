@@ -30,9 +30,9 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 const NO_QUERY: URLSearchParams = new URLSearchParams();
 
 /**
- * The emulator as a request handler. It never listens: `server.ts` binds a port, and unit
- * tests call `handle` on in-memory requests. Pipeline: control surface, route, world,
- * authentication, rate limit, body, handler, serialisation.
+ * The emulator as a request handler. It never listens: `server.ts` binds a port. Pipeline:
+ * control surface, route, world, authentication, rate limit, body, handler, serialisation, and
+ * the outbox (`http/outbox.ts`: answers leave at the end of the event-loop turn).
  */
 export class Emulator {
   readonly worlds = new Map<string, World>();
