@@ -31,7 +31,7 @@ try {
   servers.push(bare);
   const emulator = await serve('emulator');
   servers.push(emulator);
-  // The same bytes as the emulator's /run answer, from a bare server that also parses the body.
+  // The same bytes as the emulator's /run answer, from a bare server that also parses the body and writes the emulator's way.
   const withIo = await ioTwin(emulator.url, (w) => request(`${emulator.url}/v2/${w.endpointId}/run`, { method: 'POST', headers: { authorization: w.key, 'content-type': 'application/json' }, body }));
   servers.push(withIo);
   // A warm-up of each, so all run JIT-compiled code.

@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     servers.push(bare);
     const emulator = await serve('emulator');
     servers.push(emulator);
-    // The same bytes as the emulator's createPod answer, from a bare server that also parses the body.
+    // The same bytes as the emulator's createPod answer, from a bare server that also parses the body and writes the emulator's way.
     const withIo = await ioTwin(emulator.url, (w) => CREATE_POD.send(emulator.url, w.key));
     servers.push(withIo);
     // Warm the servers up so each runs JIT-compiled code.

@@ -8,8 +8,8 @@ export interface PodRecord {
   image: string;
   args: string;
   disk: number;
-  ports: string[];
-  env: Record<string, string>;
+  ports: readonly string[];
+  env: Readonly<Record<string, string>>;
   registry: string | null;
   mounts: StoredMounts;
   gpu?: { id: string; count: number };
@@ -43,8 +43,8 @@ export interface StoredMounts {
  */
 export const CONTAINER_DEFAULTS = {
   args: '', disk: 20, registry: null,
-  ports: Object.freeze([]) as readonly string[] as string[],
-  env: Object.freeze({}) as Record<string, string>,
+  ports: Object.freeze([]) as readonly string[],
+  env: Object.freeze({}) as Readonly<Record<string, string>>,
 } as const;
 
 /** A small, stable hash (FNV-1a) for deterministic addresses and metrics. */
