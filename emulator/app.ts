@@ -5,7 +5,7 @@ import { extractKey, anyKey } from './auth.js';
 import { readBody, readBodyAsync, jsonDepth, MAX_JSON_DEPTH, type BodyResult, type BodySink } from './http/body.js';
 import { problem, ProblemError, type Reply } from './http/reply.js';
 import { endThisTurn } from './http/outbox.js';
-import { DEFAULT_MAX_BODY, type Ctx, type HttpMethod, type RouteDef } from './http/route.js';
+import { DEFAULT_MAX_BODY, HTTP_METHODS, type Ctx, type HttpMethod, type RouteDef } from './http/route.js';
 import { rateLimitHeaders, type WindowState } from './rate-limit.js';
 import { surfaceRoutes } from './routes/index.js';
 import { controlRoutes, type ControlRoute } from './routes/control.js';
@@ -120,9 +120,9 @@ export class Emulator {
 
     const found = this.#router.find(method, path);
     if (!found) {
-      const other = (['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const).some((m) => m !== method && this.#router.find(m, path));
-      return send(res, other
-        ? problem('method-not-allowed', `${method} is not served at ${path}.`)
+      const allowed = HTTP_METHODS.filter((m) => m !== method && this.#router.find(m, path));
+      return send(res, allowed.length > 0
+        ? problem('method-not-allowed', `${method} is not served at ${path}.`, undefined, { Allow: allowed.join(', ') })
         : problem('route-not-found', `No operation is served at ${method} ${path}.`), world);
     }
     const route = (found.store as { route: RouteDef }).route;
@@ -309,7 +309,11 @@ function send(res: ServerResponse, reply: Reply, world: World | undefined, base?
   const headers: Record<string, string | number> = base ?? {};
   if (reply.headers) Object.assign(headers, reply.headers);
   let payload: string | undefined;
-  if (reply.status !== 204 && reply.body !== undefined) {
+  if (reply.text !== undefined) {
+    payload = reply.text;
+    headers['Content-Type'] = contentTypeHeader(reply.contentType ?? 'text/plain');
+    headers['Content-Length'] = Buffer.byteLength(payload);
+  } else if (reply.status !== 204 && reply.body !== undefined) {
     let body = reply.body;
     let type = reply.contentType ?? 'application/json';
     if (type === 'application/problem+json' && world) {

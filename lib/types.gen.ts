@@ -70,6 +70,40 @@ export interface CpuFlavor {
   [k: string]: unknown;
 }
 
+// create-pod-live-fields.schema.json
+/**
+ * The createPod request fields the live platform takes beyond the spec's CreatePodRequest (platform-notes, "The live platform's published REST v2 description": "`templateId` (string, min length 1), `startSsh` (boolean, default false), `startJupyter` (boolean, default false); inside `gpu`: `allowedCudaVersions` (array of string), `minCudaVersion` (string). Any other property is refused"). OBSERVED, never MUST: the suite holds targets to `create-pod-request` (the spec's, which refuses these as unknown); the emulator accepts these names besides the spec's and checks their values here. Never used as an "unknown property" by the suite's generators, since a live deployment accepts them.
+ */
+export interface CreatePodLiveFields {
+  /**
+   * A template to create the pod from; unknown to the caller: 404.
+   */
+  templateId?: string;
+  /**
+   * Start an SSH daemon in the container.
+   */
+  startSsh?: boolean;
+  /**
+   * Start JupyterLab in the container.
+   */
+  startJupyter?: boolean;
+  /**
+   * CUDA constraints on the host, inside `gpu`.
+   */
+  gpu?: {
+    /**
+     * Acceptable host CUDA versions.
+     */
+    allowedCudaVersions?: string[];
+    /**
+     * Lowest acceptable host CUDA version.
+     */
+    minCudaVersion?: string;
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+
 // create-pod-request.schema.json
 /**
  * CreatePodRequest (request body of createPod, `POST {base_url}/v2/pods`). Rules quoted from the spec: 1. "Exactly one of `gpu` or `cpu` must be set (enforced by the handler)." 2. "Properties not defined by the request schema are rejected." 3. "the client sends only the flavor and the vCPU count" (no `cpu.memory`). 4. "`mounts.persistent` is invalid when `cpu` is set." 5. `globalNetworking: true` preconditions are "enforced upstream" and not expressible here.
@@ -544,6 +578,42 @@ export interface PodList {
   [k: string]: unknown;
 }
 
+// pod-live-fields.schema.json
+/**
+ * The Pod answer's fields the live platform sends beyond the spec's Pod (platform-notes: "`cudaVersion` (string or null) and `ssh` (`{proxy, direct}`, each null or `{host, port, username, command}`), both always present"). OBSERVED, never MUST: the suite's `pod` schema allows extra fields and holds targets only to the spec's; the emulator always sends these, and tests of real clients check them here.
+ */
+export interface PodLiveFields {
+  /**
+   * The host's CUDA version; null where there is none (CPU pods, non-NVIDIA GPUs).
+   */
+  cudaVersion: string | null;
+  /**
+   * How to reach the pod over SSH: through the platform's proxy, or directly on the pod's public `22/tcp` port.
+   */
+  ssh: {
+    /**
+     * SSH through the proxy; null while unavailable.
+     */
+    proxy: SshAccess | null;
+    /**
+     * SSH to the pod's public address; null while unavailable.
+     */
+    direct: SshAccess | null;
+    [k: string]: unknown;
+  };
+  [k: string]: unknown;
+}
+/**
+ * One way in: the host, port and user, and the command that uses them.
+ */
+export interface SshAccess {
+  host: string;
+  port: number;
+  username: string;
+  command: string;
+  [k: string]: unknown;
+}
+
 // pod-runtime.schema.json
 /**
  * PodRuntime (spec: "PodRuntime (all fields optional)"): live metrics of a pod; a Pod's `runtime` is "null when status is not `RUNNING`".
@@ -964,6 +1034,18 @@ export interface Template {
   [k: string]: unknown;
 }
 
+// update-pod-live-fields.schema.json
+/**
+ * The updatePod request fields the live platform takes beyond the suite's UpdatePodRequest (platform-notes: updatePod request "`name args disk ports env registry mounts locked globalNetworking templateId`"). OBSERVED, never MUST: the emulator accepts these names besides the others and checks their values here; the suite never sends them as unknown properties.
+ */
+export interface UpdatePodLiveFields {
+  /**
+   * Moves the pod's `template` to another template of the caller; unknown: 404.
+   */
+  templateId?: string;
+  [k: string]: unknown;
+}
+
 // update-pod-request.schema.json
 /**
  * UpdatePodRequest, the body of updatePod (`PATCH /v2/pods/{id}`). OBSERVED shape from the live platform; not stated by the spec (platform-notes: "mutable: `name image args disk ports env registry mounts locked globalNetworking`; unknown properties rejected"). Field rules are the spec's own (CreatePodRequest, Mounts). Mount PATCH semantics from the spec ("omitting `mounts` or sending `{}` leaves the mount unchanged; `network: []` gives 400", a new mount kind or a different `volumeId` gives 400) depend on the stored pod and are enforced by the handler; an incomplete mount entry fails this schema (spec: 422).
@@ -1019,6 +1101,7 @@ export type SchemaName =
   | 'cpu-config-request'
   | 'cpu-config'
   | 'cpu-flavor'
+  | 'create-pod-live-fields'
   | 'create-pod-request'
   | 'data-center'
   | 'endpoint-input'
@@ -1042,6 +1125,7 @@ export type SchemaName =
   | 'pod-action'
   | 'pod-global-networking'
   | 'pod-list'
+  | 'pod-live-fields'
   | 'pod-runtime'
   | 'pod-status'
   | 'pod'
@@ -1056,6 +1140,7 @@ export type SchemaName =
   | 'stream-response'
   | 'template-input'
   | 'template'
+  | 'update-pod-live-fields'
   | 'update-pod-request';
 
 /** The generated type of each schema, by schema name. */
@@ -1064,6 +1149,7 @@ export interface SchemaTypeMap {
   'cpu-config-request': CreateCpuConfig;
   'cpu-config': CpuConfig;
   'cpu-flavor': CpuFlavor;
+  'create-pod-live-fields': CreatePodLiveFields;
   'create-pod-request': CreatePodRequest;
   'data-center': DataCenter;
   'endpoint-input': EndpointInput;
@@ -1087,6 +1173,7 @@ export interface SchemaTypeMap {
   'pod-action': PodAction;
   'pod-global-networking': PodGlobalNetworking;
   'pod-list': PodList;
+  'pod-live-fields': PodLiveFields;
   'pod-runtime': PodRuntime;
   'pod-status': PodStatus;
   'pod': Pod;
@@ -1101,5 +1188,6 @@ export interface SchemaTypeMap {
   'stream-response': StreamResponse;
   'template-input': TemplateInput;
   'template': Template;
+  'update-pod-live-fields': UpdatePodLiveFields;
   'update-pod-request': UpdatePodRequest;
 }

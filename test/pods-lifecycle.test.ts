@@ -11,7 +11,7 @@ after(() => h.close());
 
 const record = (over: Partial<PodRecord> = {}): PodRecord => ({
   id: 'pod1', accountId: 'a', name: 'n', image: 'i', args: '', disk: 20, ports: [], env: {}, registry: null, mounts: {}, cloud: 'SECURE',
-  dataCenterId: 'US-TX-3', template: null, hourlyCost: 1, locked: false, globalIp: null, status: 'PROVISIONING', statusSince: 0, createdAt: 0, startedAt: null, ...over,
+  dataCenterId: 'US-TX-3', template: null, cudaVersion: null, ssh: false, jupyter: false, hourlyCost: 1, locked: false, globalIp: null, status: 'PROVISIONING', statusSince: 0, createdAt: 0, startedAt: null, ...over,
 });
 
 test('settle moves PROVISIONING to STARTING to RUNNING at the stated virtual times, and sets startedAt', () => {

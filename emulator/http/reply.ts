@@ -8,6 +8,8 @@ export interface Reply {
   body?: unknown;
   /** Defaults to application/json when a body is present. */
   contentType?: string;
+  /** A body already written as text (server-sent events), sent as is with `contentType`; `body` is then ignored. */
+  text?: string;
 }
 
 export const json = (status: number, body: unknown, headers?: Record<string, string | number>): Reply =>

@@ -3,6 +3,9 @@ import type { Reply } from './reply.js';
 import type { Account, ApiKey, Scope, World } from '../world.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Every method a route may serve; a 405's `Allow` names those its path serves (RFC 9110, 15.5.6). */
+export const HTTP_METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 export type RouteSurface = 'rest-v2' | 'serverless' | 'rest-v1' | 'graphql';
 
 /**

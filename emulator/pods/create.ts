@@ -1,8 +1,10 @@
-import type { CreatePodRequest } from '../../lib/types.gen.js';
+import type { CreatePodLiveFields, CreatePodRequest } from '../../lib/types.gen.js';
 import type { Account, World } from '../world.js';
 import { cpuFlavor, gpuType } from './catalog.js';
+import { chooseCudaVersion } from './cuda.js';
 import { CONTAINER_DEFAULTS, globalIpFor, type PodRecord, type StoredMounts } from './pod-record.js';
 import { chooseDataCenter } from './schedule.js';
+import { podTemplate } from './template-link.js';
 import { validateBody, conflict } from './validation.js';
 import { volumesSlice } from './volumes.js';
 
@@ -18,11 +20,13 @@ const price = (usd: number): number => Math.round(usd * 1000) / 1000;
  * createPod's rules (spec, CreatePodRequest, GpuConfig, CPU configuration, Mounts): the schema
  * first (400, or 422 for an incomplete mount entry), then the rules that need the catalog, the
  * caller's volumes and the scheduler (400 where the spec says "not shown"; see CHOICES.md).
+ * The live platform's extra fields (platform-notes) are taken too: `templateId` (404 when the
+ * caller has no such template), `startSsh`, `startJupyter` and the CUDA constraints in `gpu`.
  * Answers the new pod in PROVISIONING, `startedAt` null, `runtime` null.
  */
 export function createPodRecord(world: World, account: Account, body: unknown): PodRecord {
   validateBody(world, 'create-pod-request', body, { incompleteFault: 'pods.incomplete-mount-400' });
-  const req = body as CreatePodRequest;
+  const req = body as CreatePodRequest & CreatePodLiveFields;
   const now = world.clock.now();
   const id = world.nextId('pod');
 
@@ -30,12 +34,14 @@ export function createPodRecord(world: World, account: Account, body: unknown): 
   let cpu: PodRecord['cpu'];
   let hourly = 0;
   let nvidia = false;
+  let cudaVersion: string | null = null;
   if (req.gpu) {
     const type = gpuType(req.gpu.id);
     if (!type) throw conflict('/gpu/id', `unknown GPU type "${req.gpu.id}" (see GET /v2/catalog/gpus)`);
     const count = req.gpu.count ?? (world.fault('pods.gpu-count-default-2') ? 2 : 1);
     if (count > type.maxGpuCount) throw conflict('/gpu/count', `at most ${type.maxGpuCount} GPUs of type "${type.id}" fit one pod`);
     gpu = { id: type.id, count };
+    cudaVersion = chooseCudaVersion(type, req.gpu.allowedCudaVersions, req.gpu.minCudaVersion);
     nvidia = type.manufacturer === 'NVIDIA';
     hourly += count * ((req.cloud ?? 'SECURE') === 'SECURE' ? type.securePrice : type.communityPrice);
   }
@@ -68,6 +74,8 @@ export function createPodRecord(world: World, account: Account, body: unknown): 
     throw conflict('/globalNetworking', gpu ? `global networking requires an NVIDIA GPU; "${gpu.id}" is not one` : 'global networking requires an NVIDIA GPU; CPU pods cannot use it');
   }
   const dataCenterId = chooseDataCenter(world, { preferred: req.dataCenterIds ?? NONE, globalNetwork, podId: id, volumeDataCenter });
+  // Last of the checks: resolving the template records a use of it.
+  const template = req.templateId === undefined ? null : podTemplate(world, account, req.templateId, '/templateId');
 
   const pod: PodRecord = {
     id, accountId: account.id,
@@ -81,7 +89,10 @@ export function createPodRecord(world: World, account: Account, body: unknown): 
     mounts,
     cloud: req.cloud ?? (world.fault('pods.cloud-default-community') ? 'COMMUNITY' : 'SECURE'),
     dataCenterId,
-    template: null,
+    template,
+    cudaVersion,
+    ssh: req.startSsh === true,
+    jupyter: req.startJupyter === true,
     hourlyCost: price(hourly),
     locked: false,
     globalIp: globalNetwork ? globalIpFor(id) : null,

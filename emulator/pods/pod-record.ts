@@ -17,6 +17,12 @@ export interface PodRecord {
   cloud: Cloud;
   dataCenterId: string;
   template: string | null;
+  /** The host's CUDA version (live field `cudaVersion`); null for CPU pods and non-NVIDIA GPUs. */
+  cudaVersion: string | null;
+  /** Created with `startSsh` (live field): an SSH daemon runs in the container. */
+  ssh: boolean;
+  /** Created with `startJupyter` (live field): JupyterLab runs in the container. */
+  jupyter: boolean;
   /** USD per hour while billed. */
   hourlyCost: number;
   locked: boolean;

@@ -2,6 +2,7 @@ import type { PodAction } from '../../lib/types.gen.js';
 import { fail, json, noContent, problem, type Reply } from '../http/reply.js';
 import type { Ctx, RouteDef } from '../http/route.js';
 import { createPodRecord } from './create.js';
+import { podLogs } from './logs.js';
 import { ACTIONS_BY_STATUS, applyAction, availableActions, LOCK_FORBIDS } from './lifecycle.js';
 import type { PodRecord } from './pod-record.js';
 import { podsSlice } from './store.js';
@@ -68,7 +69,7 @@ export const podOperationRoutes: RouteDef[] = [
     handle: (ctx) => {
       const p = ownPod(ctx);
       if (p.status === 'TERMINATED') fail('conflict', `Pod ${p.id} is TERMINATED and cannot be changed.`);
-      const apply = planUpdate(ctx.world, p, ctx.body);
+      const apply = planUpdate(ctx.world, ctx.account, p, ctx.body);
       const store = ctx.world.get(podsSlice);
       const volumes = ctx.world.get(volumesSlice);
       store.detachVolumes(p);
@@ -82,4 +83,5 @@ export const podOperationRoutes: RouteDef[] = [
     handle: (ctx) => { ctx.world.get(podsSlice).delete(ownPod(ctx)); return noContent(); },
   },
   { ...pod, method: 'POST', path: '/v2/pods/:podId/action', operation: 'podAction', scope: 'write', handle: act },
+  { ...pod, method: 'GET', path: '/v2/pods/:podId/logs', operation: 'podLogs', scope: 'read', handle: (ctx) => podLogs(ctx, ownPod(ctx)) },
 ];

@@ -35,6 +35,13 @@ export class PodStore {
     return out;
   }
 
+  /** Ids of the pods, of every account, created from or moved to a template and not terminated. */
+  usingTemplate(templateId: string): string[] {
+    const out: string[] = [];
+    for (const pod of this.#byId.values()) if (pod.template === templateId && pod.status !== 'TERMINATED') out.push(pod.id);
+    return out;
+  }
+
   /** Removes the pod; its network volumes are detached, not deleted (platform-notes). */
   delete(pod: PodRecord): void {
     this.detachVolumes(pod);

@@ -1,7 +1,8 @@
-import type { UpdatePodRequest } from '../../lib/types.gen.js';
-import type { World } from '../world.js';
+import type { UpdatePodLiveFields, UpdatePodRequest } from '../../lib/types.gen.js';
+import type { Account, World } from '../world.js';
 import { dataCenter, gpuType } from './catalog.js';
 import { globalIpFor, type PodRecord, type StoredMounts } from './pod-record.js';
+import { podTemplate } from './template-link.js';
 import { conflict, validateBody } from './validation.js';
 
 /**
@@ -9,11 +10,12 @@ import { conflict, validateBody } from './validation.js';
  * Mounts: omitting `mounts` or sending `{}` leaves them unchanged; `network: []` gives 400; a
  * mount kind not present at creation gives 400; a different `volumeId` gives 400; an
  * incomplete entry gives 422 (schema); `path` (and the persistent `size`) may change.
+ * The live field `templateId` moves the pod's `template` (404 for a template the caller lacks).
  * Returns the changes to apply; nothing is applied when a rule fails.
  */
-export function planUpdate(world: World, pod: PodRecord, body: unknown): (p: PodRecord) => void {
+export function planUpdate(world: World, account: Account, pod: PodRecord, body: unknown): (p: PodRecord) => void {
   validateBody(world, 'update-pod-request', body, { incompleteFault: 'pods.patch-incomplete-network-400', incompleteFaultScope: /^\/mounts\/network\// });
-  const req = body as UpdatePodRequest;
+  const req = body as UpdatePodRequest & UpdatePodLiveFields;
   const mounts = req.mounts === undefined ? undefined : planMounts(world, pod.mounts, req.mounts as StoredMounts);
 
   let globalIp = pod.globalIp;
@@ -26,7 +28,10 @@ export function planUpdate(world: World, pod: PodRecord, body: unknown): (p: Pod
     globalIp = null;
   }
 
+  const template = req.templateId === undefined ? undefined : podTemplate(world, account, req.templateId, '/templateId');
+
   return (p) => {
+    if (template !== undefined) p.template = template;
     if (req.name !== undefined) p.name = req.name;
     if (req.image !== undefined) p.image = req.image;
     if (req.args !== undefined) p.args = req.args;

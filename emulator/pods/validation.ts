@@ -1,4 +1,4 @@
-import { validate, type ValidationIssue } from '../../lib/schema-registry.js';
+import { schemaOf, validate, type SchemaName, type ValidationIssue } from '../../lib/schema-registry.js';
 import type { FaultId } from '../faults.js';
 import { ProblemError, problem, type Reply } from '../http/reply.js';
 import type { World } from '../world.js';
@@ -40,7 +40,40 @@ const RELAXATIONS: readonly { fault: FaultId; drops(issue: ValidationIssue, body
 ];
 
 /**
- * Validates a request body against its schema; throws the problem to answer when it fails.
+ * The live platform's request fields beyond the suite's schemas (platform-notes), by body schema:
+ * a schema per operation (`schemas/*-live-fields.schema.json`) whose top-level properties, and
+ * the properties of its `gpu`, are names the emulator accepts besides the spec's.
+ */
+const LIVE_FIELDS: Partial<Record<BodySchema, SchemaName>> = {
+  'create-pod-request': 'create-pod-live-fields',
+  'update-pod-request': 'update-pod-live-fields',
+};
+
+/** The JSON pointers of the live names of a live-fields schema (`/templateId`, `/gpu/minCudaVersion`). */
+const livePointers = (name: SchemaName): ReadonlySet<string> => {
+  const props = (schemaOf(name).properties ?? {}) as Record<string, { properties?: Record<string, unknown> }>;
+  return new Set(Object.entries(props).flatMap(([key, sub]) =>
+    sub.properties ? Object.keys(sub.properties).map((inner) => `/${key}/${inner}`) : [`/${key}`]));
+};
+const LIVE_POINTERS = new Map(Object.entries(LIVE_FIELDS).map(([schema, live]) => [schema, { live, pointers: livePointers(live) }]));
+
+/**
+ * The issues once live names are no longer unknown: their "unknown property" issues give way
+ * to the live schema's own issues about their values. Only a body the spec's schema refuses
+ * can carry a live name, so a body without them costs nothing more.
+ */
+function withLiveFields(schema: BodySchema, body: unknown, issues: readonly ValidationIssue[]): readonly ValidationIssue[] {
+  const entry = LIVE_POINTERS.get(schema);
+  if (!entry) return issues;
+  const kept = issues.filter((i) => !((i.keyword === 'additionalProperties' || i.keyword === 'unevaluatedProperties') && entry.pointers.has(i.path)));
+  if (kept.length === issues.length) return issues;
+  const live = validate(entry.live, body);
+  return live.valid ? kept : [...kept, ...live.issues];
+}
+
+/**
+ * Validates a request body against its schema, with the live platform's extra fields allowed
+ * (see {@link LIVE_FIELDS}); throws the problem to answer when it fails.
  * `incompleteFault` names the fault that answers an incomplete mount entry (within `incompleteFaultScope`)
  * with 400 instead of 422.
  */
@@ -48,7 +81,7 @@ export function validateBody(world: World, schema: BodySchema, body: unknown, op
   if (body === undefined) throw new ProblemError(problem('bad-request', 'A JSON body is required.'));
   const result = validate(schema, body);
   if (result.valid) return;
-  const issues = result.issues.filter((i) => !RELAXATIONS.some((r) => world.fault(r.fault) && r.drops(i, body)));
+  const issues = withLiveFields(schema, body, result.issues).filter((i) => !RELAXATIONS.some((r) => world.fault(r.fault) && r.drops(i, body)));
   if (issues.length === 0) return;
   const faulty = options.incompleteFault !== undefined && world.fault(options.incompleteFault)
     && issues.some((i) => (options.incompleteFaultScope ?? /.*/).test(i.path));

@@ -1,4 +1,4 @@
-import type { Pod, PodRuntime } from '../../lib/types.gen.js';
+import type { Pod, PodLiveFields, PodRuntime, SshAccess } from '../../lib/types.gen.js';
 import type { World } from '../world.js';
 import { INTERNAL_DOMAIN } from './catalog.js';
 import { availableActions, BILLED } from './lifecycle.js';
@@ -6,6 +6,26 @@ import { hash32, type PodRecord } from './pod-record.js';
 
 /** The public address of a pod's TCP ports (TEST-NET-3, a documentation range). */
 const publicIpFor = (podId: string): string => `203.0.113.${(hash32(podId) % 254) + 1}`;
+
+/** The public port a pod's TCP port is reachable on (deterministic per pod and port). */
+const publicPortFor = (podId: string, port: string): number => 10000 + (hash32(`${podId}:${port}`) % 50000);
+
+/** The SSH proxy's host name (the emulator's own; the live platform runs its own proxy). */
+export const SSH_PROXY_HOST = 'ssh.compute-platform.test';
+
+/**
+ * The live `ssh` block (platform-notes): while a pod created with `startSsh` runs, the proxy
+ * reaches it, and so does a direct connection when it exposes `22/tcp`; otherwise both null.
+ */
+export function sshOf(pod: PodRecord): PodLiveFields['ssh'] {
+  if (!pod.ssh || pod.status !== 'RUNNING') return { proxy: null, direct: null };
+  const user = `${pod.id}-${(hash32(`${pod.id}:ssh`) & 0xffff).toString(16).padStart(4, '0')}`;
+  const proxy: SshAccess = { host: SSH_PROXY_HOST, port: 22, username: user, command: `ssh ${user}@${SSH_PROXY_HOST} -i ~/.ssh/id_ed25519` };
+  if (!pod.ports.includes('22/tcp')) return { proxy, direct: null };
+  const ip = publicIpFor(pod.id);
+  const port = publicPortFor(pod.id, '22/tcp');
+  return { proxy, direct: { host: ip, port, username: 'root', command: `ssh root@${ip} -p ${port} -i ~/.ssh/id_ed25519` } };
+}
 
 /** A percentage that varies per pod and per virtual minute, deterministically. */
 const util = (podId: string, what: string, now: number): number => hash32(`${podId}:${what}:${Math.floor(now / 60_000)}`) % 101;
@@ -21,7 +41,7 @@ export function runtimeOf(pod: PodRecord, now: number): PodRuntime {
     ports: pod.ports.map((p) => {
       const [port, type] = p.split('/') as [string, string];
       const tcp = type === 'tcp';
-      return { private: Number(port), public: tcp ? 10000 + (hash32(`${pod.id}:${p}`) % 50000) : null, type, ip: tcp ? publicIpFor(pod.id) : null };
+      return { private: Number(port), public: tcp ? publicPortFor(pod.id, p) : null, type, ip: tcp ? publicIpFor(pod.id) : null };
     }),
   };
 }
@@ -44,8 +64,11 @@ function copyMounts(m: PodRecord['mounts']): Pod['mounts'] {
   return out;
 }
 
-/** The spec's Pod object for a stored pod at virtual time `now`, with the pod faults applied. */
-export function podView(pod: PodRecord, world: World): Pod {
+/**
+ * The spec's Pod object for a stored pod at virtual time `now`, with the pod faults applied,
+ * and the live platform's `cudaVersion` and `ssh` (platform-notes; the spec's Pod allows more fields).
+ */
+export function podView(pod: PodRecord, world: World): Pod & PodLiveFields {
   const now = world.clock.now();
   const running = pod.status === 'RUNNING';
   const billed = BILLED.has(pod.status) || (pod.status === 'EXITED' && world.fault('pods.cost-when-exited'));
@@ -59,7 +82,7 @@ export function podView(pod: PodRecord, world: World): Pod {
   let runtime: PodRuntime | null = running ? runtimeOf(pod, now) : null;
   if (running && world.fault('pods.runtime-null-when-running')) runtime = null;
   if (pod.status === 'PROVISIONING' && world.fault('pods.runtime-while-provisioning')) runtime = runtimeOf(pod, now);
-  const view: Pod = {
+  const view: Pod & PodLiveFields = {
     id: pod.id,
     name: pod.name,
     status: pod.status,
@@ -80,6 +103,8 @@ export function podView(pod: PodRecord, world: World): Pod {
     runtime,
     createdAt: world.fault('pods.created-at-not-date-time') ? String(pod.createdAt) : isoOf(pod.createdAt),
     startedAt: pod.startedAt === null ? null : isoOf(pod.startedAt),
+    cudaVersion: pod.cudaVersion,
+    ssh: sshOf(pod),
   };
   if (pod.gpu) view.gpu = { ...pod.gpu };
   if (pod.cpu) {

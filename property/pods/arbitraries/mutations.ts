@@ -35,9 +35,17 @@ function memo<K, T>(make: (key: K) => T): (key: K) => T {
 }
 
 type ClosedSchema = 'create-pod-request' | 'gpu-config' | 'cpu-config-request' | 'mounts' | 'persistent-mount' | 'network-mount';
+/**
+ * Names a live deployment accepts beyond the spec's (schemas/create-pod-live-fields): a legal
+ * superset, so never sent as "unknown".
+ */
+const LIVE_NAMES: Partial<Record<ClosedSchema, readonly string[]>> = {
+  'create-pod-request': propertiesOf('create-pod-live-fields', ''),
+  'gpu-config': propertiesOf('create-pod-live-fields', '/properties/gpu'),
+};
 /** A property name the closed schema does not define. */
 const unknownKey = memo((schema: ClosedSchema) =>
-  fc.stringMatching(/^[a-zA-Z][a-zA-Z0-9]{0,10}$/).filter((k) => !propertiesOf(schema, '').includes(k) && k !== 'memory'));
+  fc.stringMatching(/^[a-zA-Z][a-zA-Z0-9]{0,10}$/).filter((k) => !propertiesOf(schema, '').includes(k) && !(LIVE_NAMES[schema] ?? []).includes(k) && k !== 'memory'));
 const JUNK: fc.Arbitrary<unknown> = fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.boolean(), fc.constant(null));
 const junk = (): fc.Arbitrary<unknown> => JUNK;
 type JsonType = 'string' | 'integer' | 'boolean' | 'array' | 'object' | 'null';
