@@ -71,6 +71,7 @@ export function applyBaseline(report: ConformanceReport, file: BaselineFile, pat
 function defaultNote(rule: RuleResult): string {
   if (rule.verdict === 'fail') return `fails: ${(rule.failures?.[0]?.message ?? 'failed').split('\n').find((l) => l.trim()) ?? 'failed'}`.slice(0, 300);
   if (rule.verdict === 'skip') return `skipped: ${(rule.skipReasons ?? ['skipped']).join('; ')}`.slice(0, 300);
+  if (rule.verdict === 'blocked') return `blocked: ${[...new Set((rule.blockedReasons ?? []).map((b) => b.reason))].join('; ') || 'not reached'}`.slice(0, 300);
   if (rule.verdict === 'untested') return 'no test verifies this rule yet';
   return `recorded as ${rule.verdict}`;
 }

@@ -26,7 +26,7 @@ export interface BuildInput {
   mutation?: MutationSection;
 }
 
-export const emptyCounts = (): Counts => ({ total: 0, pass: 0, fail: 0, skip: 0, observed: 0, untested: 0 });
+export const emptyCounts = (): Counts => ({ total: 0, pass: 0, fail: 0, blocked: 0, skip: 0, observed: 0, untested: 0 });
 
 /** Totals per surface and per level, in catalog order (every surface and level present). */
 export function countRules(results: readonly RuleResult[]): Pick<ConformanceReport['summary'], 'rules' | 'bySurface' | 'byLevel'> {

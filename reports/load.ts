@@ -75,7 +75,8 @@ export function loadOutcomes(section: LoadSection): TestOutcome[] {
     status: sc.ok ? ('passed' as const) : ('failed' as const),
     durationMs: Math.max(0, Math.round(sc.summary.durationMs ?? 0)),
     rules: sc.summary.rules ?? [],
-    failedRules: [],
+    // A threshold is the scenario's own check of the rules it declares.
+    failedRules: sc.ok ? [] : (sc.summary.rules ?? []),
     ...(sc.ok ? {} : { error: `thresholds not met: ${sc.failedThresholds.join(', ')}` }),
   }));
 }

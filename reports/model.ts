@@ -16,10 +16,14 @@ export { buildReport, type BuildInput } from './build.js';
 export { ruleResults, toOutcomes } from './verdicts.js';
 
 /** Major.minor.patch; a reader accepts every report of its own major version. */
-export const REPORT_SCHEMA_VERSION = '1.0.0';
+export const REPORT_SCHEMA_VERSION = '2.0.0';
 
-export type Verdict = 'pass' | 'fail' | 'skip' | 'observed' | 'untested';
-export const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'skip', 'observed', 'untested'];
+/**
+ * `blocked`: every test that declares the rule stopped before checking it, because something
+ * else broke (another rule's check, a helper, setup); `blockedReasons` says what.
+ */
+export type Verdict = 'pass' | 'fail' | 'blocked' | 'skip' | 'observed' | 'untested';
+export const VERDICTS: readonly Verdict[] = ['pass', 'fail', 'blocked', 'skip', 'observed', 'untested'];
 
 /** One test as it ran: contract and property tests from Playwright, load scenarios from k6. */
 export interface TestOutcome {
@@ -38,6 +42,9 @@ export interface TestOutcome {
   property?: PropertyRecord;
   observed?: { rule: string; value: unknown }[];
 }
+
+/** Why one test did not reach a rule: the rules that broke first (when a check named them), or the error's first line. */
+export interface BlockedReason { test: string; rules?: string[]; reason: string }
 
 /** What one test saw for an OBSERVED rule. */
 export interface Observation { test: string; value: unknown }
@@ -65,6 +72,8 @@ export interface RuleResult {
   observed?: Observation[];
   /** For `skip`: why. */
   skipReasons?: string[];
+  /** For `blocked`: what stopped each test before it checked the rule. */
+  blockedReasons?: BlockedReason[];
   /** For `fail`: each failing test and its message. */
   failures?: { test: string; message: string }[];
   baseline?: RuleBaseline;

@@ -2,13 +2,13 @@ import type { ConformanceReport, Counts } from './model.js';
 import { resultLabel, targetLabel } from './render/labels.js';
 
 const row = (name: string, c: Counts): string =>
-  `  ${name.padEnd(12)} ${String(c.total).padStart(5)} ${String(c.pass).padStart(6)} ${String(c.fail).padStart(6)} ${String(c.observed).padStart(9)} ${String(c.skip).padStart(6)} ${String(c.untested).padStart(9)}`;
+  `  ${name.padEnd(12)} ${String(c.total).padStart(5)} ${String(c.pass).padStart(6)} ${String(c.fail).padStart(6)} ${String(c.blocked).padStart(8)} ${String(c.observed).padStart(9)} ${String(c.skip).padStart(6)} ${String(c.untested).padStart(9)}`;
 
 /** The terminal summary: rules by surface and level, failing rules, baseline changes, the result. */
 export function textSummary(report: ConformanceReport): string {
   const lines: string[] = [];
   lines.push(`Conformance of ${targetLabel(report)}${report.run.complete ? '' : ` — INCOMPLETE: ${report.run.interruption ?? 'interrupted'}`}`);
-  lines.push(`  ${'surface'.padEnd(12)} ${'rules'.padStart(5)} ${'pass'.padStart(6)} ${'fail'.padStart(6)} ${'observed'.padStart(9)} ${'skip'.padStart(6)} ${'untested'.padStart(9)}`);
+  lines.push(`  ${'surface'.padEnd(12)} ${'rules'.padStart(5)} ${'pass'.padStart(6)} ${'fail'.padStart(6)} ${'blocked'.padStart(8)} ${'observed'.padStart(9)} ${'skip'.padStart(6)} ${'untested'.padStart(9)}`);
   for (const [surface, counts] of Object.entries(report.summary.bySurface)) if (counts.total) lines.push(row(surface, counts));
   for (const [level, counts] of Object.entries(report.summary.byLevel)) if (counts.total) lines.push(row(level, counts));
   lines.push(row('total', report.summary.rules));
@@ -17,6 +17,12 @@ export function textSummary(report: ConformanceReport): string {
     lines.push('', 'Failing rules:');
     for (const r of failing.slice(0, 40)) lines.push(`  ✗ ${r.id} [${r.level}] ${r.statement}${r.baseline?.status === 'as-expected' ? '  (known, baseline)' : ''}`);
     if (failing.length > 40) lines.push(`  … and ${failing.length - 40} more`);
+  }
+  const blocked = report.rules.filter((r) => r.verdict === 'blocked' && r.level === 'MUST');
+  if (blocked.length) {
+    lines.push('', 'Blocked MUST rules (not checked: something else broke first):');
+    for (const r of blocked.slice(0, 20)) lines.push(`  ⛔ ${r.id}: ${r.blockedReasons?.[0]?.reason ?? 'blocked'}`);
+    if (blocked.length > 20) lines.push(`  … and ${blocked.length - 20} more`);
   }
   const b = report.baseline;
   if (b) {

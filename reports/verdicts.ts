@@ -2,21 +2,25 @@
  * From raw test records to outcomes, and from outcomes to one verdict per rule. The verdict
  * table (tested in test/reports-verdicts.test.ts):
  *
- * | a test that declares the rule ...                                  | counts as            |
- * |--------------------------------------------------------------------|----------------------|
- * | failed, and a check attributed the failure to this rule            | fail                 |
- * | failed without attributing it, the rule is MUST                    | fail                 |
- * | failed without attributing it, the rule is OBSERVED                | not reached (skip)   |
- * | failed, attributed to other rules only                             | not reached (skip)   |
- * | passed                                                             | pass                 |
- * | skipped / interrupted / never started                              | skip, with the reason|
+ * | a test that declares the rule ...                                  | counts as                 |
+ * |--------------------------------------------------------------------|---------------------------|
+ * | failed, and a check attributed the failure to this rule            | fail                      |
+ * | failed, attributed to other rules only                             | blocked by those rules    |
+ * | failed without attributing it (setup, a helper's plain error)      | blocked by the error      |
+ * | passed                                                             | pass                      |
+ * | skipped / interrupted / never started                              | skip, with the reason     |
  *
- * A rule's verdict: `fail` if any test fails it; else `observed` for an OBSERVED rule with
- * observations; else `pass` if any test passed; else `skip` (with every reason); `untested`
- * when no test declares it. A test stopped by an earlier failure never passes a rule.
+ * A failed test fails exactly the rules its findings name (`rule-failed` annotations), which
+ * may include rules it does not declare (a helper's own rule); it never fails a rule it did not
+ * check. A rule's verdict: `fail` if any test fails it; else `observed` for an OBSERVED rule
+ * with observations; else `pass` if any test passed it (one test verified it; the others'
+ * blocks are then no news about this rule); else `blocked` (with every reason) if a test was
+ * stopped before checking it; else `skip` (with every reason); `untested` when no test
+ * declares it. A failed test still makes the run non-conformant (reports/build.ts), so a
+ * blocked rule never hides a failure.
  */
 import type { Rule } from '../lib/rules.js';
-import type { Observation, RuleResult, TestOutcome, Verdict } from './model.js';
+import type { BlockedReason, Observation, RuleResult, TestOutcome, Verdict } from './model.js';
 import type { RawPlannedTest, RawTestResult } from './raw.js';
 
 const kindOf = (project: string): TestOutcome['kind'] => (project === 'contract' || project === 'property' || project === 'load' ? project : 'other');
@@ -64,21 +68,23 @@ export function toOutcomes(raw: readonly RawTestResult[], planned: readonly RawP
   return out.sort(byTitle);
 }
 
-type Role = 'fail' | 'pass' | 'notReached' | 'skip';
+type Role = 'fail' | 'pass' | 'blocked' | 'skip';
 
 /** What one test says about one rule (the table above). */
 export function roleOf(t: TestOutcome, rule: Rule): Role {
   if (t.status === 'passed') return 'pass';
-  if (t.status === 'failed') {
-    if (t.failedRules.includes(rule.id)) return 'fail';
-    if (t.failedRules.length === 0 && rule.level === 'MUST') return 'fail';
-    return 'notReached';
-  }
+  if (t.status === 'failed') return t.failedRules.includes(rule.id) ? 'fail' : 'blocked';
   return 'skip';
 }
 
+/** Why a failed test did not reach a rule: the rules its findings named, else its error's first line. */
+export function blockedReason(t: TestOutcome): BlockedReason {
+  const first = (t.error ?? '').split('\n').find((l) => l.trim())?.trim() ?? 'failed without a message';
+  if (t.failedRules.length) return { test: t.id, rules: [...t.failedRules], reason: `"${t.title}" stopped when ${t.failedRules.join(', ')} failed` };
+  return { test: t.id, reason: `"${t.title}" stopped before checking it: ${first}` };
+}
+
 function skipReason(t: TestOutcome): string {
-  if (t.status === 'failed') return t.failedRules.length ? `not reached: "${t.title}" failed earlier on ${t.failedRules.join(', ')}` : `not reached: "${t.title}" failed before observing (${(t.error ?? 'failed').split('\n')[0]})`;
   if (t.status === 'interrupted') return 'the run was interrupted while this test ran';
   if (t.status === 'notRun') return 'not run: the run ended before this test started';
   return t.skipReason ?? 'skipped';
@@ -101,6 +107,7 @@ export function ruleResults(rules: readonly Rule[], outcomes: readonly TestOutco
     if (failures.length > 0) verdict = 'fail';
     else if (rule.level === 'OBSERVED' && observed.length > 0) verdict = 'observed';
     else if (roles.some((x) => x.role === 'pass')) verdict = 'pass';
+    else if (roles.some((x) => x.role === 'blocked')) verdict = 'blocked';
     else if (tests.length > 0) verdict = 'skip';
     else verdict = 'untested';
     const result: RuleResult = {
@@ -110,6 +117,7 @@ export function ruleResults(rules: readonly Rule[], outcomes: readonly TestOutco
     };
     if (observed.length) result.observed = observed;
     if (verdict === 'skip') result.skipReasons = [...new Set(roles.map(({ t }) => skipReason(t)))];
+    if (verdict === 'blocked') result.blockedReasons = roles.filter((x) => x.role === 'blocked').map(({ t }) => blockedReason(t));
     if (failures.length) result.failures = failures;
     return result;
   });

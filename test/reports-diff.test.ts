@@ -70,7 +70,7 @@ test('diff: through the CLI, exit 0 when identical, 1 when different, 2 for a ba
     assert.match(different.out, /1 rule\(s\) differ/);
     assert.ok(existsSync(join(out, 'diff.html')));
     assert.match(readFileSync(join(out, 'diff.md'), 'utf8'), /JOB\.RUN\.PAYLOAD_10MB/);
-    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ schemaVersion: '1.0.0', rules: [] }));
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ schemaVersion: '2.0.0', rules: [] }));
     const bad = cpcSync(['diff', join(dir, 'a', 'conformance.json'), join(dir, 'bad.json')]);
     assert.equal(bad.code, 2, bad.out);
     assert.match(bad.out, /not a valid report/);

@@ -48,7 +48,7 @@ const invalid: [string, (r: ConformanceReport) => void, RegExp][] = [
   ['a seed beyond 31 bits', (r) => { r.run.seed = 2 ** 31; }, /\/run\/seed/],
   ['a key-bearing target URL', (r) => { r.target.baseUrl = 'https://x.test/?api_key=abc'; }, /\/target\/baseUrl/],
   ['a start time that is not a date-time', (r) => { r.run.startedAt = 'yesterday'; }, /\/run\/startedAt/],
-  ['another major version', (r) => { r.schemaVersion = '2.0.0'; }, /\/schemaVersion/],
+  ['another major version', (r) => { r.schemaVersion = '3.0.0'; }, /\/schemaVersion/],
   ['a series point of three numbers', (r) => { r.load!.scenarios[1]!.summary.series!.ratelimitRemaining![0] = [1, 2, 3] as unknown as [number, number]; }, /series/],
 ];
 for (const [name, spoil, issue] of invalid) {

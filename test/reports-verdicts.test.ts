@@ -23,11 +23,15 @@ const cases: Case[] = [
   { name: 'no test declares the rules', tests: [], must: 'untested', observed: 'untested' },
   { name: 'a passing test', tests: [t('passed')], must: 'pass', observed: 'pass' },
   { name: 'a passing test that observed', tests: [t('passed', { observed: [{ rule: OBS.id, value: 404 }] })], must: 'pass', observed: 'observed' },
-  { name: 'a failure attributed to the MUST rule', tests: [t('failed', { failedRules: [MUST.id], error: 'x' })], must: 'fail', observed: 'skip', reason: /not reached/ },
-  { name: 'an unattributed failure fails MUST rules only', tests: [t('failed', { error: 'socket hang up' })], must: 'fail', observed: 'skip', reason: /failed before observing \(socket hang up\)/ },
-  { name: 'a timed-out test fails like a failed one', tests: [t('timedOut', { error: 'timeout' })], must: 'fail', observed: 'skip' },
-  { name: 'a failure attributed to another rule does not pass these', tests: [t('failed', { failedRules: [OTHER] })], must: 'skip', observed: 'skip', reason: /failed earlier on POD\.X\.OTHER/ },
-  { name: 'a failure attributed to the OBSERVED rule fails it', tests: [t('failed', { failedRules: [OBS.id] })], must: 'skip', observed: 'fail' },
+  { name: 'a failure attributed to the MUST rule fails it alone', tests: [t('failed', { failedRules: [MUST.id], error: 'x' })], must: 'fail', observed: 'blocked', reason: /stopped when POD\.X\.MUST failed/ },
+  { name: 'an unattributed failure blocks every rule, MUST included', tests: [t('failed', { error: 'socket hang up\n  at x' })], must: 'blocked', observed: 'blocked', reason: /stopped before checking it: socket hang up$/ },
+  { name: 'a timed-out test without a finding blocks like a failed one', tests: [t('timedOut', { error: 'Test timeout of 30000ms exceeded.' })], must: 'blocked', observed: 'blocked', reason: /Test timeout/ },
+  { name: 'a timed-out test with a finding fails that rule', tests: [t('timedOut', { failedRules: [MUST.id], error: 'timeout' })], must: 'fail', observed: 'blocked' },
+  { name: 'a failure attributed to another rule blocks these', tests: [t('failed', { failedRules: [OTHER] })], must: 'blocked', observed: 'blocked', reason: /stopped when POD\.X\.OTHER failed/ },
+  { name: 'a failure attributed to the OBSERVED rule fails it', tests: [t('failed', { failedRules: [OBS.id] })], must: 'blocked', observed: 'fail' },
+  { name: 'pass wins over blocked (another test verified the rule)', tests: [t('failed', { failedRules: [OTHER] }), t('passed')], must: 'pass', observed: 'pass' },
+  { name: 'blocked wins over skip', tests: [t('skipped', { skipReason: 'r' }), t('failed', { error: 'setup crashed' })], must: 'blocked', observed: 'blocked', reason: /setup crashed/ },
+  { name: 'an observation wins over blocked', tests: [t('failed', { failedRules: [MUST.id], observed: [{ rule: OBS.id, value: 1 }] })], must: 'fail', observed: 'observed' },
   { name: 'a skipped test gives its reason', tests: [t('skipped', { skipReason: 'needs CPC_ENDPOINT_ID' })], must: 'skip', observed: 'skip', reason: /^needs CPC_ENDPOINT_ID$/ },
   { name: 'an interrupted test', tests: [t('interrupted')], must: 'skip', observed: 'skip', reason: /interrupted/ },
   { name: 'a planned test that never ran', tests: [t('passed', { rules: [] })], planned: true, must: 'skip', observed: 'skip', reason: /not run/ },
@@ -43,7 +47,7 @@ for (const c of cases) {
     assert.equal(must!.verdict, c.must, 'MUST rule');
     assert.equal(observed!.verdict, c.observed, 'OBSERVED rule');
     if (c.reason) {
-      const reasons = [...(must!.skipReasons ?? []), ...(observed!.skipReasons ?? [])];
+      const reasons = [...(must!.skipReasons ?? []), ...(observed!.skipReasons ?? []), ...[must!, observed!].flatMap((r) => (r.blockedReasons ?? []).map((b) => b.reason))];
       assert.ok(reasons.some((r) => c.reason!.test(r)), `a skip reason matches ${c.reason}: ${JSON.stringify(reasons)}`);
     }
   });
@@ -71,11 +75,22 @@ test('summary: counts per surface and level, and conformance', () => {
   const base = { target: { kind: 'embedded' as const, keys: { main: false, readonly: false, other: false }, emulator: true, faults: [] }, startedAt: new Date(0), finishedAt: new Date(1000), suiteVersion: '0' };
   const ok = buildReport({ ...base, rules: [MUST, OBS], raw: [t('passed')], complete: true });
   assert.equal(ok.summary.conformant, true);
-  assert.deepEqual(ok.summary.byLevel.MUST, { total: 1, pass: 1, fail: 0, skip: 0, observed: 0, untested: 0 });
+  assert.deepEqual(ok.summary.byLevel.MUST, { total: 1, pass: 1, fail: 0, blocked: 0, skip: 0, observed: 0, untested: 0 });
   assert.equal(ok.summary.bySurface['rest-v2']!.total, 2);
   const failed = buildReport({ ...base, rules: [MUST, OBS], raw: [t('failed', { failedRules: [MUST.id] })], complete: true });
   assert.equal(failed.summary.conformant, false);
   const incomplete = buildReport({ ...base, rules: [MUST, OBS], raw: [t('passed')], complete: false, interruption: 'interrupted by SIGINT' });
   assert.equal(incomplete.summary.conformant, false, 'an incomplete run is never conformant');
   assert.equal(incomplete.run.interruption, 'interrupted by SIGINT');
+});
+
+test('summary: a test blocked by a plain error fails no rule but still makes the run non-conformant', () => {
+  const base = { target: { kind: 'embedded' as const, keys: { main: false, readonly: false, other: false }, emulator: true, faults: [] }, startedAt: new Date(0), finishedAt: new Date(1000), suiteVersion: '0' };
+  const r = buildReport({ ...base, rules: [MUST, OBS], raw: [t('failed', { error: 'ECONNREFUSED' })], complete: true });
+  assert.equal(r.summary.rules.fail, 0);
+  assert.equal(r.summary.rules.blocked, 2);
+  assert.equal(r.summary.tests.failed, 1);
+  assert.equal(r.summary.conformant, false, 'a failed test => not conformant (exit 1)');
+  const [must] = r.rules;
+  assert.deepEqual(must!.blockedReasons, [{ test: must!.tests[0], reason: `"${r.tests[0]!.title}" stopped before checking it: ECONNREFUSED` }]);
 });

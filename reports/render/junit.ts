@@ -13,11 +13,12 @@ type Outcome = { kind: 'pass' } | { kind: 'failure'; message: string; text: stri
 /** A rule's outcome; with a baseline, an expected difference is a skip and any change a failure. */
 function ruleOutcome(rule: RuleResult): Outcome {
   const b = rule.baseline;
-  if (b?.status === 'changed') return { kind: 'failure', type: 'baseline-changed', message: `${rule.id}: baseline expects ${b.expected}, the run gave ${rule.verdict}`, text: (rule.failures ?? []).map((f) => f.message).join('\n\n') || (rule.skipReasons ?? []).join('\n') };
+  if (b?.status === 'changed') return { kind: 'failure', type: 'baseline-changed', message: `${rule.id}: baseline expects ${b.expected}, the run gave ${rule.verdict}`, text: (rule.failures ?? []).map((f) => f.message).join('\n\n') || [...(rule.skipReasons ?? []), ...(rule.blockedReasons ?? []).map((b) => b.reason)].join('\n') };
   if (b && b.expected !== 'conforming' && rule.verdict !== 'pass' && rule.verdict !== 'observed') return { kind: 'skipped', message: `known difference (baseline: ${rule.verdict}): ${b.note ?? ''}` };
   switch (rule.verdict) {
     case 'fail': return { kind: 'failure', type: 'nonconformance', message: failureLine(rule.failures?.[0]?.message ?? `${rule.id} failed`, rule.id), text: (rule.failures ?? []).map((f) => f.message).join('\n\n') };
     case 'skip': return { kind: 'skipped', message: (rule.skipReasons ?? []).join('; ') || 'skipped' };
+    case 'blocked': return { kind: 'skipped', message: `blocked: ${(rule.blockedReasons ?? []).map((b) => b.reason).join('; ') || 'not reached'}` };
     case 'untested': return { kind: 'skipped', message: 'no test verifies this rule' };
     default: return { kind: 'pass' };
   }
@@ -26,8 +27,9 @@ function ruleOutcome(rule: RuleResult): Outcome {
 function testOutcome(t: TestOutcome, report: ConformanceReport): Outcome {
   if (t.status === 'failed') {
     const byId = new Map(report.rules.map((r) => [r.id, r]));
-    const failed = t.failedRules.length ? t.failedRules : t.rules.filter((id) => byId.get(id)?.level === 'MUST');
-    const known = report.baseline && failed.length > 0 && failed.every((id) => byId.get(id)?.baseline?.status === 'as-expected' && byId.get(id)?.baseline?.expected === 'fail');
+    // Known when every rule it failed (or, blocked by a plain error, every rule it blocked) has the verdict the baseline lists for it.
+    const failed = t.failedRules.length ? t.failedRules : t.rules;
+    const known = report.baseline && failed.length > 0 && failed.every((id) => byId.get(id)?.baseline?.status === 'as-expected' && byId.get(id)?.baseline?.expected !== 'conforming');
     if (known) return { kind: 'skipped', message: `known difference (baseline): fails ${failed.join(', ')}` };
     const p = t.property;
     const extra = p?.counterexample !== undefined ? `\n\nseed: ${p.seed}\ncounterexample: ${p.counterexample}${p.replay ? `\nreplay: ${p.replay}` : ''}` : '';

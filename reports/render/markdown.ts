@@ -4,12 +4,12 @@ import { VERDICT_ICON, failureLine, partialRun, propertyRuns, resultLabel, secon
 import { capped, htmlText, mdBlock, mdCode, mdTable, mdText } from './md.js';
 import type { Renderer } from './renderer.js';
 
-const COLS = ['pass', 'fail', 'observed', 'skip', 'untested'] as const;
+const COLS = ['pass', 'fail', 'blocked', 'observed', 'skip', 'untested'] as const;
 
 function totals(title: string, rows: Record<string, Counts>, all: Counts): string {
   const body = Object.entries(rows).filter(([, c]) => c.total > 0).map(([name, c]) => [mdText(name), String(c.total), ...COLS.map((k) => String(c[k]))]);
   body.push(['**total**', String(all.total), ...COLS.map((k) => String(all[k]))]);
-  return mdTable([title, 'rules', ...COLS], body, ['l', 'r', 'r', 'r', 'r', 'r', 'r']);
+  return mdTable([title, 'rules', ...COLS], body, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']);
 }
 
 function header(r: ConformanceReport): string {
@@ -46,6 +46,13 @@ function failures(r: ConformanceReport): string {
     return `<details><summary>${htmlText(x.id)}: ${htmlText(`${last.request.method} ${last.request.url}`, 160)} → ${last.response?.status ?? 'no response'}</summary>\n\n${mdBlock(last.curl, 'sh', 2000)}\n\n${last.response?.body ? mdBlock(last.response.body, '', 1500) : ''}\n</details>`;
   }).filter(Boolean).join('\n');
   return `## ${VERDICT_ICON.fail} Failing rules (${failing.length})\n\n${table}${more}\n\n${evidence}`;
+}
+
+function blocked(r: ConformanceReport): string {
+  const rows = r.rules.filter((x) => x.verdict === 'blocked');
+  if (!rows.length) return '';
+  const { shown, more } = capped(rows, 100);
+  return `## ${VERDICT_ICON.blocked} Blocked rules (${rows.length})\n\nEvery test of these rules stopped before checking them, because something else broke first.\n\n${mdTable(['Rule', 'Level', 'Blocked by'], shown.map((x) => [mdCode(x.id), x.level, mdText(x.blockedReasons?.[0]?.reason ?? '', 200)]))}${more}`;
 }
 
 function observed(r: ConformanceReport): string {
@@ -105,7 +112,7 @@ export const markdownRenderer: Renderer = {
     const parts = [
       header(r),
       `## Totals\n\n${totals('Surface', r.summary.bySurface, r.summary.rules)}\n\n${totals('Level', r.summary.byLevel, r.summary.rules)}\n\nTests: ${t.total} · ${t.passed} passed · ${t.failed} failed · ${t.skipped} skipped${t.interrupted ? ` · ${t.interrupted} interrupted` : ''}${t.notRun ? ` · ${t.notRun} never started` : ''}`,
-      baseline(r), failures(r), observed(r), properties(r), load(r), detection(r), mutation(r), untested(r),
+      baseline(r), failures(r), blocked(r), observed(r), properties(r), load(r), detection(r), mutation(r), untested(r),
       '_Full report with evidence: `report.html` (self-contained); data: `conformance.json`; CI: `junit.xml`._',
     ];
     return parts.filter(Boolean).join('\n\n') + '\n';

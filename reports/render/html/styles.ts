@@ -1,9 +1,9 @@
 /** The page's only stylesheet (inline: the report opens from disk with no network). */
 export const STYLES = `
 :root { --bg:#fff; --fg:#1b1f24; --muted:#59636e; --line:#d1d9e0; --soft:#f6f8fa;
-  --pass:#1a7f37; --fail:#cf222e; --skip:#9a6700; --observed:#0969da; --untested:#6e7781; --warn-bg:#fff8c5; --bad-bg:#ffebe9; }
+  --pass:#1a7f37; --fail:#cf222e; --skip:#9a6700; --blocked:#bc4c00; --observed:#0969da; --untested:#6e7781; --warn-bg:#fff8c5; --bad-bg:#ffebe9; }
 @media (prefers-color-scheme: dark) { :root { --bg:#0d1117; --fg:#e6edf3; --muted:#9198a1; --line:#3d444d; --soft:#151b23;
-  --pass:#3fb950; --fail:#f85149; --skip:#d29922; --observed:#4493f8; --untested:#9198a1; --warn-bg:#3b2e00; --bad-bg:#3d1214; } }
+  --pass:#3fb950; --fail:#f85149; --skip:#d29922; --blocked:#db6d28; --observed:#4493f8; --untested:#9198a1; --warn-bg:#3b2e00; --bad-bg:#3d1214; } }
 * { box-sizing: border-box; }
 html { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: var(--bg); color: var(--fg); }
 body { margin: 0 auto; max-width: 1280px; padding: 16px 24px 64px; }
@@ -23,7 +23,7 @@ dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; word-break: break-
 .banner { border: 1px solid var(--skip); background: var(--warn-bg); border-radius: 6px; padding: 10px 14px; margin: 12px 0; }
 .banner.bad { border-color: var(--fail); background: var(--bad-bg); }
 .v { display: inline-block; min-width: 64px; text-align: center; border-radius: 10px; padding: 0 8px; font-weight: 600; font-size: 12px; border: 1px solid currentColor; }
-.v-pass { color: var(--pass); } .v-fail { color: var(--fail); } .v-skip { color: var(--skip); } .v-observed { color: var(--observed); } .v-untested { color: var(--untested); }
+.v-pass { color: var(--pass); } .v-fail { color: var(--fail); } .v-skip { color: var(--skip); } .v-blocked { color: var(--blocked); } .v-observed { color: var(--observed); } .v-untested { color: var(--untested); }
 .b-changed { color: var(--fail); font-weight: 600; } .b-as-expected { color: var(--muted); }
 .muted { color: var(--muted); } .small { font-size: 12px; }
 nav.toc { display: flex; flex-wrap: wrap; gap: 4px 14px; margin: 12px 0; }

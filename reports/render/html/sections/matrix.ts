@@ -43,6 +43,7 @@ ${join(failures.slice(0, EVIDENCE_TESTS).map((f) => {
     return html`<div class="small">observed: ${values.slice(0, 3).map((v) => html`<code>${v.length > 160 ? v.slice(0, 160) + '…' : v}</code> `)}${values.length > 3 ? html`<span class="muted">and ${String(values.length - 3)} more</span>` : ''}</div>`;
   }
   if (rule.verdict === 'skip') return html`<div class="small muted">${(rule.skipReasons ?? []).join(' · ')}</div>`;
+  if (rule.verdict === 'blocked') return html`<div class="small muted">blocked: ${[...new Set((rule.blockedReasons ?? []).map((b) => b.reason))].join(' · ')}</div>`;
   return html``;
 }
 
@@ -56,7 +57,7 @@ function testsCell(rule: RuleResult, tests: Map<string, TestOutcome>): Html {
 
 function searchText(rule: RuleResult, tests: Map<string, TestOutcome>): string {
   return [rule.id, rule.statement, rule.section, rule.surface, rule.level, rule.verdict, ...rule.tests.map((id) => tests.get(id)?.title ?? ''),
-    ...(rule.failures ?? []).map((f) => f.message), ...(rule.skipReasons ?? []), ...observedSet(rule), rule.baseline?.note ?? ''].join(' \u0001 ').toLowerCase();
+    ...(rule.failures ?? []).map((f) => f.message), ...(rule.skipReasons ?? []), ...(rule.blockedReasons ?? []).map((b) => b.reason), ...observedSet(rule), rule.baseline?.note ?? ''].join(' \u0001 ').toLowerCase();
 }
 
 function row(rule: RuleResult, tests: Map<string, TestOutcome>, withBaseline: boolean): Html {

@@ -1,7 +1,7 @@
 import type { ConformanceReport, Counts, Verdict } from '../../../model.js';
 import { html, type Html } from '../escape.js';
 
-const COLUMNS: Verdict[] = ['pass', 'fail', 'observed', 'skip', 'untested'];
+const COLUMNS: Verdict[] = ['pass', 'fail', 'blocked', 'observed', 'skip', 'untested'];
 
 function cell(n: number, filter: Record<string, string>): Html {
   return n === 0 ? html`<td class="num muted">0</td>` : html`<td class="num"><a href="#matrix" data-filter="${JSON.stringify(filter)}">${String(n)}</a></td>`;
