@@ -18,7 +18,24 @@ export interface EndpointInputArgs {
   workersMin?: number | null;
   workersMax?: number | null;
   networkVolumeId?: string | null;
+  gpuCount?: number | null;
+  allowedCudaVersions?: string | null;
 }
+
+/**
+ * Live input fields (platform-notes: "`gpuCount` (Int), `allowedCudaVersions` (String, comma
+ * list)"), outside `schemas/endpoint-input.schema.json`, the spec's fields: checked here.
+ */
+function liveIssues(given: Record<string, unknown>): string[] {
+  const issues: string[] = [];
+  if (typeof given.gpuCount === 'number' && given.gpuCount < 1) issues.push('/gpuCount: must be >= 1');
+  const cuda = given.allowedCudaVersions;
+  if (typeof cuda === 'string' && cuda !== '' && !/^\d+\.\d+( *, *\d+\.\d+)*$/.test(cuda)) {
+    issues.push('/allowedCudaVersions: must be a comma list of CUDA versions (major.minor), or "" for any');
+  }
+  return issues;
+}
+const LIVE_ENDPOINT_FIELDS = new Set(['gpuCount', 'allowedCudaVersions']);
 
 /**
  * Values of a new endpoint for the optional fields the spec leaves without a default ("not
@@ -65,7 +82,8 @@ export function endpointPatch(world: World, args: EndpointInputArgs, provided: R
   if (!existing && given.workersMax === undefined && typeof given.workersMin === 'number' && given.workersMin > ENDPOINT_DEFAULTS.workersMax) {
     given.workersMax = given.workersMin;
   }
-  const forSchema: Record<string, unknown> = { ...given, ...(args.id ? { id: args.id } : {}) };
+  const forSchema: Record<string, unknown> = { ...(args.id ? { id: args.id } : {}) };
+  for (const [key, value] of Object.entries(given)) if (!LIVE_ENDPOINT_FIELDS.has(key)) forSchema[key] = value;
   // A fault may drop `name` from the required fields; the schema still lists it.
   if (world.fault('graphql.save-endpoint-name-optional') && forSchema.name === undefined) forSchema.name = '';
   const result = validate('endpoint-input', forSchema);
@@ -73,6 +91,7 @@ export function endpointPatch(world: World, args: EndpointInputArgs, provided: R
     const field = i.path.split('/')[1] as keyof typeof UNCHECKED_BY_FAULT | undefined;
     return !(field && field in UNCHECKED_BY_FAULT && world.fault(UNCHECKED_BY_FAULT[field]));
   }).map((i) => `${i.path || '(input)'}: ${i.message}`);
+  issues.push(...liveIssues(given));
 
   const merged = { ...ENDPOINT_DEFAULTS, ...existing, ...given } as Record<string, unknown>;
   for (const key of ['workersMin', 'workersMax'] as const) {
@@ -91,6 +110,9 @@ export function endpointPatch(world: World, args: EndpointInputArgs, provided: R
   Object.assign(patch, given);
   if (patch.locations === '') patch.locations = null;
   if (patch.networkVolumeId === '') patch.networkVolumeId = null;
+  if (typeof patch.allowedCudaVersions === 'string') {
+    patch.allowedCudaVersions = patch.allowedCudaVersions === '' ? [] : patch.allowedCudaVersions.split(',').map((v) => v.trim());
+  }
   return patch as EndpointPatch;
 }
 
@@ -110,6 +132,8 @@ export function newEndpointFields(patch: EndpointPatch): EndpointFields {
     workersMin: patch.workersMin ?? ENDPOINT_DEFAULTS.workersMin,
     workersMax: patch.workersMax ?? ENDPOINT_DEFAULTS.workersMax,
     networkVolumeId: patch.networkVolumeId ?? null,
+    gpuCount: patch.gpuCount ?? 1,
+    allowedCudaVersions: patch.allowedCudaVersions ?? [],
     origin: 'graphql',
   };
 }

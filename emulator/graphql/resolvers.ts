@@ -1,5 +1,5 @@
 import type { GqlContext, RootResolver } from './context.js';
-import { deleteEndpoint, endpointsOf, saveEndpoint } from './endpoints.js';
+import { deleteEndpoint, endpointsOf, saveEndpoint, updateEndpointTemplate } from './endpoints.js';
 import { secretCreate, secretDelete } from './secrets.js';
 import { deleteTemplate, saveTemplate } from './templates.js';
 
@@ -21,6 +21,7 @@ export const rootValue: Record<string, RootResolver<never>> = {
   myself,
   saveEndpoint,
   deleteEndpoint,
+  updateEndpointTemplate,
   saveTemplate,
   deleteTemplate,
   secretCreate,

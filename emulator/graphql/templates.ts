@@ -17,7 +17,12 @@ export interface TemplateInputArgs {
   volumeMountPath?: string | null;
   isServerless?: boolean | null;
   containerRegistryAuthId?: string | null;
+  startSsh?: boolean | null;
+  isPublic?: boolean | null;
 }
+
+/** Live input fields (platform-notes) outside `schemas/template-input.schema.json`, the spec's fields. */
+const LIVE_TEMPLATE_FIELDS = new Set(['startSsh', 'isPublic']);
 
 /** Values of a new template's optional fields (not shown by the spec; the live platform's). */
 const TEMPLATE_DEFAULTS = {
@@ -30,6 +35,7 @@ export function templateView(t: TemplateRecord): Record<string, unknown> {
     id: t.id, name: t.name, imageName: t.imageName, containerDiskInGb: t.containerDiskInGb, volumeInGb: t.volumeInGb,
     dockerArgs: t.dockerArgs, env: t.env.map((e) => ({ key: e.key, value: e.value })), ports: t.ports, readme: t.readme,
     volumeMountPath: t.volumeMountPath, isServerless: t.isServerless, containerRegistryAuthId: t.containerRegistryAuthId,
+    startSsh: t.startSsh ?? false, isPublic: t.isPublic ?? false,
   };
 }
 
@@ -41,17 +47,20 @@ function fieldsOf(t: TemplateRecord): TemplateFields {
 /**
  * The template the input describes, merged over the one it modifies: checked against
  * `schemas/template-input.schema.json` as a whole, so an update cannot make a serverless
- * template keep a volume. Null means "not given", except for `containerRegistryAuthId`.
+ * template keep a volume. Null means "not given", except for `containerRegistryAuthId`, which
+ * null and `""` clear (live clients send `""` for none, platform-notes). The live fields
+ * `startSsh` and `isPublic` are GraphQL Booleans, checked by the schema of the document.
  */
 function mergedFields(ctx: GqlContext, input: TemplateInputArgs, existing: TemplateRecord | undefined): TemplateFields {
   const given: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
     if (key === 'id' || value === undefined || (value === null && key !== 'containerRegistryAuthId')) continue;
-    given[key] = value;
+    given[key] = key === 'containerRegistryAuthId' && value === '' ? null : value;
   }
   const merged = { ...TEMPLATE_DEFAULTS, ...(existing ? fieldsOf(existing) : {}), ...given } as TemplateFields;
-  const { containerRegistryAuthId, ...checked } = merged;
-  const result = validate('template-input', containerRegistryAuthId === null ? checked : merged);
+  const { containerRegistryAuthId, ...rest } = merged;
+  const specFields = Object.fromEntries(Object.entries(containerRegistryAuthId === null ? rest : merged).filter(([k]) => !LIVE_TEMPLATE_FIELDS.has(k)));
+  const result = validate('template-input', specFields);
   const issues = result.valid ? [] : result.issues
     .filter((i) => !(i.path === '/volumeInGb' && i.keyword === 'const' && ctx.world.fault('graphql.serverless-volume-unchecked')))
     .map((i) => `${i.path || '(input)'}: ${i.message}`);

@@ -25,6 +25,10 @@ export interface EndpointRecord {
   workersMin: number;
   workersMax: number;
   networkVolumeId: string | null;
+  /** Live fields (platform-notes): GPUs per worker (absent: 1), the hosts' CUDA versions (absent: any), template changes (absent: 0). */
+  gpuCount?: number;
+  allowedCudaVersions?: string[];
+  version?: number;
   createdAt: number;
   origin: 'rest-v1' | 'graphql' | 'seed';
   /** Public model endpoints answer any account with bearer auth. */

@@ -20,6 +20,9 @@ export interface TemplateRecord {
   volumeMountPath: string;
   isServerless: boolean;
   containerRegistryAuthId: string | null;
+  /** Live fields (platform-notes); absent is false. */
+  startSsh?: boolean;
+  isPublic?: boolean;
   createdAt: number;
   /** Virtual time of the most recent use (creation counts as none). */
   lastUsedAt: number | null;
