@@ -228,8 +228,10 @@ class Exchange implements BodySink {
     const world = ctx.world;
     if (result.kind === 'aborted') { res.destroy(); return; }
     if (result.kind === 'too-large') {
+      // No `Connection: close`: the body's rest is read and discarded within bounds (http/body.ts,
+      // LINGER), so a client still sending reads this answer, and one that finishes keeps its connection.
       return send(res, problem('payload-too-large', `The body exceeds the maximum payload of ${result.limit} bytes for ${route.operation}.`,
-        undefined, { ...rlHeaders, Connection: 'close' }), world);
+        undefined, rlHeaders), world);
     }
     const bodyBytes = result.bytes.length;
     if (bodyBytes > 0) {

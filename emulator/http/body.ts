@@ -6,8 +6,23 @@ export type BodyResult =
   | { kind: 'too-large'; limit: number; declared?: number }
   | { kind: 'aborted' };
 
-/** How far past the limit the emulator keeps draining (discarding) before it drops the socket. */
-const DRAIN_FACTOR = 2;
+/**
+ * The lingering close of a refused body, as production servers do it (nginx: `lingering_close`,
+ * `lingering_time`): after the 413 leaves, the rest of the body is read and discarded so that a
+ * client still sending can finish its write and read the answer (Go's client, and so k6, reports
+ * a write error instead of an answer when the server drops the connection under its write).
+ * Bounded, so a slow or endless sender cannot hold the connection: after `ms` from the refusal,
+ * or once the body has reached `limitFactor` times the limit plus `slackBytes`, the socket is
+ * destroyed. A body that ends within the bounds leaves the connection open for the next request.
+ */
+export interface LingerBounds {
+  readonly ms: number;
+  readonly limitFactor: number;
+  readonly slackBytes: number;
+}
+
+/** The emulator's bounds: 5 s (nginx's `lingering_timeout`), and twice the limit plus 1 MiB of body. */
+export const LINGER: LingerBounds = { ms: 5000, limitFactor: 2, slackBytes: 1024 * 1024 };
 
 /** Receives the outcome of {@link readBody}, once. */
 export interface BodySink { bodyRead(result: BodyResult): void }
@@ -15,21 +30,21 @@ export interface BodySink { bodyRead(result: BodyResult): void }
 /**
  * Reads a body of at most `limit` bytes and hands the outcome to `sink`. A declared
  * Content-Length over the limit is refused before a byte is read; a body that grows past the
- * limit stops being buffered at once, and the rest is drained (discarded) so the client can read
- * the 413, up to a cap after which the socket is destroyed. Memory never holds more than
+ * limit stops being buffered at once, and the rest is read and discarded within `linger`'s
+ * bounds (a lingering close) so the client can read the 413. Memory never holds more than
  * `limit` bytes of one request.
  *
  * This runs on every request with a body, so it costs one small object and no closures: the
  * listeners are module functions that find their reading on the request.
  */
-export function readBody(req: IncomingMessage, limit: number, sink: BodySink): void {
+export function readBody(req: IncomingMessage, limit: number, sink: BodySink, linger: LingerBounds = LINGER): void {
   const declared = req.headers['content-length'] !== undefined ? Number(req.headers['content-length']) : undefined;
   if (declared !== undefined && Number.isFinite(declared) && declared > limit) {
-    drain(req, limit);
+    lingerOn(req, limit, linger, 0);
     sink.bodyRead({ kind: 'too-large', limit, declared });
     return;
   }
-  (req as Reading)[READING] = { chunks: [], size: 0, limit, sink };
+  (req as Reading)[READING] = { chunks: [], size: 0, limit, sink, linger };
   req.on('data', onData);
   req.on('end', onEnd);
   // An abort emits 'aborted' and then an 'error'; the error alone is enough.
@@ -42,7 +57,7 @@ export function readBodyAsync(req: IncomingMessage, limit: number): Promise<Body
 }
 
 const READING = Symbol('reading');
-interface BodyState { chunks: Buffer[]; size: number; readonly limit: number; sink: BodySink | undefined }
+interface BodyState { chunks: Buffer[]; size: number; readonly limit: number; sink: BodySink | undefined; readonly linger: LingerBounds }
 type Reading = IncomingMessage & { [READING]?: BodyState };
 
 function finish(state: BodyState, result: BodyResult): void {
@@ -58,7 +73,7 @@ function onData(this: Reading, chunk: Buffer): void {
   if (state.size > state.limit) {
     state.chunks = [];
     this.off('data', onData);
-    drain(this, state.limit, state.size);
+    lingerOn(this, state.limit, state.linger, state.size);
     finish(state, { kind: 'too-large', limit: state.limit });
     return;
   }
@@ -75,13 +90,22 @@ function onError(this: Reading): void {
   finish(this[READING]!, { kind: 'aborted' });
 }
 
-function drain(req: IncomingMessage, limit: number, already = 0): void {
+/** Reads and discards the rest of a refused body within `bounds`, then destroys the socket (see {@link LingerBounds}). */
+function lingerOn(req: IncomingMessage, limit: number, bounds: LingerBounds, already: number): void {
+  const cap = limit * bounds.limitFactor + bounds.slackBytes;
   let seen = already;
-  const cap = limit * DRAIN_FACTOR + 1024 * 1024;
+  const socket = req.socket;
+  const timer = setTimeout(() => { socket.destroy(); }, bounds.ms);
+  timer.unref();
+  const done = (): void => { clearTimeout(timer); };
   req.on('data', (chunk: Buffer) => {
     seen += chunk.length;
-    if (seen > cap) req.socket.destroy();
+    if (seen > cap) { done(); socket.destroy(); }
   });
+  // The whole body arrived (the connection serves the next request) or the connection ended.
+  req.once('end', done);
+  socket.once('close', done);
+  if (seen > cap) { done(); socket.destroy(); return; }
   req.resume();
 }
 

@@ -1,0 +1,152 @@
+/**
+ * The lingering close of an oversized body (emulator/http/body.ts): the 413 is read by a client
+ * that keeps sending after it, a body that ends within the bounds leaves the connection usable,
+ * and a sender past the byte bound or the time bound loses its connection. With real k6 (`K6`
+ * or `k6` on PATH) every oversized post of several VUs reads its 413.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { startEmulator, type RunningEmulator } from '../emulator/server.js';
+import { LINGER, readBody } from '../emulator/http/body.js';
+import { DEFAULT_MAX_BODY } from '../emulator/http/route.js';
+import { findK6 } from '../lib/k6node/k6-binary.js';
+
+let emu: RunningEmulator;
+let key: string;
+
+before(async () => {
+  emu = await startEmulator({ port: 0 });
+  const res = await request(`${emu.url}/__emulator/worlds`, { method: 'POST', body: JSON.stringify({ quotas: { minute: 100000 } }), headers: { 'content-type': 'application/json' } });
+  key = ((await res.body.json()) as { keys: { main: string } }).keys.main;
+});
+after(() => emu.close());
+
+const MIB = 1024 * 1024;
+const head = (length: number, path = '/v2/pods'): string =>
+  `POST ${path} HTTP/1.1\r\nHost: emulator\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+
+/** A raw client: what it read, whether its writes failed, and when the server closed. */
+interface Raw { socket: Socket; data: () => string; written: () => number; writeError: () => string | undefined; closed: Promise<void> }
+
+function rawClient(port: number): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let data = '';
+    let written = 0;
+    let writeError: string | undefined;
+    socket.on('data', (d) => { data += d.toString('latin1'); });
+    socket.on('error', (e: NodeJS.ErrnoException) => { writeError ??= e.code ?? e.message; });
+    const closed = new Promise<void>((done) => socket.on('close', () => done()));
+    socket.once('connect', () => resolve({
+      socket, data: () => data, written: () => written, writeError: () => writeError, closed,
+    }));
+    socket.once('error', reject);
+    const write = socket.write.bind(socket);
+    socket.write = ((chunk: Buffer | string, ...rest: never[]) => { written += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length; return write(chunk, ...rest); }) as typeof socket.write;
+  });
+}
+
+/** Resolves when `predicate` holds on the data read so far; fails after 5 s instead of hanging. */
+async function until(raw: Raw, predicate: (data: string) => boolean, what: string): Promise<void> {
+  for (let waited = 0; !predicate(raw.data()); waited += 10) {
+    if (waited > 5000) assert.fail(`${what} did not happen within 5 s (read ${JSON.stringify(raw.data().slice(0, 300))})`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+const answered413 = (data: string): boolean => /^HTTP\/1\.1 413 [\s\S]*\r\n\r\n\{[\s\S]*\}/.test(data);
+
+async function sendAll(raw: Raw, bytes: number, chunk = 64 * 1024): Promise<void> {
+  const piece = Buffer.alloc(chunk, 32);
+  for (let left = bytes; left > 0 && !raw.writeError() && !raw.socket.destroyed; left -= chunk) {
+    if (!raw.socket.write(left >= chunk ? piece : piece.subarray(0, left))) await new Promise<void>((r) => { raw.socket.once('drain', r); raw.socket.once('close', r); });
+  }
+}
+
+test('a client that keeps sending after the 413 reads it, finishes its body, and keeps its connection', async () => {
+  const raw = await rawClient(emu.port);
+  const size = DEFAULT_MAX_BODY + MIB / 2;
+  raw.socket.write(head(size));
+  await sendAll(raw, DEFAULT_MAX_BODY + 1);
+  await until(raw, answered413, 'the 413');
+  // The rest of the body after the answer, as a client that writes before it reads does.
+  await sendAll(raw, size - DEFAULT_MAX_BODY - 1);
+  assert.equal(raw.writeError(), undefined, 'no write of the body failed');
+  const first = raw.data();
+  assert.match(first, /content-type: application\/problem\+json/i);
+  assert.match(first, /"status":413/);
+  assert.doesNotMatch(first, /connection: close/i);
+  raw.socket.write(`GET /v2/pods HTTP/1.1\r\nHost: emulator\r\nAuthorization: Bearer ${key}\r\n\r\n`);
+  await until(raw, (d) => /HTTP\/1\.1 200 /.test(d.slice(first.length)), 'the next answer on the same connection');
+  raw.socket.destroy();
+});
+
+test('an endless sender is cut off after the byte bound, having read its 413 first', async () => {
+  const raw = await rawClient(emu.port);
+  raw.socket.write(head(1024 * MIB));
+  await sendAll(raw, 1024 * MIB, 256 * 1024);
+  await raw.closed;
+  assert.ok(answered413(raw.data()), 'the 413 arrived before the connection was dropped');
+  const cap = DEFAULT_MAX_BODY * LINGER.limitFactor + LINGER.slackBytes;
+  // The client's count includes what the kernels' socket buffers held when the server let go.
+  assert.ok(raw.written() < cap + 32 * MIB, `the server took ${raw.written()} bytes; its bound is ${cap} plus socket buffers`);
+});
+
+test('a slow sender is cut off after the time bound (readBody with a short bound)', async () => {
+  const limit = 1024;
+  const server: Server = createServer((req, res) => {
+    readBody(req, limit, { bodyRead: (r) => { res.writeHead(r.kind === 'too-large' ? 413 : 200, { 'content-length': 2 }).end('{}'); } }, { ms: 200, limitFactor: 1000, slackBytes: MIB });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const raw = await rawClient((server.address() as AddressInfo).port);
+    raw.socket.write(`POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${10 * MIB}\r\n\r\n`);
+    raw.socket.write(Buffer.alloc(limit + 1, 32));
+    let trickled = 0;
+    const trickle = setInterval(() => { if (!raw.socket.destroyed) { raw.socket.write(Buffer.alloc(100, 32)); trickled += 100; } }, 10);
+    const timeout = setTimeout(() => raw.socket.destroy(new Error('the server did not let go within 5 s')), 5000);
+    await raw.closed;
+    clearInterval(trickle);
+    clearTimeout(timeout);
+    assert.notEqual(raw.writeError(), 'the server did not let go within 5 s');
+    assert.match(raw.data(), /^HTTP\/1\.1 413 /);
+    assert.ok(trickled < 10 * MIB, 'cut off while still sending');
+  } finally {
+    server.close();
+  }
+});
+
+const k6 = findK6();
+test('real k6: every oversized post of 4 VUs reads its 413 while still sending', { skip: k6.found ? false : k6.reason }, async () => {
+  if (!k6.found) return;
+  const dir = mkdtempSync(join(tmpdir(), 'linger-k6-'));
+  try {
+    const script = join(dir, 'oversized.js');
+    writeFileSync(script, `import http from 'k6/http';
+import { check } from 'k6';
+export const options = { vus: 4, iterations: 20, thresholds: { checks: ['rate==1'] } };
+const body = 'x'.repeat(${DEFAULT_MAX_BODY + 2 * MIB});
+export default function () {
+  const res = http.post(__ENV.URL, body, { headers: { Authorization: 'Bearer ' + __ENV.KEY, 'Content-Type': 'application/json' } });
+  if (res.status !== 413) console.error('got ' + res.status + ' ' + res.error);
+  check(res, { 'the oversized post reads its 413': (r) => r.status === 413 });
+}
+`);
+    const code = await new Promise<number | null>((done) => {
+      const child = spawn(k6.path, ['run', '--quiet', '-e', `URL=${emu.url}/v2/pods`, '-e', `KEY=${key}`, script], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let err = '';
+      child.stderr.on('data', (d: Buffer) => { err += d.toString(); });
+      child.on('exit', (c) => { if (c !== 0) process.stderr.write(err); done(c); });
+    });
+    assert.equal(code, 0, `k6 ${k6.version} exited ${code}: some oversized post did not read its 413`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
