@@ -1,16 +1,62 @@
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startEmulator } from '../emulator/server.js';
+import { loadTargetConfig } from '../lib/config.js';
+import { targetProfile } from '../lib/profile.js';
+import { ApiClient, type Keys } from '../lib/client/api.js';
+import { EmulatorControl } from '../lib/client/control.js';
+import { undiciTransport } from '../lib/client/transport.js';
+import { Pacer, pacedTransport } from '../lib/client/pacing.js';
+import { describeLeftovers, leftoversPath, newRunId, Registry, sweep, writeLeftovers } from './support/cleanup.js';
 
 /**
  * With no target configured (no CPC_BASE_URL), start the embedded emulator on a free loopback
  * port for this run and point the suite at it. Workers inherit the environment.
+ *
+ * Against a target without the emulator's control surface (a deployment), every test shares
+ * its account: the run gets an id that every name it makes carries, a registry of what it
+ * creates (CPC_CLEANUP_FILE), and a teardown, run also after a failure or Ctrl-C, that deletes
+ * whatever is still there and writes the rest to `leftovers.json` beside the report.
  */
-export default async function globalSetup(_config: FullConfig): Promise<(() => Promise<void>) | undefined> {
-  if (process.env.CPC_BASE_URL) return undefined;
-  const running = await startEmulator({ port: 0, host: '127.0.0.1' });
-  process.env.CPC_BASE_URL = running.url;
-  process.env.CPC_SERVERLESS_URL = running.url;
-  process.env.CPC_REST_V1_URL = running.url;
-  process.env.CPC_TARGET_KIND = 'embedded';
-  return () => running.close();
+export default async function globalSetup(config: FullConfig): Promise<(() => Promise<void>) | undefined> {
+  process.env.CPC_RUN_ID ??= newRunId();
+  const runId = process.env.CPC_RUN_ID;
+  if (!process.env.CPC_BASE_URL) {
+    const running = await startEmulator({ port: 0, host: '127.0.0.1' });
+    process.env.CPC_BASE_URL = running.url;
+    process.env.CPC_SERVERLESS_URL = running.url;
+    process.env.CPC_REST_V1_URL = running.url;
+    process.env.CPC_TARGET_KIND = 'embedded';
+    return () => running.close();
+  }
+  const target = loadTargetConfig();
+  const leftovers = leftoversPath(config.rootDir);
+  rmSync(leftovers, { force: true });
+  if (await EmulatorControl.detect(target.baseUrl!)) return undefined;
+
+  const file = join(tmpdir(), `cpc-created-${runId}.jsonl`);
+  process.env.CPC_CLEANUP_FILE = file;
+  process.stdout.write(`Run ${runId}: what it creates on the target is named cpc-${runId}-… and deleted before the run ends (record: ${file})\n`);
+  return async () => {
+    const registry = new Registry(file);
+    const { created, open } = registry.outstanding();
+    let left: Awaited<ReturnType<typeof sweep>> = [];
+    if (open.length > 0) {
+      process.stdout.write(`cleanup: deleting ${open.length} resource(s) the tests left on the target\n`);
+      const keys: Keys = { ...(target.apiKey ? { main: target.apiKey } : {}), ...(target.apiKeyReadonly ? { readonly: target.apiKeyReadonly } : {}), ...(target.apiKeyOther ? { other: target.apiKeyOther } : {}) };
+      const http = undiciTransport({ connections: 1 });
+      const urls = { baseUrl: target.baseUrl!, serverlessUrl: target.serverlessUrl ?? target.baseUrl!, restV1Url: target.restV1Url ?? target.baseUrl! };
+      const api = new ApiClient(urls, keys, pacedTransport(http, new Pacer(), { budgetMs: targetProfile().rateLimitBudgetMs }));
+      try {
+        left = await sweep(api, open, { retryForMs: targetProfile().cleanupWaitMs, log: (line) => process.stdout.write(line + '\n') });
+      } finally {
+        await http.close();
+      }
+      for (const r of open) if (!left.some((l) => l.kind === r.kind && l.id === r.id && l.name === r.name)) registry.done(r);
+    }
+    writeLeftovers(leftovers, { runId, created, leftovers: left, writtenAt: new Date().toISOString() });
+    process.stdout.write(left.length ? describeLeftovers(left) + '\n' : `cleanup: the run created ${created} resource(s) on the target; none is left\n`);
+  };
 }

@@ -1,7 +1,10 @@
 /**
  * `npm run emulator`: the emulator standalone, seeded with an account and a key.
  * Options: --port N (default 8787, env CPC_EMULATOR_PORT), --host H, --key K (fixed key),
- * --clock auto|manual, --scale N, --faults a,b (fault ids).
+ * --clock auto|manual, --scale N, --faults a,b (fault ids), --quotas minute,hour,day (the default
+ * world's rate-limit quotas; default 100000,1000000,10000000, so that only a deployment-like run
+ * asks for the live platform's 60,3000,50000).
+ * Prints the keys (main, read-only, another account's) and the seeded ids as CPC_* lines.
  */
 import { parseArgs } from 'node:util';
 import { startEmulator } from './server.js';
@@ -16,7 +19,7 @@ function usage(message: string): never {
 let values: Record<string, string | undefined>;
 try {
   ({ values } = parseArgs({
-    options: { port: { type: 'string' }, host: { type: 'string' }, key: { type: 'string' }, clock: { type: 'string' }, scale: { type: 'string' }, faults: { type: 'string' } },
+    options: { port: { type: 'string' }, host: { type: 'string' }, key: { type: 'string' }, clock: { type: 'string' }, scale: { type: 'string' }, faults: { type: 'string' }, quotas: { type: 'string' } },
     strict: true,
   }));
 } catch (e) {
@@ -32,13 +35,20 @@ if (!(scale > 0)) usage('--scale must be a number > 0');
 const faults = values.faults ? values.faults.split(',').map((f) => f.trim()).filter(Boolean) : [];
 const unknown = faults.filter((f) => !Object.hasOwn(faultCatalog, f));
 if (unknown.length) usage(`unknown fault(s): ${unknown.join(', ')}`);
+const quotaValues = (values.quotas ?? '100000,1000000,10000000').split(',').map((q) => q.trim());
+if (quotaValues.length !== 3 || !quotaValues.every((q) => /^\d+$/.test(q))) usage(`--quotas is three integers >= 0 for the minute, hour and day windows, got ${values.quotas}`);
+const [minute, hour, day] = quotaValues.map(Number) as [number, number, number];
 
 try {
   const running = await startEmulator({
     port, host: values.host ?? '127.0.0.1', ...(values.key ? { defaultKey: values.key } : {}),
-    defaultWorld: { clock: { mode, scale }, faults, startAt: Date.now() },
+    defaultWorld: { clock: { mode, scale }, faults, startAt: Date.now(), quotas: { minute, hour, day } },
   });
   const world = running.emulator.defaultWorld;
+  const main = running.emulator.defaultKey;
+  // The keys a deployment's user would hold: a read-only key of the same account and a key of another account.
+  const readonly = world.mintKey(main.accountId, ['read'], 'readonly');
+  const other = world.mintKey(world.createAccount('other').id, ['read', 'write'], 'other');
   const seeded: Record<string, unknown> = {};
   for (const seeder of worldSeeders) Object.assign(seeded, seeder(world, running.emulator.defaultKey.accountId));
   const lines = [
@@ -46,9 +56,11 @@ try {
     `  CPC_BASE_URL=${running.url}`,
     `  CPC_SERVERLESS_URL=${running.url}`,
     `  CPC_REST_V1_URL=${running.url}`,
-    `  CPC_API_KEY=${running.emulator.defaultKey.key}`,
+    `  CPC_API_KEY=${main.key}`,
+    `  CPC_API_KEY_READONLY=${readonly.key}`,
+    `  CPC_API_KEY_OTHER=${other.key}`,
     ...Object.entries(seeded).map(([k, v]) => `  ${k}=${String(v)}`),
-    `  control surface: ${running.url}/__emulator   (clock ${mode}${mode === 'auto' ? ` x${scale}` : ''}${faults.length ? `, faults ${faults.join(',')}` : ''})`,
+    `  control surface: ${running.url}/__emulator   (clock ${mode}${mode === 'auto' ? ` x${scale}` : ''}, quotas ${minute}/min ${hour}/h ${day}/day${faults.length ? `, faults ${faults.join(',')}` : ''})`,
   ];
   process.stdout.write(lines.join('\n') + '\n');
   const stop = () => { void running.close().then(() => process.exit(0)); };

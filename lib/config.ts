@@ -1,5 +1,6 @@
 import { ConfigError } from './errors.js';
 import { registerSecret } from './redact.js';
+import { loadProfile } from './profile.js';
 
 /**
  * Where the suite points. With nothing configured the embedded emulator is the target.
@@ -48,9 +49,11 @@ function checkUrl(key: ConfigKey, value: string): string {
 
 /**
  * Reads and validates the target configuration. Throws {@link ConfigError} (exit code 2)
- * for an invalid URL or an incomplete remote target.
+ * for an invalid URL, an incomplete remote target or an invalid target profile.
  */
 export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<Record<ConfigKey, string>> = {}): TargetConfig {
+  // The target profile (lib/profile.ts) is checked with the target, so a bad value stops the run before it starts.
+  loadProfile(env);
   const raw: Partial<Record<ConfigKey, string>> = {};
   for (const key of Object.keys(ENV_VARS) as ConfigKey[]) {
     const value = flags[key] ?? env[ENV_VARS[key]];

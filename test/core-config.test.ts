@@ -2,6 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTargetConfig, configToEnv, flagOf } from '../lib/config.js';
 import { ConfigError } from '../lib/errors.js';
+import { loadProfile, DEFAULT_PROFILE } from '../lib/profile.js';
+import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 
 test('with nothing set, the embedded emulator is the target', () => {
   assert.deepEqual(loadTargetConfig({}), { kind: 'embedded' });
@@ -34,3 +39,44 @@ for (const [name, env, message] of invalid) {
     assert.throws(() => loadTargetConfig(env), (e: unknown) => e instanceof ConfigError && e.code === 'CPC_CONFIG_INVALID' && message.test(e.message));
   });
 }
+
+// The target profile (lib/profile.ts): what the suite creates pods with, and its time bounds.
+test('the target profile: defaults, a file, and variables that win over the file', () => {
+  assert.deepEqual(loadProfile({}), DEFAULT_PROFILE);
+  assert.equal(DEFAULT_PROFILE.podArgs, 'sleep infinity', 'test pods run a long-running command by default');
+  const dir = mkdtempSync(join(tmpdir(), 'cpc-profile-'));
+  try {
+    const file = join(dir, 'profile.json');
+    writeFileSync(file, JSON.stringify({ gpuType: 'NVIDIA A40', cpuFlavor: 'cpu3c', dataCenter: 'EU-RO-1', podImage: 'alpine:3', podArgs: 'sleep 3600', readyTimeoutMs: 900000 }));
+    const p = loadProfile({ CPC_PROFILE: file, CPC_GPU_TYPE: 'NVIDIA L4', CPC_POD_POLL_MS: '2000' });
+    assert.deepEqual(p, { ...DEFAULT_PROFILE, gpuType: 'NVIDIA L4', cpuFlavor: 'cpu3c', dataCenter: 'EU-RO-1', podImage: 'alpine:3', podArgs: 'sleep 3600', readyTimeoutMs: 900000, pollMs: 2000 });
+    const bad: [string, Record<string, string>, string, RegExp][] = [
+      ['a poll interval that is not a number', { CPC_POD_POLL_MS: 'soon' }, 'CPC_POD_POLL_MS', /CPC_POD_POLL_MS must be an integer/],
+      ['a readiness bound below a second', { CPC_POD_READY_TIMEOUT_MS: '5' }, 'CPC_POD_READY_TIMEOUT_MS', /from 1000/],
+      ['a negative rate-limit budget', { CPC_RATE_LIMIT_BUDGET_MS: '-1' }, 'CPC_RATE_LIMIT_BUDGET_MS', /CPC_RATE_LIMIT_BUDGET_MS/],
+      ['a missing profile file', { CPC_PROFILE: join(dir, 'none.json') }, 'CPC_PROFILE', /cannot read .*ENOENT/],
+    ];
+    writeFileSync(join(dir, 'typo.json'), JSON.stringify({ gpu: 'x' }));
+    bad.push(['an unknown field in the file', { CPC_PROFILE: join(dir, 'typo.json') }, 'CPC_PROFILE', /unknown field\(s\) gpu/]);
+    writeFileSync(join(dir, 'types.json'), JSON.stringify({ podImage: 7 }));
+    bad.push(['a field of the wrong type in the file', { CPC_PROFILE: join(dir, 'types.json') }, 'CPC_POD_IMAGE', /field "podImage" .*non-empty string/]);
+    writeFileSync(join(dir, 'broken.json'), '{"podImage": ');
+    bad.push(['a file that is not JSON', { CPC_PROFILE: join(dir, 'broken.json') }, 'CPC_PROFILE', /is not JSON/]);
+    for (const [name, env, variable, message] of bad) {
+      assert.throws(() => loadProfile(env), (e: unknown) => e instanceof ConfigError && e.setting === variable && message.test(e.message), name);
+      // Checked with the target, so the CLI stops with exit 2 before a run starts.
+      assert.throws(() => loadTargetConfig({ CPC_BASE_URL: 'https://x.test', ...env }), (e: unknown) => e instanceof ConfigError && e.setting === variable, `${name} (target config)`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('cpc conformance with an invalid profile value exits 2 naming the variable, before anything runs', () => {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', 'bin/cpc.ts', 'conformance'], {
+    env: { ...process.env, CPC_BASE_URL: 'http://127.0.0.1:9', CPC_API_KEY: 'k-123456', CPC_POD_READY_TIMEOUT_MS: 'ten minutes' }, encoding: 'utf8', timeout: 60_000,
+  });
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr + r.stdout, /CPC_POD_READY_TIMEOUT_MS must be an integer/);
+  assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+});

@@ -7,6 +7,9 @@ import { ApiClient, type Keys, type KeyRole, type SurfaceUrls } from '../../lib/
 import { EmulatorControl, type WorldInfo, type WorldOptions } from '../../lib/client/control.js';
 import { registerSecret } from '../../lib/redact.js';
 import { playwrightTransport } from './transport.js';
+import { Pacer, pacedTransport, type PacingStats } from '../../lib/client/pacing.js';
+import { targetProfile } from '../../lib/profile.js';
+import { Registry, TestTracker, deleteResource, sortForDeletion, uniqueNameFactory, type UniqueName } from './cleanup.js';
 
 /** What every test knows about the target, resolved once per worker. */
 export interface TargetContext {
@@ -32,8 +35,16 @@ export interface Emu {
 /** Quotas for test worlds: high enough that only rate-limit tests meet a 429. */
 export const TEST_WORLD_QUOTAS = { minute: 100_000, hour: 1_000_000, day: 10_000_000 } as const;
 
-type WorkerFixtures = { target: TargetContext; faults: string[]; detection: boolean };
-type TestFixtures = { worldOptions: WorldOptions; world: WorldInfo | undefined; api: ApiClient; emu: Emu; detectionFault: string | undefined };
+type WorkerFixtures = { target: TargetContext; faults: string[]; detection: boolean; pacer: Pacer };
+type TestFixtures = {
+  worldOptions: WorldOptions; world: WorldInfo | undefined; api: ApiClient; emu: Emu; detectionFault: string | undefined;
+  /** Set when the test manages the rate limit itself (its own emulator quotas): the client does not pace. */
+  selfLimited: { on: boolean };
+  /** A name unique to this run and this test, for everything the test creates on the target. */
+  uniqueName: UniqueName;
+  /** On a target without control surface: records what the test creates and deletes it after the test. */
+  cleanup: TestTracker | undefined;
+};
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   faults: [[], { option: true, scope: 'worker' }],
@@ -46,15 +57,27 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   detectionFault: [async ({ detection }, use, testInfo) => {
     if (!detection) { await use(undefined); return; }
     const file = relative(testInfo.config.rootDir, testInfo.file).split(sep).join('/');
-    const faults = readPlan().tests[testKey(file, testInfo.titlePath.slice(1))] ?? [];
+    const plan = readPlan();
+    const faults = plan.tests[testKey(file, testInfo.titlePath.slice(1))] ?? plan.all ?? [];
     const fault = faults[testInfo.repeatEachIndex];
     testInfo.skip(fault === undefined, 'detection: no fault planned for this repetition');
     testInfo.annotations.push({ type: 'fault', description: fault! });
-    testInfo.fail();
+    if (!plan.all) testInfo.fail();
     await use(fault);
+    // `cpc detect --full`: most tests pass with a given fault on; only a failed one is marked expected.
+    if (plan.all && testInfo.status === 'failed') testInfo.fail();
   }, { auto: true }],
 
   worldOptions: [{}, { option: true }],
+
+  // One per worker: the target's rate-limit windows are shared by every test the worker runs.
+  pacer: [async ({}, use, workerInfo) => {
+    await use(new Pacer({ workers: workerInfo.config.workers }));
+  }, { scope: 'worker' }],
+
+  selfLimited: async ({ worldOptions }, use) => { await use({ on: worldOptions.quotas !== undefined }); },
+
+  uniqueName: async ({}, use, testInfo) => { await use(uniqueNameFactory(testInfo.testId, testInfo.repeatEachIndex, testInfo.retry)); },
 
   target: [async ({}, use) => {
     const config = loadTargetConfig();
@@ -78,17 +101,31 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await target.control.deleteWorld(world.id).catch(() => undefined);
   },
 
-  api: async ({ request, target, world }, use, testInfo) => {
+  api: async ({ request, target, world, pacer, selfLimited }, use, testInfo) => {
     const keys = world ? world.keys : target.envKeys;
-    const client = new ApiClient(target.urls, keys, playwrightTransport(request), world ? { 'x-emulator-world': world.id } : {},
+    const transport = pacedTransport(playwrightTransport(request), pacer, { budgetMs: targetProfile().rateLimitBudgetMs, disabled: () => selfLimited.on });
+    const client = new ApiClient(target.urls, keys, transport, world ? { 'x-emulator-world': world.id } : {},
       (role: KeyRole) => testInfo.skip(true, `the target has no ${role} key (set ${role === 'main' ? 'CPC_API_KEY' : role === 'readonly' ? 'CPC_API_KEY_READONLY' : 'CPC_API_KEY_OTHER'})`));
     await use(client);
+    const note = pacingNote(transport.stats);
+    if (note) testInfo.annotations.push({ type: 'rate-limit-wait', description: note });
     if (client.history.length > 0) {
       await testInfo.attach('evidence', { body: JSON.stringify(client.history.slice(-6), null, 2), contentType: 'application/json' });
     }
   },
 
-  emu: async ({ target, world }, use, testInfo) => {
+  // Auto, so it is set up before (and torn down after) the helpers that delete their own creations.
+  cleanup: [async ({ api, target }, use, testInfo) => {
+    const file = process.env.CPC_CLEANUP_FILE;
+    if (target.control || !file) { await use(undefined); return; }
+    const tracker = new TestTracker(new Registry(file), testInfo.titlePath.slice(1).join(' › '));
+    tracker.attach(api);
+    await use(tracker);
+    // Whatever the test left (failed or not): deleted now; what resists is the run's teardown's to retry.
+    for (const r of sortForDeletion([...tracker.open.values()])) await deleteResource(api, r);
+  }, { auto: true }],
+
+  emu: async ({ target, world, selfLimited }, use, testInfo) => {
     const control = target.control;
     const emu: Emu = {
       available: control !== undefined && world !== undefined,
@@ -103,11 +140,18 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       },
       async setQuotas(quotas, resetCounters = true) {
         this.require('set rate-limit quotas');
+        selfLimited.on = true;
         await control!.setQuotas(world!.id, quotas, resetCounters);
       },
     };
     await use(emu);
   },
 });
+
+/** What the client waited for the rate limit, as a note for the report (none when it never waited). */
+function pacingNote(stats: PacingStats): string | undefined {
+  if (stats.pacedMs + stats.retryAfterMs === 0 && stats.gaveUp === 0) return undefined;
+  return `waited ${((stats.pacedMs + stats.retryAfterMs) / 1000).toFixed(1)} s for the target's rate limit (${(stats.pacedMs / 1000).toFixed(1)} s pacing by RateLimit, ${(stats.retryAfterMs / 1000).toFixed(1)} s after ${stats.retried} 429 answer(s) by Retry-After${stats.gaveUp ? `; ${stats.gaveUp} 429 answer(s) returned to the test when the budget of CPC_RATE_LIMIT_BUDGET_MS ran out` : ''})`;
+}
 
 export { expect } from '@playwright/test';

@@ -31,6 +31,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   auth?: AuthChoice;
   timeoutMs?: number;
+  /** `false`: this call is not paced and gets any 429 (tests that exhaust a window on purpose). */
+  pace?: boolean;
 }
 
 /** A response with its parsed body and the evidence to show in a report. */
@@ -47,6 +49,18 @@ export interface ApiResult<T = unknown> {
   durationMs: number;
   evidence: Evidence;
 }
+
+/** One call as observers see it (the cleanup registry reads creations and deletions from these). */
+export interface Exchange {
+  operation: string;
+  auth: AuthChoice;
+  params?: Record<string, string>;
+  /** The JSON body sent (undefined for raw bodies). */
+  requestBody?: unknown;
+  status: number;
+  responseBody: unknown;
+}
+export type ExchangeObserver = (exchange: Exchange) => void;
 
 const DEFAULT_STYLE: Record<ApiSurface, AuthStyle> = {
   'rest-v2': 'bearer', 'rest-v1': 'bearer', 'public-model': 'bearer', serverless: 'raw', graphql: 'query',
@@ -68,6 +82,8 @@ export class ApiClient {
     readonly defaultHeaders: Record<string, string> = {},
     /** Called when a call needs a key the target lacks; test fixtures turn it into a skip. */
     readonly onMissingKey: (role: KeyRole) => void = () => undefined,
+    /** Told of every answered call; shared with {@link withKeys} copies. */
+    readonly observers: ExchangeObserver[] = [],
   ) {}
 
   /** Calls a named operation. */
@@ -99,7 +115,7 @@ export class ApiClient {
 
     let response;
     try {
-      response = await this.transport.send({ method, url: url.toString(), headers, ...(body !== undefined ? { body } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
+      response = await this.transport.send({ method, url: url.toString(), headers, ...(body !== undefined ? { body } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ...(options.pace === false ? { pace: false } : {}) });
     } catch (e) {
       this.#remember(buildEvidence(curlInput, undefined, (e as Error).message));
       throw e;
@@ -112,6 +128,9 @@ export class ApiClient {
     }
     const evidence = buildEvidence(curlInput, { status: response.status, headers: response.headers, text, bytes: response.bytes.byteLength, durationMs: response.durationMs });
     this.#remember(evidence);
+    for (const observe of this.observers) {
+      observe({ operation, auth: options.auth ?? 'main', ...(options.params ? { params: options.params } : {}), ...(options.body !== undefined ? { requestBody: options.body } : {}), status: response.status, responseBody: parsed });
+    }
     return { operation, status: response.status, headers: response.headers, contentType, text, body: parsed as T, bytes: response.bytes.byteLength, durationMs: response.durationMs, evidence };
   }
 
@@ -122,7 +141,7 @@ export class ApiClient {
 
   /** A copy of this client with other keys (for another account) and the same transport. */
   withKeys(keys: Keys): ApiClient {
-    return new ApiClient(this.urls, keys, this.transport, this.defaultHeaders, this.onMissingKey);
+    return new ApiClient(this.urls, keys, this.transport, this.defaultHeaders, this.onMissingKey, this.observers);
   }
 
   #applyAuth(surface: ApiSurface, auth: AuthChoice, headers: Record<string, string>, url: URL): { key?: string; keyVariable?: string } {

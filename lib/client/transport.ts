@@ -8,6 +8,8 @@ export interface HttpRequest {
   body?: string | Uint8Array;
   /** Abort after this many milliseconds (default 330 s: longer than the spec's longest wait). */
   timeoutMs?: number;
+  /** `false`: send at once, never wait for the rate limit nor retry a 429 (see pacing.ts). */
+  pace?: boolean;
 }
 
 export interface HttpResponse {

@@ -8,17 +8,17 @@ import { PROBLEM_RULES } from './support/rule-sets.js';
 // returns an `application/problem+json` error body of the same shape."
 test.describe('createPod status codes', () => {
   test('401 without a bearer token', rules('ERR.CREATE_POD.401', 'POD.CREATE.ERRORS_HAVE_BODY', ...PROBLEM_RULES), async ({ pods }) => {
-    const before = await pods.count();
+    const before = await pods.snapshot();
     const res = await pods.create(await pods.gpuBody(), { auth: 'none' });
     conform(rejectionConformance('ERR.CREATE_POD.401', res, 401), rejectionConformance('POD.CREATE.ERRORS_HAVE_BODY', res, 'client-error'),
-      must(await pods.count() === before, 'ERR.CREATE_POD.401', 'an unauthenticated createPod created a pod'));
+      must((await pods.madeSince(before)).length === 0, 'ERR.CREATE_POD.401', 'an unauthenticated createPod created a pod'));
   });
 
   test('403 for a valid key without write access; nothing is created', rules('ERR.CREATE_POD.403', 'AUTH.REST_V2.FORBIDDEN_403', ...PROBLEM_RULES), async ({ pods }) => {
-    const before = await pods.count();
+    const before = await pods.snapshot();
     const res = await pods.create(await pods.gpuBody(), { auth: 'readonly' });
     conform(rejectionConformance('ERR.CREATE_POD.403', res, 403), rejectionConformance('AUTH.REST_V2.FORBIDDEN_403', res, 403),
-      must(await pods.count() === before, 'ERR.CREATE_POD.403', 'a forbidden createPod created a pod'));
+      must((await pods.madeSince(before)).length === 0, 'ERR.CREATE_POD.403', 'a forbidden createPod created a pod'));
   });
 
   test('400 for a body that is not JSON', rules('ERR.CREATE_POD.400_MALFORMED', ...PROBLEM_RULES), async ({ pods }) => {

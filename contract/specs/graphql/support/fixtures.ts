@@ -1,6 +1,6 @@
 import { test as base } from '../../../support/fixtures.js';
 import { conform } from '../../../support/rules.js';
-import type { ApiClient, ApiResult, KeyRole } from '../../../../lib/client/api.js';
+import type { ApiResult, KeyRole } from '../../../../lib/client/api.js';
 import type { Endpoint, Template } from '../../../../lib/types.gen.js';
 import { graphqlConformance } from '../../../checks/graphql-conformance.js';
 import { doc, PROBE_TEMPLATE, type GraphqlOperation } from './documents.js';
@@ -10,11 +10,11 @@ export type EndpointResult = Endpoint & { id: string };
 export type TemplateResult = Template & { id: string; name: string };
 
 /**
- * GraphQL helpers for one test: unique names, operations that must succeed (a refusal fails
- * the test on the rule given), and, on a real target, clean-up of what the test created.
+ * GraphQL helpers for one test: unique names and operations that must succeed (a refusal fails
+ * the test on the rule given). On a real target the run-wide cleanup deletes what the test created.
  */
 export interface GqlKit {
-  /** A name unique to this run (its seed) and this test, so reruns on a real target never clash. */
+  /** A name unique to this run and this test (`cpc-<run>-<test>-<kind><n>`), so nothing clashes across workers or runs. */
   name(kind: string): string;
   /** Sends a document as `{query}` with the role's key (or no key). */
   send(document: string, auth?: KeyRole | 'none'): Promise<ApiResult>;
@@ -28,14 +28,11 @@ export interface GqlKit {
   endpoints(rule: string, auth?: KeyRole): Promise<EndpointResult[]>;
 }
 
-let counter = 0;
-
 export const test = base.extend<{ gql: GqlKit }>({
-  gql: async ({ api, emu }, use, testInfo) => {
-    const created = { endpoints: [] as { record: EndpointResult; auth: KeyRole }[], templates: [] as { name: string; auth: KeyRole }[] };
+  gql: async ({ api, uniqueName }, use) => {
     const send = (document: string, auth: KeyRole | 'none' = 'main') => api.graphql(document, undefined, { auth });
     const kit: GqlKit = {
-      name: (kind) => `cpc-${kind}-${process.env.CPC_SEED ?? '0'}-${testInfo.testId.slice(0, 8)}-${(++counter).toString(36)}`,
+      name: uniqueName,
       send,
       async ok<T>(operation: GraphqlOperation, document: string, rule: string, auth: KeyRole = 'main') {
         const res = await send(document, auth);
@@ -46,13 +43,11 @@ export const test = base.extend<{ gql: GqlKit }>({
       async serverlessTemplate(rule, extra = {}, auth = 'main') {
         const input = { ...PROBE_TEMPLATE, name: kit.name('tpl'), isServerless: true, ...extra };
         const { value } = await kit.ok<TemplateResult>('saveTemplate', doc.saveTemplate(input), rule, auth);
-        created.templates.push({ name: value.name, auth });
         return value;
       },
       async endpoint(templateId, rule, extra = {}, auth = 'main') {
         const input = { name: kit.name('ep'), gpuIds: 'AMPERE_16', templateId, workersMin: 0, ...extra };
         const { value } = await kit.ok<EndpointResult>('saveEndpoint', doc.saveEndpoint(input), rule, auth);
-        created.endpoints.push({ record: value, auth });
         return value;
       },
       async endpoints(rule, auth = 'main') {
@@ -60,20 +55,9 @@ export const test = base.extend<{ gql: GqlKit }>({
         return value?.endpoints ?? [];
       },
     };
+    // What the test creates is deleted by the run-wide cleanup (contract/support/cleanup.ts).
     await use(kit);
-    if (!emu.available) await cleanUp(api, created);
   },
 });
-
-/** Best effort on a real target: scale endpoints to 0 and delete them, then delete templates. */
-async function cleanUp(api: ApiClient, created: { endpoints: { record: EndpointResult; auth: KeyRole }[]; templates: { name: string; auth: KeyRole }[] }): Promise<void> {
-  for (const { record, auth } of created.endpoints) {
-    const { id, name, gpuIds, templateId } = record;
-    await api.graphql(doc.saveEndpoint({ id, name, gpuIds, templateId, workersMin: 0, workersMax: 0 }, 'id'), undefined, { auth }).catch(() => undefined);
-    await api.graphql(doc.deleteEndpoint(id), undefined, { auth }).catch(() => undefined);
-  }
-  // Templates just used by an endpoint may stay until the deletion delay has passed.
-  for (const { name, auth } of created.templates) await api.graphql(doc.deleteTemplate(name), undefined, { auth }).catch(() => undefined);
-}
 
 export { expect } from '../../../support/fixtures.js';

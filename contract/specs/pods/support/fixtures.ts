@@ -2,13 +2,16 @@ import { test as base } from '../../../support/fixtures.js';
 import type { ApiClient, ApiResult, CallOptions } from '../../../../lib/client/api.js';
 import type { CreateCpuConfig, CreatePodRequest, NetworkVolume, Pod } from '../../../../lib/types.gen.js';
 import { conform } from '../../../support/rules.js';
-import { loadCatalog, picks, vcpuCounts, type PodCatalog } from './catalog.js';
+import { isNvidia, loadCatalog, picks, vcpuCounts, type PodCatalog } from './catalog.js';
 import { waitForStatus, type WaitOptions, type WaitResult } from './wait.js';
+import { targetProfile } from '../../../../lib/profile.js';
+import { Registry } from '../../../support/cleanup.js';
 
 /**
- * Pod helpers for one test: catalog picks, valid bodies, creation that is cleaned up on a real
- * target (pods deleted, volumes the test created deleted), pod counts for "no pod is created"
- * checks, and bounded readiness polling.
+ * Pod helpers for one test: catalog picks, valid bodies from the target profile (lib/profile.ts)
+ * with a name unique to the run and test, creation that is cleaned up on a real target (pods
+ * deleted, volumes the test created deleted), "no pod is created" checks by id, and bounded
+ * readiness polling.
  */
 export interface PodKit {
   catalog(): Promise<PodCatalog>;
@@ -23,29 +26,53 @@ export interface PodKit {
   created(body: CreatePodRequest): Promise<Pod>;
   /** A network volume of the caller in `dataCenterId`: an existing one, or (always with `fresh`) one made for the test. */
   volume(dataCenterId: string, options?: { fresh?: boolean }): Promise<NetworkVolume>;
-  /** How many pods listPods shows the caller. */
-  count(): Promise<number>;
+  /** The caller's pods now (id → name), to tell afterwards whether a refused request made one. */
+  snapshot(): Promise<Map<string, string | undefined>>;
+  /**
+   * Pods listed now that were not in `before` and that no other test of this run made (by the
+   * run's record of creations and its names): on a shared account other tests create pods
+   * meanwhile, so the suite compares ids, never counts.
+   */
+  madeSince(before: Map<string, string | undefined>): Promise<string[]>;
   waitFor(podId: string, statuses: readonly string[], options?: WaitOptions): Promise<WaitResult>;
 }
 
-const NAME = 'cpc-conformance';
+/** A real target's catalog, read once per worker (an emulator world has its own, read per test). */
+const workerCatalogs = new Map<string, Promise<PodCatalog>>();
+
+/** What a profile-less run creates pods with: an NVIDIA type the catalog says is available, else the first NVIDIA type. */
+function defaultGpu(c: PodCatalog): PodCatalog['gpus'][number] | undefined {
+  const unavailable = (v: unknown) => v === false || v === 0 || (typeof v === 'string' && /^(none|unavailable|out of stock)$/i.test(v));
+  return c.gpus.filter(isNvidia).find((g) => !unavailable((g as { availability?: unknown }).availability)) ?? picks(c).nvidia;
+}
 
 export const test = base.extend<{ pods: PodKit }>({
-  pods: async ({ api, emu }, use, testInfo) => {
+  pods: async ({ api, emu, uniqueName }, use, testInfo) => {
     const madePods: string[] = [];
     const madeVolumes: string[] = [];
+    const profile = targetProfile();
+    const podName = uniqueName('pod');
     let catalog: Promise<PodCatalog> | undefined;
+    // The profile's image and long-running command: a container that exits at once never stays RUNNING.
+    const common = () => ({ name: podName, image: profile.podImage, args: profile.podArgs, ...(profile.dataCenter ? { dataCenterIds: [profile.dataCenter] } : {}) });
     const kit: PodKit = {
-      catalog: () => (catalog ??= loadCatalog(api)),
+      catalog: () => {
+        if (emu.available) return (catalog ??= loadCatalog(api));
+        const key = api.urls.baseUrl;
+        if (!workerCatalogs.has(key)) workerCatalogs.set(key, loadCatalog(api));
+        return workerCatalogs.get(key)!;
+      },
       async gpuBody(extra = {}) {
-        const gpu = picks(await kit.catalog()).nvidia;
-        testInfo.skip(!gpu, 'the target\'s GPU catalog lists no NVIDIA type');
-        return { name: NAME, image: 'busybox:latest', gpu: { id: gpu!.id }, ...extra };
+        const c = await kit.catalog();
+        const gpu = profile.gpuType ? c.gpus.find((g) => g.id === profile.gpuType) : defaultGpu(c);
+        testInfo.skip(!gpu, profile.gpuType ? `the target's GPU catalog lists no ${profile.gpuType} (CPC_GPU_TYPE)` : 'the target\'s GPU catalog lists no NVIDIA type');
+        return { ...common(), gpu: { id: gpu!.id }, ...extra };
       },
       async cpuBody(extra = {}) {
-        const cpu = picks(await kit.catalog()).cpu;
-        testInfo.skip(!cpu, 'the target\'s CPU catalog lists no flavor with a power-of-two vCPU count');
-        return { name: NAME, image: 'busybox:latest', cpu: { id: cpu!.id, vcpuCount: vcpuCounts(cpu!)[0]! as CreateCpuConfig['vcpuCount'] }, ...extra };
+        const c = await kit.catalog();
+        const cpu = profile.cpuFlavor ? c.cpus.find((f) => f.id === profile.cpuFlavor && vcpuCounts(f).length > 0) : picks(c).cpu;
+        testInfo.skip(!cpu, profile.cpuFlavor ? `the target's CPU catalog lists no usable flavor ${profile.cpuFlavor} (CPC_CPU_FLAVOR)` : 'the target\'s CPU catalog lists no flavor with a power-of-two vCPU count');
+        return { ...common(), cpu: { id: cpu!.id, vcpuCount: vcpuCounts(cpu!)[0]! as CreateCpuConfig['vcpuCount'] }, ...extra };
       },
       async create(body, options = {}) {
         const res = await api.op<Pod>('createPod', { ...options, body });
@@ -64,14 +91,23 @@ export const test = base.extend<{ pods: PodKit }>({
           const existing = Array.isArray(list.body) ? list.body.find((v) => v.dataCenter === dataCenterId) : undefined;
           if (existing) return existing;
         }
-        const res = await api.op<NetworkVolume>('createNetworkVolume', { body: { name: `${NAME}-${dataCenterId.toLowerCase()}`, size: 10, dataCenter: dataCenterId } });
+        const res = await api.op<NetworkVolume>('createNetworkVolume', { body: { name: uniqueName('vol'), size: 10, dataCenter: dataCenterId } });
         testInfo.skip(res.status !== 201, `the target could not make a network volume in ${dataCenterId} (${res.status})`);
         madeVolumes.push(res.body.id);
         return res.body;
       },
-      async count() {
-        const res = await api.op<{ pods?: unknown[] }>('listPods');
-        return Array.isArray(res.body?.pods) ? res.body.pods.length : Array.isArray(res.body) ? (res.body as unknown[]).length : 0;
+      async snapshot() {
+        const res = await api.op<{ pods?: Pod[] } | Pod[]>('listPods');
+        const list = Array.isArray(res.body) ? res.body : Array.isArray(res.body?.pods) ? res.body.pods : [];
+        return new Map(list.filter((p) => typeof p?.id === 'string').map((p) => [p.id, typeof p.name === 'string' ? p.name : undefined]));
+      },
+      async madeSince(before) {
+        const now = await kit.snapshot();
+        const file = process.env.CPC_CLEANUP_FILE;
+        const others = file ? new Registry(file).knownIds('pod', testInfo.titlePath.slice(1).join(' › ')) : new Set<string>();
+        const run = `cpc-${process.env.CPC_RUN_ID ?? 'local'}-`;
+        const mine = uniqueName.prefix;
+        return [...now].filter(([id, name]) => !before.has(id) && !others.has(id) && !(name?.startsWith(run) && !name.startsWith(mine))).map(([id]) => id);
       },
       waitFor: (podId, statuses, options) => waitForStatus(api, emu, podId, statuses, options),
     };

@@ -2,12 +2,13 @@ import { test } from '@playwright/test';
 import type { ApiClient, ApiResult } from '../../../../lib/client/api.js';
 import type { Pod } from '../../../../lib/types.gen.js';
 import type { Emu } from '../../../support/fixtures.js';
+import { targetProfile } from '../../../../lib/profile.js';
 
 /**
  * Readiness polling (spec: "clients observe readiness by reading the pod (operation `getPod`)
  * until `status` is `RUNNING`"). On the emulator the test moves the virtual clock between
  * reads; on a real target it waits for real, at most `CPC_POD_READY_TIMEOUT_MS` (default 10
- * minutes), reading every `CPC_POD_POLL_MS` (default 5 s). Both are bounded.
+ * minutes), first after `CPC_POD_POLL_MS` (default 5 s), then backing off to 4x that. Both are bounded.
  */
 export interface WaitOptions {
   /** Virtual milliseconds between reads on the emulator (default 1 s). */
@@ -28,15 +29,16 @@ export interface WaitResult {
   waitedMs: number;
 }
 
-export const READY_TIMEOUT_MS = Number(process.env.CPC_POD_READY_TIMEOUT_MS ?? 600_000);
-const POLL_MS = Number(process.env.CPC_POD_POLL_MS ?? 5_000);
+/** The target profile's readiness bound and first poll interval (lib/profile.ts); later polls back off to 4x. */
+export const READY_TIMEOUT_MS = targetProfile().readyTimeoutMs;
+const POLL_MS = targetProfile().pollMs;
 /** The longest virtual wait for readiness on the emulator: a pod not RUNNING by then fails readiness. */
 export const EMULATED_READY_BOUND_MS = 10 * 60_000;
 
 export async function waitForStatus(api: ApiClient, emu: Emu, podId: string, statuses: readonly string[], options: WaitOptions = {}): Promise<WaitResult> {
   const virtual = emu.available;
   const maxMs = options.maxMs ?? (virtual ? EMULATED_READY_BOUND_MS : READY_TIMEOUT_MS);
-  const stepMs = virtual ? options.stepMs ?? 1_000 : POLL_MS;
+  let stepMs = virtual ? options.stepMs ?? 1_000 : POLL_MS;
   if (!virtual) test.setTimeout(maxMs + 120_000);
   const seen: string[] = [];
   const answers: ApiResult<Pod>[] = [];
@@ -50,7 +52,9 @@ export async function waitForStatus(api: ApiClient, emu: Emu, podId: string, sta
       return { pod: res.body, seen, answers, reached: statuses.includes(status), waitedMs };
     }
     if (virtual) await emu.advance(stepMs);
-    else await new Promise((r) => setTimeout(r, stepMs));
-    waitedMs += stepMs;
+    else await new Promise((r) => setTimeout(r, Math.min(stepMs, maxMs - waitedMs)));
+    waitedMs += virtual ? stepMs : Math.min(stepMs, maxMs - waitedMs);
+    // A real target is polled with backoff (each read costs rate-limit quota): 1.5x per read, at most 4x the first interval.
+    if (!virtual) stepMs = Math.min(Math.round(stepMs * 1.5), POLL_MS * 4);
   }
 }

@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import type { ApiClient, ApiResult, AuthChoice } from '../../../../lib/client/api.js';
 import { test, type Emu } from '../../../support/fixtures.js';
+import { uniqueNameFactory } from '../../../support/cleanup.js';
 
 /**
  * A serverless template to create endpoints from: the one seeded in the emulator world, or
@@ -15,9 +16,12 @@ export function templateId(emu: Emu): string {
 /** GPU types named by the spec (the GraphQL `gpuIds` tiers), in the priority order the tests ask for. */
 export const GPU_PRIORITY = ['AMPERE_80', 'ADA_24', 'AMPERE_16'] as const;
 
-/** A creation body with every field the spec lists; workers stay at 0 so nothing runs or bills. */
+let made = 0;
+
+/** A creation body with every field the spec lists; workers stay at 0 so nothing runs or bills. Its name is unique to the run and test. */
 export function endpointBody(template: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { name: `cpc-v1-${test.info().testId.slice(0, 8)}`, templateId: template, gpuTypeIds: [...GPU_PRIORITY], workersMin: 0, workersMax: 0, idleTimeout: 5, ...overrides };
+  const info = test.info();
+  return { name: `${uniqueNameFactory(info.testId, info.repeatEachIndex, info.retry).prefix}v1${(++made).toString(36)}`, templateId: template, gpuTypeIds: [...GPU_PRIORITY], workersMin: 0, workersMax: 0, idleTimeout: 5, ...overrides };
 }
 
 const created: string[] = [];
@@ -41,8 +45,8 @@ export async function deleteCreated(api: ApiClient): Promise<void> {
 }
 
 /** The caller's endpoints as GraphQL `myself` lists them (id and GPU tier), to see what creation did. */
-export async function myEndpoints(api: ApiClient): Promise<{ id: string; gpuIds?: string }[] | undefined> {
-  const res = await api.graphql<{ data?: { myself?: { endpoints?: { id: string; gpuIds?: string }[] } } }>('{ myself { endpoints { id gpuIds } } }');
+export async function myEndpoints(api: ApiClient): Promise<{ id: string; name?: string; gpuIds?: string }[] | undefined> {
+  const res = await api.graphql<{ data?: { myself?: { endpoints?: { id: string; name?: string; gpuIds?: string }[] } } }>('{ myself { endpoints { id name gpuIds } } }');
   return res.body?.data?.myself?.endpoints;
 }
 

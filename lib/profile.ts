@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { ConfigError } from './errors.js';
+
+/**
+ * The target profile: what the suite creates pods with on a target, and how long it waits.
+ * A real deployment is not the emulator: its catalog, capacity and images are its own, and a
+ * pod whose container exits at once never stays RUNNING. Read from a JSON file
+ * (`CPC_PROFILE=path/to/profile.json`) and environment variables, which win over the file:
+ *
+ * | field | variable | default |
+ * |---|---|---|
+ * | gpuType | CPC_GPU_TYPE | an NVIDIA type from the catalog, available ones first |
+ * | cpuFlavor | CPC_CPU_FLAVOR | a flavor from the catalog with a valid vCPU count |
+ * | dataCenter | CPC_DATA_CENTER | none: the target schedules |
+ * | podImage | CPC_POD_IMAGE | busybox:latest |
+ * | podArgs | CPC_POD_ARGS | sleep infinity (a long-running command) |
+ * | readyTimeoutMs | CPC_POD_READY_TIMEOUT_MS | 600000 (10 minutes to RUNNING) |
+ * | pollMs | CPC_POD_POLL_MS | 5000 (first readiness poll; later polls back off to 4x) |
+ * | rateLimitBudgetMs | CPC_RATE_LIMIT_BUDGET_MS | 300000 (longest rate-limit wait per test) |
+ * | cleanupWaitMs | CPC_CLEANUP_WAIT_MS | 150000 (retrying deletions after the run) |
+ *
+ * An invalid value is a {@link ConfigError} naming the variable (the CLI exits 2).
+ */
+export interface TargetProfile {
+  gpuType?: string;
+  cpuFlavor?: string;
+  dataCenter?: string;
+  podImage: string;
+  podArgs: string;
+  readyTimeoutMs: number;
+  pollMs: number;
+  rateLimitBudgetMs: number;
+  cleanupWaitMs: number;
+}
+
+const STRINGS = { gpuType: 'CPC_GPU_TYPE', cpuFlavor: 'CPC_CPU_FLAVOR', dataCenter: 'CPC_DATA_CENTER', podImage: 'CPC_POD_IMAGE', podArgs: 'CPC_POD_ARGS' } as const;
+const NUMBERS = {
+  readyTimeoutMs: 'CPC_POD_READY_TIMEOUT_MS', pollMs: 'CPC_POD_POLL_MS', rateLimitBudgetMs: 'CPC_RATE_LIMIT_BUDGET_MS', cleanupWaitMs: 'CPC_CLEANUP_WAIT_MS',
+} as const;
+export const PROFILE_VARIABLES = { ...STRINGS, ...NUMBERS, file: 'CPC_PROFILE' } as const;
+
+export const DEFAULT_PROFILE: TargetProfile = {
+  podImage: 'busybox:latest', podArgs: 'sleep infinity', readyTimeoutMs: 600_000, pollMs: 5_000, rateLimitBudgetMs: 300_000, cleanupWaitMs: 150_000,
+};
+
+/** Bounds per number: a poll faster than 100 ms or a wait longer than a day is a typo. */
+const LIMITS: Record<keyof typeof NUMBERS, [number, number]> = {
+  readyTimeoutMs: [1_000, 86_400_000], pollMs: [100, 3_600_000], rateLimitBudgetMs: [0, 86_400_000], cleanupWaitMs: [0, 86_400_000],
+};
+
+function readFile(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(resolve(path), 'utf8');
+  } catch (e) {
+    throw new ConfigError(`CPC_PROFILE: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'CPC_PROFILE');
+  }
+  let value: unknown;
+  try { value = JSON.parse(text); } catch (e) {
+    throw new ConfigError(`CPC_PROFILE: ${path} is not JSON: ${(e as Error).message}`, 'CPC_PROFILE');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(`CPC_PROFILE: ${path} must hold a JSON object`, 'CPC_PROFILE');
+  const known = new Set([...Object.keys(STRINGS), ...Object.keys(NUMBERS)]);
+  const unknown = Object.keys(value).filter((k) => !known.has(k));
+  if (unknown.length) throw new ConfigError(`CPC_PROFILE: unknown field(s) ${unknown.join(', ')} in ${path} (known: ${[...known].join(', ')})`, 'CPC_PROFILE');
+  return value as Record<string, unknown>;
+}
+
+/** Reads and validates the profile; throws {@link ConfigError} naming the variable (or file field) at fault. */
+export function loadProfile(env: NodeJS.ProcessEnv = process.env): TargetProfile {
+  const file = env.CPC_PROFILE?.trim() ? readFile(env.CPC_PROFILE.trim()) : {};
+  const profile: TargetProfile = { ...DEFAULT_PROFILE };
+  for (const [field, variable] of Object.entries(STRINGS) as [keyof typeof STRINGS, string][]) {
+    const fromEnv = env[variable];
+    const raw: unknown = fromEnv !== undefined && fromEnv.trim() !== '' ? fromEnv.trim() : file[field];
+    if (raw === undefined) continue;
+    const where = fromEnv !== undefined && fromEnv.trim() !== '' ? variable : `CPC_PROFILE field "${field}" (or ${variable})`;
+    if (typeof raw !== 'string' || raw.trim() === '') throw new ConfigError(`${where} must be a non-empty string, got ${JSON.stringify(raw)}`, variable);
+    if ([...raw].some((c) => c.charCodeAt(0) < 0x20)) throw new ConfigError(`${where} must not contain control characters`, variable);
+    profile[field] = raw.trim();
+  }
+  for (const [field, variable] of Object.entries(NUMBERS) as [keyof typeof NUMBERS, string][]) {
+    const fromEnv = env[variable];
+    const useEnv = fromEnv !== undefined && fromEnv.trim() !== '';
+    const raw: unknown = useEnv ? fromEnv.trim() : file[field];
+    if (raw === undefined) continue;
+    const where = useEnv ? variable : `CPC_PROFILE field "${field}" (or ${variable})`;
+    const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
+    const [min, max] = LIMITS[field];
+    if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${where} must be an integer number of milliseconds from ${min} to ${max}, got ${JSON.stringify(raw)}`, variable);
+    profile[field] = n;
+  }
+  return profile;
+}
+
+let cached: TargetProfile | undefined;
+/** The process's profile, read once (workers inherit the environment the CLI validated). */
+export const targetProfile = (): TargetProfile => (cached ??= loadProfile());
