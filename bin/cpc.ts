@@ -47,7 +47,9 @@ run options:
 
 detect options:
   --faults id,id       only these faults (default: the whole catalog)
-  --per-fault N        tests run per fault (default 4)
+  --per-fault N        tests run per fault (default 6)
+  --full               the whole suite once per fault (nightly): the MUST rules each fault fails,
+                       its own among them and at most 3 (reports/out/detection-full.json)
 
 CPC_SEED replays a run; without it a seed is chosen, printed and recorded in the report.
 `;
@@ -117,7 +119,7 @@ function loadChoice(on: boolean, off: boolean): 'auto' | 'on' | 'off' {
 async function detectCommand(args: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, options: { faults: { type: 'string' }, 'per-fault': { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' } }, strict: true });
+    parsed = parseArgs({ args, options: { faults: { type: 'string' }, 'per-fault': { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, full: { type: 'boolean' } }, strict: true });
   } catch (e) {
     throw new ConfigError((e as Error).message);
   }
@@ -131,6 +133,7 @@ async function detectCommand(args: string[]): Promise<number> {
     faults: v.faults ? v.faults.split(',').map((f) => f.trim()).filter(Boolean) : [],
     ...(perFault ? { perFault } : {}),
     ...(workers ? { workers } : {}),
+    ...(v.full ? { full: true } : {}),
   });
   return exitCode;
 }

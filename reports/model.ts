@@ -150,6 +150,8 @@ export interface ConformanceReport {
   baseline?: BaselineStatus;
   /** The detection matrix of the emulator's faults, when `cpc detect` ran into the same folder. */
   detection?: DetectionSection;
+  /** The whole suite with one fault on at a time (`cpc detect --full`), when it ran into the same folder. */
+  blastRadius?: BlastRadiusSection;
   /** Mutation testing of the emulator (`npm run mutation`), when its report is in the output folder. */
   mutation?: MutationSection;
 }
@@ -159,8 +161,26 @@ export interface DetectionSection {
   generatedAt: string;
   faults: number;
   detected: number;
+  /** Faults whose selected tests failed more than 3 MUST rules. */
+  overLimit?: number;
   rows: {
     fault: string; rule: string; description: string; detection: 'detected' | 'other-rule' | 'missed' | 'no-tests';
     tests: number; failedTests: number; failedRules: string[]; witness?: string;
+    /** How many of `failedRules` are MUST rules; `blockedTests`: failed tests that named no rule. */
+    failedMust?: number; blockedTests?: number;
   }[];
+}
+
+/** See test/detection/matrix.ts (`buildBlastRadius`): the MUST rules the whole suite failed with each fault on. */
+export interface BlastRadiusSection {
+  generatedAt: string;
+  durationMs: number;
+  faults: number;
+  /** At most this many failed MUST rules per fault. */
+  limit: number;
+  median: number;
+  max: number;
+  missingOwnRule: number;
+  overLimit: number;
+  rows: { fault: string; rule: string; failedMust: string[]; ownRule: boolean; tests: number; failedTests: number; blockedTests: number }[];
 }

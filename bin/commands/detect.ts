@@ -2,58 +2,91 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { faultCatalog } from '../../emulator/faults.js';
 import { startEmulator } from '../../emulator/server.js';
+import { loadRules } from '../../lib/rules.js';
+import type { ConformanceReport } from '../../reports/model.js';
 import { readRaw } from '../../reports/write.js';
-import { buildMatrix, matrixText, type DetectionMatrix } from '../../test/detection/matrix.js';
+import { blastPasses, blastText, buildBlastRadius, buildMatrix, matrixPasses, matrixText, type BlastRadius, type DetectionMatrix } from '../../test/detection/matrix.js';
 import { ConfigError } from '../../lib/errors.js';
 import { listPlaywright, runPlaywright } from './playwright.js';
 import { publish } from './publish.js';
 import { loadReport } from './saved-report.js';
-import { buildPlan } from '../../test/detection/plan.js';
+import { buildFullPlan, buildPlan } from '../../test/detection/plan.js';
 import { DETECTION_PROJECT } from '../../test/detection/projects.js';
 
-export interface DetectOptions { outDir: string; faults: string[]; workers?: number; perFault?: number }
+export interface DetectOptions {
+  outDir: string;
+  faults: string[];
+  workers?: number;
+  perFault?: number;
+  /** The whole suite once per fault (nightly), instead of the tests selected per fault. */
+  full?: boolean;
+}
 
 /** Tests run per fault: enough to show detection, few enough for `npm test` on two cores. */
 export const DEFAULT_TESTS_PER_FAULT = 6;
 
+type Catalog = Record<string, { rule: string; description: string }>;
+
 /**
- * The detection matrix: for every fault of the emulator's catalog, run tests that declare the
- * rule the fault breaks, with the fault on, in one Playwright run (one project; each test
- * repeated once per fault planned for it; one shared emulator, a world per test). Every fault
- * must be detected by its own rule.
+ * One Playwright run of the detection project against one shared emulator (a world per test,
+ * each with its planned fault on): `plan` picks the tests and their faults.
  */
-export async function runDetection(options: DetectOptions): Promise<{ matrix: DetectionMatrix; exitCode: number }> {
-  const unknown = options.faults.filter((f) => !Object.hasOwn(faultCatalog, f));
-  if (unknown.length) throw new ConfigError(`unknown fault(s): ${unknown.join(', ')}`);
-  const outDir = resolve(options.outDir);
-  const rawDir = join(outDir, 'detection-raw');
-  rmSync(rawDir, { recursive: true, force: true });
-  mkdirSync(outDir, { recursive: true });
-  const catalog = options.faults.length ? Object.fromEntries(options.faults.map((f) => [f, faultCatalog[f as keyof typeof faultCatalog]])) : faultCatalog;
+async function runPlan(outDir: string, rawDir: string, workers: number | undefined,
+  plan: (target: Record<string, string>) => Promise<{ plan: unknown; lines: string[] }>) {
   const emulator = await startEmulator({ port: 0 });
-  let run;
   try {
     const target = { CPC_BASE_URL: emulator.url, CPC_SERVERLESS_URL: emulator.url, CPC_REST_V1_URL: emulator.url };
-    const { plan, lines } = buildPlan(await listPlaywright(target), catalog, options.perFault ?? DEFAULT_TESTS_PER_FAULT, DETECTION_PROJECT);
+    const planned = await plan(target);
     const planFile = join(outDir, 'detection-plan.json');
     const listFile = join(outDir, 'detection-tests.txt');
-    writeFileSync(planFile, JSON.stringify(plan, null, 2) + '\n');
-    writeFileSync(listFile, lines.join('\n') + '\n');
-    run = await runPlaywright(['--reporter=dot,./reports/playwright-reporter.ts', `--test-list=${listFile}`, ...(options.workers ? [`--workers=${options.workers}`] : [])],
+    writeFileSync(planFile, JSON.stringify(planned.plan, null, 2) + '\n');
+    writeFileSync(listFile, planned.lines.join('\n') + '\n');
+    return await runPlaywright(['--reporter=dot,./reports/playwright-reporter.ts', `--test-list=${listFile}`, ...(workers ? [`--workers=${workers}`] : [])],
       { ...target, CPC_DETECTION_PLAN: planFile, CPC_RAW_DIR: rawDir });
   } finally {
     await emulator.close();
   }
-  const matrix = buildMatrix(catalog, readRaw(rawDir).tests);
+}
+
+/**
+ * The detection matrix: for every fault of the emulator's catalog, run tests that declare the
+ * rule the fault breaks, with the fault on, in one Playwright run (one project; each test
+ * repeated once per fault planned for it). Every fault must be detected by its own rule and
+ * fail at most 3 MUST rules among its tests. With `full`, the whole suite runs once per fault
+ * (`detection-full.json`): the fault's own rule must be among the failed MUST rules, and at
+ * most 3 of them.
+ */
+export async function runDetection(options: DetectOptions): Promise<{ matrix?: DetectionMatrix; blast?: BlastRadius; exitCode: number }> {
+  const unknown = options.faults.filter((f) => !Object.hasOwn(faultCatalog, f));
+  if (unknown.length) throw new ConfigError(`unknown fault(s): ${unknown.join(', ')}`);
+  const outDir = resolve(options.outDir);
+  const rawDir = join(outDir, options.full ? 'detection-full-raw' : 'detection-raw');
+  rmSync(rawDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, 'detection.json'), JSON.stringify(matrix, null, 2) + '\n');
-  process.stdout.write('\n' + matrixText(matrix) + '\n');
-  // The conformance report of the same folder shows the matrix too (re-rendered in every format).
-  const saved = join(outDir, 'conformance.json');
-  if (existsSync(saved)) {
-    const { schemaVersion: _v, ...detection } = matrix;
-    publish({ ...loadReport(saved), detection }, outDir);
+  const catalog: Catalog = options.faults.length ? Object.fromEntries(options.faults.map((f) => [f, faultCatalog[f as keyof typeof faultCatalog]])) : faultCatalog;
+  const must = new Set(loadRules().filter((r) => r.level === 'MUST').map((r) => r.id));
+  const started = Date.now();
+  const run = await runPlan(outDir, rawDir, options.workers, async (target) => (options.full
+    ? buildFullPlan(await listPlaywright(target), Object.keys(catalog), DETECTION_PROJECT)
+    : buildPlan(await listPlaywright(target), catalog, options.perFault ?? DEFAULT_TESTS_PER_FAULT, DETECTION_PROJECT)));
+  const raw = readRaw(rawDir).tests;
+
+  if (options.full) {
+    const blast = buildBlastRadius(catalog, raw, must, Date.now() - started);
+    const { schemaVersion: _v, ...blastRadius } = blast;
+    return { blast, exitCode: finish(outDir, 'detection-full.json', blast, blastText(blast), { blastRadius }, blastPasses(blast), run.interruptedBy) };
   }
-  if (run.interruptedBy) return { matrix, exitCode: 130 };
-  return { matrix, exitCode: matrix.detected === matrix.faults ? 0 : 1 };
+  const matrix = buildMatrix(catalog, raw, must);
+  const { schemaVersion: _v, ...detection } = matrix;
+  return { matrix, exitCode: finish(outDir, 'detection.json', matrix, matrixText(matrix), { detection }, matrixPasses(matrix), run.interruptedBy) };
+}
+
+/** Writes the result file, prints it, adds it to the report of the same folder; the exit code. */
+function finish(outDir: string, file: string, data: object, text: string, section: Partial<ConformanceReport>, passes: boolean, interruptedBy: unknown): number {
+  writeFileSync(join(outDir, file), JSON.stringify(data, null, 2) + '\n');
+  process.stdout.write('\n' + text + '\n');
+  const saved = join(outDir, 'conformance.json');
+  if (existsSync(saved)) publish({ ...loadReport(saved), ...section }, outDir);
+  if (interruptedBy) return 130;
+  return passes ? 0 : 1;
 }

@@ -87,6 +87,16 @@ function detection(r: ConformanceReport): string {
   return `## Detection matrix\n\n${d.detected}/${d.faults} emulator faults detected by the rule they break.${missed.length ? `\n\n${mdTable(['Fault', 'Rule', 'Result', 'Failed on'], list)}` : ''}`;
 }
 
+function blastRadius(r: ConformanceReport): string {
+  const b = r.blastRadius;
+  if (!b) return '';
+  const bad = b.rows.filter((x) => !x.ownRule || x.failedMust.length > b.limit);
+  const head = `## Blast radius\n\nThe whole suite with one fault on at a time: ${b.faults} faults, failed MUST rules per fault median **${b.median}**, max **${b.max}** (limit ${b.limit}); ${b.missingOwnRule} without their own rule, ${b.overLimit} over the limit.`;
+  if (!bad.length) return head;
+  const { shown, more } = capped(bad, 50);
+  return `${head}\n\n${mdTable(['Fault', 'Its rule', 'Failed MUST rules'], shown.map((x) => [mdCode(x.fault), `${mdCode(x.rule)}${x.ownRule ? '' : ' (missing)'}`, mdText(`${x.failedMust.length}: ${x.failedMust.join(', ')}`, 300)]))}${more}`;
+}
+
 function mutation(r: ConformanceReport): string {
   const m = r.mutation;
   if (!m) return '';
@@ -112,7 +122,7 @@ export const markdownRenderer: Renderer = {
     const parts = [
       header(r),
       `## Totals\n\n${totals('Surface', r.summary.bySurface, r.summary.rules)}\n\n${totals('Level', r.summary.byLevel, r.summary.rules)}\n\nTests: ${t.total} · ${t.passed} passed · ${t.failed} failed · ${t.skipped} skipped${t.interrupted ? ` · ${t.interrupted} interrupted` : ''}${t.notRun ? ` · ${t.notRun} never started` : ''}`,
-      baseline(r), failures(r), blocked(r), observed(r), properties(r), load(r), detection(r), mutation(r), untested(r),
+      baseline(r), failures(r), blocked(r), observed(r), properties(r), load(r), detection(r), blastRadius(r), mutation(r), untested(r),
       '_Full report with evidence: `report.html` (self-contained); data: `conformance.json`; CI: `junit.xml`._',
     ];
     return parts.filter(Boolean).join('\n\n') + '\n';

@@ -10,6 +10,8 @@ export interface DetectionPlan {
   repeat: number;
   /** `file › describe › title` → fault ids, in repetition order. */
   tests: Record<string, string[]>;
+  /** `cpc detect --full`: every test runs once per fault of this list (repetition i: fault i). */
+  all?: string[];
 }
 
 interface ListedTest { projectName: string }
@@ -50,6 +52,21 @@ export function buildPlan(listing: PlaywrightListing, catalog: Record<string, { 
   const repeat = Math.max(1, ...Object.values(tests).map((f) => f.length));
   const lines = Object.keys(tests).map((key) => `[${project}] › ${key}`);
   return { plan: { repeat, tests }, lines };
+}
+
+/** The suites a detection run covers: contract specs and properties (never the report's browser test). */
+const SUITE_FILE = /^(contract\/specs\/.*\.spec\.ts|property\/.*\.prop\.ts)$/;
+
+/**
+ * `cpc detect --full`: the whole contract and property suite once per fault, in one
+ * Playwright project repeated once per fault (repetition i: fault i).
+ */
+export function buildFullPlan(listing: PlaywrightListing, faults: readonly string[], project: string): { plan: DetectionPlan; lines: string[] } {
+  const keys = new Set<string>();
+  for (const fileSuite of listing.suites) {
+    for (const { spec, titles } of walk(fileSuite, [])) if (SUITE_FILE.test(spec.file)) keys.add(testKey(spec.file, [...titles, spec.title]));
+  }
+  return { plan: { repeat: Math.max(1, faults.length), tests: {}, all: [...faults] }, lines: [...keys].map((key) => `[${project}] › ${key}`) };
 }
 
 let cached: DetectionPlan | undefined;
