@@ -787,6 +787,66 @@ export interface PurgeQueueResponse {
   [k: string]: unknown;
 }
 
+// rest-v1-endpoint-live-fields.schema.json
+/**
+ * The `POST /v1/endpoints` fields the live platform takes beyond the spec's six (platform-notes: "Besides the spec's fields it takes `gpuCount` (default 1), `computeType` (`GPU` default, or `CPU`), `cpuFlavorIds`, `vcpuCount`, `dataCenterIds`, `allowedCudaVersions`, `minCudaVersion`, `flashboot`, `executionTimeoutMs`, `networkVolumeId`, `networkVolumeIds`, `scalerType` (default `QUEUE_DELAY`), `scalerValue` (default 4, minimum 1)"). OBSERVED, never MUST: the suite holds targets to `rest-v1-endpoint-request`; the emulator accepts these names besides the spec's and checks their values here.
+ */
+export interface RestV1EndpointLiveFields {
+  /**
+   * GPUs per worker.
+   */
+  gpuCount?: number;
+  /**
+   * GPU or CPU workers.
+   */
+  computeType?: 'GPU' | 'CPU';
+  /**
+   * CPU flavors of CPU workers (GET /v2/catalog/cpus), in priority order.
+   */
+  cpuFlavorIds?: string[];
+  /**
+   * vCPUs per CPU worker.
+   */
+  vcpuCount?: number;
+  /**
+   * Data centers the workers may run in.
+   */
+  dataCenterIds?: string[];
+  /**
+   * Acceptable host CUDA versions.
+   */
+  allowedCudaVersions?: string[];
+  /**
+   * Lowest acceptable host CUDA version.
+   */
+  minCudaVersion?: string;
+  /**
+   * Faster cold starts (GraphQL `flashBootType: FLASHBOOT`).
+   */
+  flashboot?: boolean;
+  /**
+   * How long one job may run.
+   */
+  executionTimeoutMs?: number;
+  /**
+   * A network volume to mount.
+   */
+  networkVolumeId?: string;
+  /**
+   * Network volumes to mount (the emulator mounts the first).
+   */
+  networkVolumeIds?: string[];
+  /**
+   * How workers scale.
+   */
+  scalerType?: 'QUEUE_DELAY' | 'REQUEST_COUNT';
+  /**
+   * The scaler's target.
+   */
+  scalerValue?: number;
+  [k: string]: unknown;
+}
+
 // rest-v1-endpoint-request.schema.json
 /**
  * RestV1EndpointRequest, the body of `POST {rest_v1_url}/v1/endpoints` (spec: Serverless endpoint creation (REST v1)). Fields as the spec lists them; the spec marks none required and says "The full parameter list and the response body: not shown." Closed to the listed fields.
@@ -1131,6 +1191,7 @@ export type SchemaName =
   | 'pod'
   | 'problem'
   | 'purge-queue-response'
+  | 'rest-v1-endpoint-live-fields'
   | 'rest-v1-endpoint-request'
   | 'rule-catalog'
   | 'secret-input'
@@ -1179,6 +1240,7 @@ export interface SchemaTypeMap {
   'pod': Pod;
   'problem': Problem;
   'purge-queue-response': PurgeQueueResponse;
+  'rest-v1-endpoint-live-fields': RestV1EndpointLiveFields;
   'rest-v1-endpoint-request': RestV1EndpointRequest;
   'rule-catalog': RuleCatalogFile;
   'secret-input': SecretInput;

@@ -41,7 +41,7 @@ const refusals: [string, () => Promise<Reply>, number, RegExp][] = [
   ['/run without a key', () => h.call('POST', ep('run'), { auth: null, body: { input: {} } }), 401, /No API key/],
   ['model runsync with the key without Bearer', () => h.call('POST', '/v2/image-gen-turbo/runsync', { body: { input: { prompt: 'x' } } }), 401, /Bearer/],
   ['model runsync without a prompt', () => h.call('POST', '/v2/image-gen-turbo/runsync', { auth: bearer(), body: { input: { width: 10 } } }), 400, /image-gen-turbo/],
-  ['v1 without gpuTypeIds', () => h.call('POST', '/v1/endpoints', { auth: bearer(), body: { name: 'x', templateId: h.templateId } }), 400, /cannot be created/],
+  ['v1 with an empty gpuTypeIds', () => h.call('POST', '/v1/endpoints', { auth: bearer(), body: { name: 'x', templateId: h.templateId, gpuTypeIds: [] } }), 400, /cannot be created/],
   ['v1 with an unknown GPU type', () => h.call('POST', '/v1/endpoints', { auth: bearer(), body: { name: 'x', templateId: h.templateId, gpuTypeIds: ['TPU'] } }), 400, /cannot be created/],
   ['v1 with an unknown template', () => h.call('POST', '/v1/endpoints', { auth: bearer(), body: { name: 'x', templateId: 'tpl-none', gpuTypeIds: ['AMPERE_16'] } }), 400, /cannot be created/],
   ['v1 with workersMin over workersMax', () => h.call('POST', '/v1/endpoints', { auth: bearer(), body: { name: 'x', templateId: h.templateId, gpuTypeIds: ['AMPERE_16'], workersMin: 3, workersMax: 1 } }), 400, /cannot be created/],

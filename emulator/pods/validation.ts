@@ -1,5 +1,6 @@
-import { schemaOf, validate, type SchemaName, type ValidationIssue } from '../../lib/schema-registry.js';
+import { validate, type ValidationIssue } from '../../lib/schema-registry.js';
 import type { FaultId } from '../faults.js';
+import { liveFields, withLiveFields, type LiveFields } from '../http/live-fields.js';
 import { ProblemError, problem, type Reply } from '../http/reply.js';
 import type { World } from '../world.js';
 
@@ -39,41 +40,15 @@ const RELAXATIONS: readonly { fault: FaultId; drops(issue: ValidationIssue, body
   { fault: 'pods.both-gpu-and-cpu-accepted', drops: (i, b) => i.path === '' && i.keyword === 'oneOf' && valueAt(b, '/gpu') !== undefined },
 ];
 
-/**
- * The live platform's request fields beyond the suite's schemas (platform-notes), by body schema:
- * a schema per operation (`schemas/*-live-fields.schema.json`) whose top-level properties, and
- * the properties of its `gpu`, are names the emulator accepts besides the spec's.
- */
-const LIVE_FIELDS: Partial<Record<BodySchema, SchemaName>> = {
-  'create-pod-request': 'create-pod-live-fields',
-  'update-pod-request': 'update-pod-live-fields',
+/** The live platform's extra request fields, by body schema (platform-notes). */
+const LIVE: Partial<Record<BodySchema, LiveFields>> = {
+  'create-pod-request': liveFields('create-pod-live-fields'),
+  'update-pod-request': liveFields('update-pod-live-fields'),
 };
-
-/** The JSON pointers of the live names of a live-fields schema (`/templateId`, `/gpu/minCudaVersion`). */
-const livePointers = (name: SchemaName): ReadonlySet<string> => {
-  const props = (schemaOf(name).properties ?? {}) as Record<string, { properties?: Record<string, unknown> }>;
-  return new Set(Object.entries(props).flatMap(([key, sub]) =>
-    sub.properties ? Object.keys(sub.properties).map((inner) => `/${key}/${inner}`) : [`/${key}`]));
-};
-const LIVE_POINTERS = new Map(Object.entries(LIVE_FIELDS).map(([schema, live]) => [schema, { live, pointers: livePointers(live) }]));
-
-/**
- * The issues once live names are no longer unknown: their "unknown property" issues give way
- * to the live schema's own issues about their values. Only a body the spec's schema refuses
- * can carry a live name, so a body without them costs nothing more.
- */
-function withLiveFields(schema: BodySchema, body: unknown, issues: readonly ValidationIssue[]): readonly ValidationIssue[] {
-  const entry = LIVE_POINTERS.get(schema);
-  if (!entry) return issues;
-  const kept = issues.filter((i) => !((i.keyword === 'additionalProperties' || i.keyword === 'unevaluatedProperties') && entry.pointers.has(i.path)));
-  if (kept.length === issues.length) return issues;
-  const live = validate(entry.live, body);
-  return live.valid ? kept : [...kept, ...live.issues];
-}
 
 /**
  * Validates a request body against its schema, with the live platform's extra fields allowed
- * (see {@link LIVE_FIELDS}); throws the problem to answer when it fails.
+ * (see {@link LIVE}); throws the problem to answer when it fails.
  * `incompleteFault` names the fault that answers an incomplete mount entry (within `incompleteFaultScope`)
  * with 400 instead of 422.
  */
@@ -81,21 +56,34 @@ export function validateBody(world: World, schema: BodySchema, body: unknown, op
   if (body === undefined) throw new ProblemError(problem('bad-request', 'A JSON body is required.'));
   const result = validate(schema, body);
   if (result.valid) return;
-  const issues = withLiveFields(schema, body, result.issues).filter((i) => !RELAXATIONS.some((r) => world.fault(r.fault) && r.drops(i, body)));
+  const live = LIVE[schema];
+  const issues = (live ? withLiveFields(live, body, result.issues) : result.issues).filter((i) => !RELAXATIONS.some((r) => world.fault(r.fault) && r.drops(i, body)));
   if (issues.length === 0) return;
   const faulty = options.incompleteFault !== undefined && world.fault(options.incompleteFault)
     && issues.some((i) => (options.incompleteFaultScope ?? /.*/).test(i.path));
   const incompleteOnly = issues.every(isIncompleteMount) && !faulty;
-  throw new ProblemError(issuesProblem(incompleteOnly ? 'unprocessable' : 'validation-failed', issues));
+  if (incompleteOnly) throw new ProblemError(issuesProblem('unprocessable', issues));
+  // Variant `validation.422`: the live description's 422 for a body that breaks the schema; rules across fields stay 400.
+  if (world.variant('validation.422') && !issues.some(isRuleAcrossFields)) throw new ProblemError(issuesProblem('schema-422', issues));
+  throw new ProblemError(issuesProblem('validation-failed', issues));
 }
 
+/**
+ * Issues of a rule that ties fields together (spec, 400 "conflicts with rules": both mount
+ * kinds, exactly one of `gpu` and `cpu`, persistent mounts disallowed on CPU pods), as opposed
+ * to a field's own type, presence, name or range.
+ */
+const ACROSS_FIELDS: ReadonlySet<string> = new Set(['not', 'oneOf', 'anyOf', 'false schema', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas']);
+const isRuleAcrossFields = (issue: ValidationIssue): boolean => ACROSS_FIELDS.has(issue.keyword);
+
 /** The problem for a list of issues; `errors[]` has one string per issue. */
-export function issuesProblem(kind: 'unprocessable' | 'validation-failed' | 'bad-request', issues: readonly ValidationIssue[]): Reply {
+export function issuesProblem(kind: 'unprocessable' | 'schema-422' | 'validation-failed' | 'bad-request', issues: readonly ValidationIssue[]): Reply {
   const lines = issues.map((i) => `${i.path === '' ? '(root)' : i.path}: ${i.message}`);
-  const detail = kind === 'unprocessable'
-    ? `The body is well formed but a mount entry is incomplete (${issues.length} issue${issues.length === 1 ? '' : 's'}).`
-    : `The body breaks the request rules (${issues.length} issue${issues.length === 1 ? '' : 's'}).`;
-  return problem(kind, detail, lines);
+  const count = `${issues.length} issue${issues.length === 1 ? '' : 's'}`;
+  const detail = kind === 'unprocessable' ? `The body is well formed but a mount entry is incomplete (${count}).`
+    : kind === 'schema-422' ? `The body is well formed but breaks the request schema (${count}).`
+      : `The body breaks the request rules (${count}).`;
+  return problem(kind === 'schema-422' ? 'unprocessable' : kind, detail, lines);
 }
 
 /** A rule conflict the handler finds after the schema passed (unknown flavor, wrong data center...): 400. */

@@ -1,33 +1,47 @@
 import { validate } from '../../lib/schema-registry.js';
-import type { RestV1EndpointRequest } from '../../lib/types.gen.js';
+import type { RestV1EndpointLiveFields, RestV1EndpointRequest } from '../../lib/types.gen.js';
+import { liveFields, withLiveFields } from '../http/live-fields.js';
 import { fail, json } from '../http/reply.js';
 import type { Ctx, RouteDef } from '../http/route.js';
 import { endpointsSlice, type EndpointRecord } from '../state/endpoints.js';
 import { templatesSlice } from '../state/templates.js';
 import { requireWrite } from './access.js';
-import { gpuAvailabilitySlice, knownGpuTypeIds, tierOf } from './gpu-types.js';
+import { GPU_TIERS, gpuAvailabilitySlice, knownGpuTypeIds, tierOf } from './gpu-types.js';
+import { checkLiveRequest, liveEndpointFields } from './v1-live.js';
 
-/** Values for the fields the request may omit (the live platform's defaults; CHOICES.md). */
+/** Values for the fields the request may omit (the live platform's defaults; CHOICES.md, platform-notes). */
 export const V1_DEFAULTS = { workersMin: 0, workersMax: 3, idleTimeout: 5 } as const;
+/** Platform-notes: "`idleTimeout` default 5 (1 to 3600)". */
+export const V1_IDLE_TIMEOUT_MAX = 3600;
 
-/** Checks the spec leaves to the platform: required fields, a usable template, known GPU types, sane counts. */
-function checkRequest(ctx: Ctx, req: RestV1EndpointRequest): string[] {
+/** The live fields besides the spec's six (platform-notes; schemas/rest-v1-endpoint-live-fields). */
+const LIVE = liveFields('rest-v1-endpoint-live-fields');
+
+export type V1Request = RestV1EndpointRequest & RestV1EndpointLiveFields;
+
+/**
+ * Checks the spec leaves to the platform: a usable template (platform-notes: "`templateId` is
+ * its only required field"), a non-blank name when one is given, known GPU types (all of them,
+ * in tier order, when a GPU endpoint names none), sane counts, and the live fields' rules.
+ */
+function checkRequest(ctx: Ctx, req: V1Request): string[] {
   const errors: string[] = [];
-  if (req.name === undefined || req.name.trim() === '') errors.push('/name: required, a non-empty string');
+  if (req.name !== undefined && req.name.trim() === '') errors.push('/name: a non-empty string when given');
   if (req.templateId === undefined) errors.push('/templateId: required');
   else {
     const template = ctx.world.get(templatesSlice).get(req.templateId, ctx.account.id);
     if (!template) errors.push(`/templateId: no template "${req.templateId}" in this account`);
     else if (!template.isServerless) errors.push(`/templateId: template "${req.templateId}" is not a serverless template`);
   }
-  if (req.gpuTypeIds === undefined || req.gpuTypeIds.length === 0) errors.push('/gpuTypeIds: required, at least one GPU type');
+  if (req.gpuTypeIds !== undefined && req.gpuTypeIds.length === 0) errors.push('/gpuTypeIds: at least one GPU type when given (omit it for any)');
   req.gpuTypeIds?.forEach((id, i) => { if (!tierOf(id)) errors.push(`/gpuTypeIds/${i}: unknown GPU type "${id}" (known: ${knownGpuTypeIds().join(', ')})`); });
   const min = req.workersMin ?? V1_DEFAULTS.workersMin;
   const max = req.workersMax ?? V1_DEFAULTS.workersMax;
   if (min < 0) errors.push('/workersMin: must be >= 0');
   if (max < 0) errors.push('/workersMax: must be >= 0');
   if (min > max) errors.push('/workersMin: must not exceed workersMax');
-  if (req.idleTimeout !== undefined && req.idleTimeout < 1) errors.push('/idleTimeout: must be >= 1 (seconds)');
+  if (req.idleTimeout !== undefined && (req.idleTimeout < 1 || req.idleTimeout > V1_IDLE_TIMEOUT_MAX)) errors.push(`/idleTimeout: must be from 1 to ${V1_IDLE_TIMEOUT_MAX} (seconds)`);
+  errors.push(...checkLiveRequest(ctx, req));
   return errors;
 }
 
@@ -41,11 +55,14 @@ export function allocateGpu(ctx: Ctx, gpuTypeIds: readonly string[]): string | u
   return ctx.world.fault('v1.ignores-gpu-priority') ? available.at(-1) : available[0];
 }
 
-/** The answer's shape is "not shown": the endpoint as created, with the allocated GPU type (CHOICES.md). */
-function endpointBody(e: EndpointRecord, allocated: string): Record<string, unknown> {
+/** The answer's shape is "not shown": the endpoint as created, with the allocated GPU type (null for CPU workers; CHOICES.md). */
+function endpointBody(e: EndpointRecord, allocated: string | null, req: V1Request): Record<string, unknown> {
   return {
     id: e.id, name: e.name, templateId: e.templateId, gpuTypeIds: e.gpuTypeIds, allocatedGpuTypeId: allocated, gpuIds: e.gpuIds,
     type: e.type, workersMin: e.workersMin, workersMax: e.workersMax, idleTimeout: e.idleTimeout, createdAt: new Date(e.createdAt).toISOString(),
+    computeType: req.computeType ?? 'GPU', gpuCount: e.gpuCount ?? 1, cpuFlavorIds: req.cpuFlavorIds ?? [], dataCenterIds: req.dataCenterIds ?? [],
+    allowedCudaVersions: e.allowedCudaVersions ?? [], flashboot: e.flashBootType !== null, networkVolumeId: e.networkVolumeId,
+    scalerType: e.scalerType, scalerValue: e.scalerValue,
   };
 }
 
@@ -56,19 +73,25 @@ export const v1Routes: RouteDef[] = [
       requireWrite(ctx, 'v1.readonly-can-create');
       if (ctx.body === undefined) fail('validation-failed', 'Send a JSON body with name, templateId and gpuTypeIds.', ['(root): must be an object']);
       const result = validate('rest-v1-endpoint-request', ctx.body);
-      if (!result.valid) fail('validation-failed', 'The body breaks the endpoint request schema.', result.issues.map((i) => `${i.path || '(root)'}: ${i.message}`));
-      const req = ctx.body as RestV1EndpointRequest;
+      const issues = result.valid ? [] : withLiveFields(LIVE, ctx.body, result.issues);
+      if (issues.length > 0) fail('validation-failed', 'The body breaks the endpoint request schema.', issues.map((i) => `${i.path || '(root)'}: ${i.message}`));
+      const req = ctx.body as V1Request;
       const errors = checkRequest(ctx, req);
       if (errors.length) fail('validation-failed', 'The endpoint cannot be created as requested.', errors);
-      const allocated = allocateGpu(ctx, req.gpuTypeIds!);
-      if (!allocated) fail('bad-request', `None of the GPU types in gpuTypeIds is available now (${req.gpuTypeIds!.join(', ')}).`);
+      const cpu = req.computeType === 'CPU';
+      const gpuTypeIds = cpu ? [] : [...(req.gpuTypeIds ?? GPU_TIERS)];
+      const allocated = cpu ? null : allocateGpu(ctx, gpuTypeIds);
+      if (allocated === undefined) fail('bad-request', `None of the GPU types in gpuTypeIds is available now (${gpuTypeIds.join(', ')}).`);
+      const template = ctx.world.get(templatesSlice).get(req.templateId!, ctx.account.id)!;
       const record = ctx.world.get(endpointsSlice).create(ctx.account.id, {
-        name: req.name!, templateId: req.templateId!, gpuIds: tierOf(allocated!)!, gpuTypeIds: [...req.gpuTypeIds!], type: 'QB',
-        idleTimeout: req.idleTimeout ?? V1_DEFAULTS.idleTimeout, locations: null, flashBootType: null, scalerType: 'QUEUE_DELAY', scalerValue: 4,
-        workersMin: req.workersMin ?? V1_DEFAULTS.workersMin, workersMax: req.workersMax ?? V1_DEFAULTS.workersMax, networkVolumeId: null, origin: 'rest-v1',
+        name: req.name ?? template.name, templateId: req.templateId!, gpuIds: allocated ? tierOf(allocated)! : '', gpuTypeIds, type: 'QB',
+        idleTimeout: req.idleTimeout ?? V1_DEFAULTS.idleTimeout, locations: null,
+        workersMin: req.workersMin ?? V1_DEFAULTS.workersMin, workersMax: req.workersMax ?? V1_DEFAULTS.workersMax, origin: 'rest-v1',
+        ...liveEndpointFields(req),
       });
       ctx.world.get(templatesSlice).touch(record.templateId);
-      return json(201, endpointBody(record, allocated!));
+      // Platform-notes: "REST v1 `POST /v1/endpoints` answers **200**."
+      return json(200, endpointBody(record, allocated ?? null, req));
     },
   },
 ];
