@@ -33,8 +33,14 @@ if (upstream.protocol !== 'http:') usage('--upstream must be an http URL');
 const port = Number(values.port ?? 0);
 if (!Number.isInteger(port) || port < 0 || port > 65535) usage(`--port must be an integer from 0 to 65535, got ${values.port}`);
 
-interface Counts { total: number; hidden: number; byKey: Record<string, number>; byStatus: Record<string, number>; startedAt: string; updatedAt: string }
-const counts: Counts = { total: 0, hidden: 0, byKey: {}, byStatus: {}, startedAt: new Date().toISOString(), updatedAt: new Date().toISOString() };
+interface Counts { total: number; hidden: number; byKey: Record<string, number>; byStatus: Record<string, number>; byRoute: Record<string, number>; startedAt: string; updatedAt: string }
+const counts: Counts = { total: 0, hidden: 0, byKey: {}, byStatus: {}, byRoute: {}, startedAt: new Date().toISOString(), updatedAt: new Date().toISOString() };
+
+/** `GET /v2/pods/:id`: the method and path with id-like segments (those holding a digit) folded. */
+function routeOf(req: IncomingMessage): string {
+  const path = new URL(req.url ?? '/', 'http://x').pathname.split('/').map((seg, i) => (i > 2 && /\d/.test(seg) ? ':id' : seg)).join('/');
+  return `${req.method} ${path.replace(/^\/v2\/[^/]*\d[^/]*\//, '/v2/:endpoint/')}`;
+}
 let dirty = false;
 
 /** A fingerprint of the credential a request carries (Bearer, raw or `api_key`), never the key itself. */
@@ -50,6 +56,8 @@ function count(req: IncomingMessage, status: number): void {
   const k = keyOf(req);
   counts.byKey[k] = (counts.byKey[k] ?? 0) + 1;
   counts.byStatus[status] = (counts.byStatus[status] ?? 0) + 1;
+  const route = routeOf(req);
+  counts.byRoute[route] = (counts.byRoute[route] ?? 0) + 1;
   counts.updatedAt = new Date().toISOString();
   dirty = true;
 }
