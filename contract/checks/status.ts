@@ -13,3 +13,15 @@ export function statusCodeConformance(rule: string, res: ApiResult, expected: Ex
     : (expected as readonly number[]).includes(res.status);
   return ok ? [] : [{ rule, message: `${res.operation}: expected ${describe(expected)}, got ${res.status} (${res.text.slice(0, 200)})` }];
 }
+
+/**
+ * A request a rule says is accepted (`accepted`), sent to an operation whose success status
+ * another rule names (`statusRule`, e.g. POD.CREATE.201_POD): a refusal or an error breaks
+ * `accepted`; an acceptance with another 2xx breaks only `statusRule`, since the request was
+ * accepted. `what` prefixes the message (the case sent).
+ */
+export function acceptedConformance(accepted: string, statusRule: string, res: ApiResult, expected: number, what = res.operation): Finding[] {
+  if (res.status === expected) return [];
+  const rule = res.status >= 200 && res.status < 300 ? statusRule : accepted;
+  return [{ rule, message: `${what}: expected ${expected}, got ${res.status} (${res.text.slice(0, 200)})` }];
+}

@@ -28,6 +28,12 @@ export function conform(...lists: readonly (readonly Finding[])[]): void {
   throw new NonConformanceError(findings);
 }
 
+/** Fails the test on one finding: for helpers that cannot go on once the target broke their own rule. */
+export function breaks(rule: string, message: string): never {
+  conform([{ rule, message }]);
+  throw new Error('unreachable: conform throws on a finding');
+}
+
 /** Convenience: a finding when `ok` is false. */
 export const must = (ok: boolean, rule: string, message: string): Finding[] => (ok ? [] : [{ rule, message }]);
 

@@ -17,17 +17,34 @@ export interface PropertyOptions {
   path?: string;
 }
 
+/** A rule a property's check named: what PropertyViolation, ModelDivergence and NonConformanceError carry. */
+interface Named { rule: string; message: string }
+
+/** The findings an error carries (`findings: {rule, message}[]`), or none for a plain error. */
+export function findingsOf(error: unknown): Named[] {
+  const findings = (error as { findings?: unknown } | null)?.findings;
+  if (!Array.isArray(findings)) return [];
+  return findings.filter((f): f is Named => typeof (f as Named | null)?.rule === 'string' && typeof (f as Named).message === 'string');
+}
+
 /**
  * Runs a fast-check property with the run's seed. A failure shrinks to a minimal
  * counterexample, is recorded for the report (seed, path, counterexample and a replay
- * command) and fails the test with fast-check's own report.
+ * command) and fails the test with fast-check's own report. The test fails exactly the rules
+ * the counterexample's error names (its `findings`); a property stopped by an error that names
+ * no rule (the target refused a setup step, a connection broke) fails none: the report shows
+ * its rules blocked. `rule-failed` annotations that checks added while fast-check explored and
+ * shrunk are replaced by the counterexample's.
  */
 export async function checkProperty<Ts>(property: fc.IAsyncProperty<Ts> | fc.IProperty<Ts>, options: PropertyOptions = {}): Promise<void> {
   const seed = runSeed();
   const path = options.path ?? process.env.CPC_PATH;
   const numRuns = options.numRuns ?? 200;
-  const details = await fc.check(property as fc.IAsyncProperty<Ts>, { seed, numRuns, ...(path ? { path, endOnFailure: true } : {}) });
   const info = test.info();
+  const before = info.annotations.length;
+  const details = await fc.check(property as fc.IAsyncProperty<Ts>, { seed, numRuns, ...(path ? { path, endOnFailure: true } : {}) });
+  const added = info.annotations.splice(before).filter((a) => a.type !== 'rule-failed');
+  info.annotations.push(...added);
   const title = info.title.replace(/"/g, '\\"');
   const record: Record<string, unknown> = { seed, numRuns: details.numRuns };
   if (details.failed) {
@@ -37,14 +54,17 @@ export async function checkProperty<Ts>(property: fc.IAsyncProperty<Ts> | fc.IPr
   }
   info.annotations.push({ type: 'property', description: JSON.stringify(record) });
   if (details.failed) {
-    throw new PropertyFailure(fc.defaultReportMessage(details) ?? 'property failed', String(record.replay));
+    const findings = findingsOf(details.errorInstance);
+    for (const rule of new Set(findings.map((f) => f.rule))) info.annotations.push({ type: 'rule-failed', description: rule });
+    throw new PropertyFailure(fc.defaultReportMessage(details) ?? 'property failed', String(record.replay), findings);
   }
 }
 
 export class PropertyFailure extends Error {
   readonly code = 'CPC_PROPERTY_FAILED';
-  constructor(report: string, readonly replay: string) {
-    super(`${report}\nReplay: ${replay}`);
+  constructor(report: string, readonly replay: string, readonly findings: readonly Named[] = []) {
+    const named = findings.length ? `the counterexample breaks ${findings.length} expectation(s):\n${findings.map((f) => `  [${f.rule}] ${f.message}`).join('\n')}\n` : 'the property stopped on an error that names no rule (its rules are blocked):\n';
+    super(`${named}${report}\nReplay: ${replay}`);
     this.name = 'PropertyFailure';
   }
 }

@@ -1,7 +1,7 @@
 import { test } from './support/fixtures.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
 import { rejectionConformance } from '../../checks/rejection.js';
-import { statusCodeConformance } from '../../checks/status.js';
+import { acceptedConformance } from '../../checks/status.js';
 import { podConformance } from '../../checks/pod-conformance.js';
 import { createdPodConformance } from '../../checks/pod-echo.js';
 import { picks } from './support/catalog.js';
@@ -19,7 +19,7 @@ test.describe('global networking', () => {
     test.skip(!globalDc, 'the target lists no data center with globalNetwork');
     const body = await pods.gpuBody({ globalNetworking: true, dataCenterIds: [globalDc!.id] });
     const res = await pods.create(body);
-    conform(statusCodeConformance('POD.CREATE.GLOBAL_NETWORKING_ELIGIBLE', res, 201));
+    conform(acceptedConformance('POD.CREATE.GLOBAL_NETWORKING_ELIGIBLE', 'POD.CREATE.201_POD', res, 201));
     const later = await pods.waitFor(res.body.id, ['RUNNING'], { maxMs: 20_000 });
     const eligible = new Set((await pods.catalog()).dataCenters.filter((d) => d.globalNetwork).map((d) => d.id));
     conform(

@@ -2,8 +2,7 @@ import { test } from './support/fixtures.js';
 import type { PodKit } from './support/fixtures.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
 import { rejectionConformance } from '../../checks/rejection.js';
-import { statusCodeConformance } from '../../checks/status.js';
-import type { ExpectedStatus } from '../../checks/status.js';
+import { acceptedConformance, type ExpectedStatus } from '../../checks/status.js';
 import { podConformance } from '../../checks/pod-conformance.js';
 import { createdPodConformance } from '../../checks/pod-echo.js';
 import { schemaConformance } from '../../checks/schema.js';
@@ -54,7 +53,7 @@ test.describe('createPod: mount rules', () => {
     for (const size of [10, 250]) {
       const body = await pods.gpuBody({ mounts: { persistent: { size, path: '/workspace' } } });
       const res = await pods.create(body);
-      conform(statusCodeConformance('MOUNT.PERSISTENT.ACCEPTED_ON_GPU', res, 201));
+      conform(acceptedConformance('MOUNT.PERSISTENT.ACCEPTED_ON_GPU', 'POD.CREATE.201_POD', res, 201));
       conform(createdPodConformance(body, res.body), podConformance(res.body, { kind: 'gpu' }));
     }
   });
@@ -67,7 +66,7 @@ test.describe('createPod: mount rules', () => {
       const mounts = { network: [{ volumeId: volume.id, path }] };
       const body = kind === 'gpu' ? await pods.gpuBody({ mounts }) : await pods.cpuBody({ mounts });
       const res = await pods.create(body);
-      conform(statusCodeConformance(kind === 'cpu' ? 'MOUNT.NETWORK.CPU_SUPPORTED' : 'MOUNT.NETWORK.CUSTOM_PATH', res, 201));
+      conform(acceptedConformance(kind === 'cpu' ? 'MOUNT.NETWORK.CPU_SUPPORTED' : 'MOUNT.NETWORK.CUSTOM_PATH', 'POD.CREATE.201_POD', res, 201));
       const later = await pods.waitFor(res.body.id, ['RUNNING'], { maxMs: 20_000 });
       conform(
         createdPodConformance(body, res.body),

@@ -3,8 +3,15 @@ import type { CpuFlavor, DataCenter, GpuType } from '../../../../lib/types.gen.j
 import type { OperationName } from '../../../../lib/client/operations.js';
 import { schemaOf } from '../../../../lib/schema-registry.js';
 
-/** A GPU type as far as the suite needs it; `manufacturer` and `maxGpuCount` only when the target lists them. */
-export interface GpuEntry extends GpuType { manufacturer?: string; maxGpuCount?: number }
+/**
+ * A GPU type as far as the suite needs it; `manufacturer` and the most GPUs per pod only when
+ * the target lists them (`maxCount` in the live platform's catalog, `maxGpuCount` elsewhere).
+ */
+export interface GpuEntry extends GpuType { manufacturer?: string; maxGpuCount?: number; maxCount?: number }
+
+/** The most GPUs of this type one pod may have, when the catalog says. */
+export const maxGpusOf = (g: GpuEntry): number | undefined =>
+  [g.maxCount, g.maxGpuCount].find((n): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 1);
 
 /** The target's catalog, read once per test through the API (never from the emulator's code). */
 export interface PodCatalog {
@@ -13,15 +20,28 @@ export interface PodCatalog {
   dataCenters: DataCenter[];
 }
 
-/** A catalog list: a JSON array, or an object holding one array (`{gpus: [...]}`). */
-function listOf<T>(body: unknown): T[] {
-  if (Array.isArray(body)) return body as T[];
-  if (body !== null && typeof body === 'object') {
-    const arrays = Object.values(body).filter(Array.isArray);
-    if (arrays.length === 1) return arrays[0] as T[];
-  }
-  return [];
+/**
+ * The shape of a list answer. The spec shows none ("their responses are described only by the
+ * fields named above"): a deployment may answer a bare JSON array or wrap it in an object, as the
+ * live platform does (`{pods: [...]}`, `{cpus: [...]}`, `{dataCenters: [...]}`, `{networkVolumes: [...]}`).
+ */
+export type ListShape = 'array' | `wrapped:${string}`;
+
+/**
+ * The items of a list answer: a JSON array, or the array under `member` of an object, or its
+ * only array member. `undefined` when the body is neither.
+ */
+export function listItems<T = unknown>(body: unknown, member?: string): { items: T[]; shape: ListShape } | undefined {
+  if (Array.isArray(body)) return { items: body as T[], shape: 'array' };
+  if (body === null || typeof body !== 'object') return undefined;
+  const record = body as Record<string, unknown>;
+  if (member !== undefined && Array.isArray(record[member])) return { items: record[member] as T[], shape: `wrapped:${member}` };
+  const arrays = Object.entries(record).filter(([, v]) => Array.isArray(v));
+  return arrays.length === 1 ? { items: arrays[0]![1] as T[], shape: `wrapped:${arrays[0]![0]}` } : undefined;
 }
+
+/** The items of a list answer, or none (see {@link listItems}). */
+export const listOf = <T>(body: unknown, member?: string): T[] => listItems<T>(body, member)?.items ?? [];
 
 async function read<T>(api: ApiClient, op: OperationName): Promise<T[]> {
   const res = await api.op(op);
@@ -41,9 +61,17 @@ export const isNvidia = (g: GpuEntry): boolean => (g.manufacturer ?? g.id).toUpp
 /** The vCPU counts the request schema allows (spec: "Minimum 2; ... a power of two"), read from it. */
 export const SCHEMA_VCPU_COUNTS: readonly number[] = (schemaOf('cpu-config-request') as { properties: { vcpuCount: { enum: number[] } } }).properties.vcpuCount.enum;
 
-/** The counts a flavor offers: the schema's values within the flavor's `vcpu` range. */
+/**
+ * The counts a flavor offers: the schema's values within the flavor's `vcpu` range; none when
+ * the target lists no numeric range (the tests that need a usable flavor then skip, instead of
+ * every pod test crashing on one catalog entry).
+ */
 export function vcpuCounts(flavor: CpuFlavor): number[] {
-  return SCHEMA_VCPU_COUNTS.filter((n) => n >= flavor.vcpu.min && n <= flavor.vcpu.max);
+  const range = (flavor as { vcpu?: { min?: unknown; max?: unknown } | null }).vcpu;
+  const min = range?.min;
+  const max = range?.max;
+  if (typeof min !== 'number' || typeof max !== 'number') return [];
+  return SCHEMA_VCPU_COUNTS.filter((n) => n >= min && n <= max);
 }
 
 /** What the spec's rules need from the catalog; each `undefined` makes the tests that need it skip. */
