@@ -6,6 +6,7 @@
  */
 import { STATUS_CODES } from 'node:http';
 import { Agent, request, type Dispatcher } from 'undici';
+import { BodyWrite, WRITE_ERRORS } from './body-write.js';
 import type { HttpCall, WireRequest, WireResponse } from './protocol.js';
 
 /** Go's textproto.CanonicalMIMEHeaderKey: `ratelimit-policy` is shown as `Ratelimit-Policy`. */
@@ -21,12 +22,12 @@ function errorCodeOf(e: unknown): number {
   if (name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return 1050;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 1101;
   if (code === 'ECONNREFUSED') return 1212;
-  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET') return 1220;
+  if (code === 'EPIPE') return 1201;
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 1220;
   return 1000;
 }
 
 const ZERO = { blocked: 0, connecting: 0, tls_handshaking: 0, sending: 0, waiting: 0, receiving: 0, duration: 0 };
-const byteLength = (body: WireRequest['body']): number => (body === null ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const hostOf = (url: string): string => url.slice(0, url.indexOf('/', url.indexOf('//') + 2) >>> 0);
@@ -44,19 +45,20 @@ export class HttpEngine {
   }
 
   /** One exchange, following redirects as Go's client does (303, and 301/302 after a non-GET, become GET without a body). */
-  async #exchange(vuId: number, req: WireRequest): Promise<{ res: Dispatcher.ResponseData; url: string }> {
-    let { method, url, body } = req;
+  async #exchange(vuId: number, req: WireRequest, payload: Buffer | undefined): Promise<{ res: Dispatcher.ResponseData; url: string }> {
+    let { method, url } = req;
+    let body = payload;
     for (let hop = 0; ; hop++) {
       // undici's own timers bound the wait for headers and for each body chunk by k6's `timeout`.
       const res = await request(url, {
-        method: method as Dispatcher.HttpMethod, headers: req.headers, body: body ?? undefined,
+        method: method as Dispatcher.HttpMethod, headers: req.headers, body,
         dispatcher: this.#agent(vuId), headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs,
       });
       const location = res.headers.location;
       if (!REDIRECTS.has(res.statusCode) || typeof location !== 'string' || hop >= req.redirects) return { res, url };
       await res.body.dump();
       url = new URL(location, url).toString();
-      if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method !== 'GET' && method !== 'HEAD')) { method = 'GET'; body = null; }
+      if (res.statusCode === 303 || ((res.statusCode === 301 || res.statusCode === 302) && method !== 'GET' && method !== 'HEAD')) { method = 'GET'; body = undefined; }
     }
   }
 
@@ -65,8 +67,11 @@ export class HttpEngine {
     const start = performance.now();
     const blocked = start - queuedAt;
     const sentHeaders = Object.entries(req.headers).reduce((n, [k, v]) => n + k.length + v.length + 4, req.method.length + req.url.length + 12);
+    // The body as one Buffer that undici sends as is, so that its write can be watched to the end.
+    const payload = req.body === null ? undefined : typeof req.body === 'string' ? Buffer.from(req.body) : Buffer.from(req.body);
+    const write = payload?.length ? new BodyWrite(payload) : undefined;
     try {
-      const { res, url } = await this.#exchange(vuId, req);
+      const { res, url } = await this.#exchange(vuId, req, payload);
       const headersAt = performance.now();
       let body: string | ArrayBuffer | null = null;
       let received = 0;
@@ -74,6 +79,9 @@ export class HttpEngine {
       else if (req.responseType === 'binary') { body = await res.body.arrayBuffer(); received = body.byteLength; }
       else { body = await res.body.text(); received = Buffer.byteLength(body); }
       const end = performance.now();
+      // An answer read while the server broke the connection under the body's write: k6 fails it.
+      const cut = await write?.cutAfter(headersAt);
+      if (cut) return this.#failed(req, { ...ZERO, blocked, duration: end - start }, sentHeaders, cut.error, cut.errorCode);
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) {
         if (v === undefined) continue;
@@ -84,15 +92,21 @@ export class HttpEngine {
       const receiving = end - headersAt;
       return {
         status: res.statusCode, statusText: `${res.statusCode} ${STATUS_CODES[res.statusCode] ?? ''}`.trim(), headers, body, url,
-        error: '', errorCode: 0, timings: { ...ZERO, blocked, waiting, receiving, duration: waiting + receiving },
-        bytesSent: sentHeaders + byteLength(req.body), bytesReceived: received,
+        // k6 gives 4xx and 5xx answers the error code 1000 + status, without an error message.
+        error: '', errorCode: res.statusCode >= 400 ? 1000 + res.statusCode : 0, timings: { ...ZERO, blocked, waiting, receiving, duration: waiting + receiving },
+        bytesSent: sentHeaders + (payload?.length ?? 0), bytesReceived: received,
       };
     } catch (e) {
       const duration = performance.now() - start;
       const err = e as Error & { cause?: Error };
-      const message = errorCodeOf(e) === 1050 ? 'request timeout' : `${err.message}${err.cause?.message ? `: ${err.cause.message}` : ''}`;
-      return { status: 0, statusText: '', headers: {}, body: null, url: req.url, error: message, errorCode: errorCodeOf(e), timings: { ...ZERO, blocked, duration }, bytesSent: sentHeaders, bytesReceived: 0 };
+      const code = (err as NodeJS.ErrnoException).code ?? (err.cause as NodeJS.ErrnoException | undefined)?.code ?? '';
+      const message = errorCodeOf(e) === 1050 ? 'request timeout' : WRITE_ERRORS[code]?.error ?? `${err.message}${err.cause?.message ? `: ${err.cause.message}` : ''}`;
+      return this.#failed(req, { ...ZERO, blocked, duration }, sentHeaders, message, errorCodeOf(e));
     }
+  }
+
+  #failed(req: WireRequest, timings: WireResponse['timings'], bytesSent: number, error: string, errorCode: number): WireResponse {
+    return { status: 0, statusText: '', headers: {}, body: null, url: req.url, error, errorCode, timings, bytesSent, bytesReceived: 0 };
   }
 
   /** Performs a VU's call: every request, at most `batch` at once and `batchPerHost` per host. */
