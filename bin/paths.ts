@@ -1,8 +1,33 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The project's root folder, whatever the working directory. */
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export const SUITE_VERSION: string = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** True when the suite runs from an installed package (inside a `node_modules` folder), not from a clone. */
+export const INSTALLED: boolean = PROJECT_ROOT.split(sep).includes('node_modules');
+
+/**
+ * Where a command writes by default: `reports/out` (and Playwright's `test-results`) under the
+ * working directory, so an installed suite never writes inside `node_modules`. From a clone the
+ * npm scripts run in the project root, which is the same folder.
+ */
+export const outputRoot = (): string => process.cwd();
+export const defaultOutDir = (...under: string[]): string => resolve(outputRoot(), 'reports', 'out', ...under);
+
+/** tsx's loader as a file URL, for `node --import` in child processes (whatever the working directory). */
+export const tsxLoader = (): string => import.meta.resolve('tsx');
+
+/**
+ * Environment for a Playwright child process. Playwright compiles TypeScript itself, but never
+ * files inside `node_modules`: an installed suite's config, tests and helpers are loaded through
+ * tsx's loader instead.
+ */
+export function playwrightEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
+  if (INSTALLED) merged.NODE_OPTIONS = [`--import=${tsxLoader()}`, process.env.NODE_OPTIONS ?? ''].join(' ').trim();
+  return merged;
+}

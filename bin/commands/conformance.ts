@@ -12,7 +12,9 @@ import { scrubRawFile } from '../../reports/raw-scrub.js';
 import { readLoadResults } from '../../reports/load.js';
 import { mutationSectionOf } from '../../reports/mutation.js';
 import { readBaseline } from '../../reports/baseline.js';
-import { SUITE_VERSION, PROJECT_ROOT } from '../paths.js';
+import { SUITE_VERSION, PROJECT_ROOT, outputRoot } from '../paths.js';
+import { preflight, preflightText, listedTests } from '../../lib/preflight.js';
+import { listPlaywright } from './playwright.js';
 import { chooseSeed, replayCommand } from './seed.js';
 import { probe, runSupervised } from './supervise.js';
 import { exitCodeOf, publish } from './publish.js';
@@ -39,6 +41,10 @@ export interface ConformanceOptions {
   artifactsDir?: string;
   /** Run the load scenarios after the suites: `auto` (default) runs them against the embedded emulator only. */
   load?: 'auto' | 'on' | 'off';
+  /** Run one slice of the suite (Playwright's `--shard`); the report is marked partial, for `cpc report --merge`. */
+  shard?: { index: number; total: number };
+  /** Against a remote target, skip the preflight checks that otherwise stop a misconfigured run (exit 2). */
+  skipPreflight?: boolean;
 }
 
 export interface ConformanceOutcome { report: ConformanceReport; exitCode: number; files: string[] }
@@ -49,6 +55,7 @@ function selectionArgs(o: ConformanceOptions): string[] {
   if (o.projects.join(',') !== 'contract,property') for (const p of o.projects) args.push('--project', p);
   if (o.grep) args.push('--grep', o.grep);
   if (o.faults.length) args.push('--faults', o.faults.join(','));
+  if (o.shard) args.push('--shard', `${o.shard.index}/${o.shard.total}`);
   return args;
 }
 
@@ -87,13 +94,23 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   } else {
     const why = await probe(config.baseUrl!, 10_000);
     if (why) throw new TargetUnreachableError(config.baseUrl!, why);
+    if (!options.skipPreflight) {
+      // A configuration problem (a refused key, a missing id, a surface that does not answer) stops the run here, not as failed rules.
+      const pre = await preflight(config, { listTests: async () => listedTests(await listPlaywright({ ...configToEnv(config), CPC_TARGET_KIND: 'remote' })) });
+      if (!pre.ready) {
+        process.stderr.write(preflightText(pre) + '\n');
+        throw new ConfigError(`preflight: the target is not ready (${pre.checks.filter((c) => c.status === 'fail' || (c.status === 'missing' && c.required)).map((c) => c.setting ?? c.name).join(', ')}); nothing was run`);
+      }
+      process.stdout.write(`Preflight: ready (${pre.plan ? `${pre.plan.runs.length} rule(s) will run, ${pre.plan.skipped.length} skipped by capability; ` : ''}cpc preflight shows the plan)\n`);
+    }
     isEmulator = (await EmulatorControl.detect(config.baseUrl!)) !== undefined;
     env = { ...configToEnv(config), CPC_TARGET_KIND: 'remote' };
   }
 
   const args = [...options.projects.map((p) => `--project=${p}`), ...(options.grep ? ['--grep', options.grep] : []),
     ...(options.workers ? [`--workers=${options.workers}`] : []), ...(options.quiet ? ['--reporter=dot,./reports/playwright-reporter.ts'] : []),
-    ...(options.artifactsDir ? [`--output=${resolve(options.artifactsDir)}`] : [])];
+    `--output=${resolve(options.artifactsDir ?? join(outputRoot(), 'test-results'))}`,
+    ...(options.shard ? [`--shard=${options.shard.index}/${options.shard.total}`] : [])];
   const everyMs = options.probeEveryMs ?? 15_000;
   const run = await runSupervised(args, { ...env, CPC_RAW_DIR: rawDir, CPC_EMULATOR_FAULTS: options.faults.join(','), CPC_SEED: String(seed) },
     config.kind === 'remote' ? { url: config.baseUrl!, everyMs, failures: 3 } : undefined);
@@ -109,7 +126,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       if (why) interruption = `the target stopped answering ${config.baseUrl!} (${why})`;
     }
     // Load scenarios (smoke scale on the Node path, or k6 when on PATH) against the same target.
-    const runLoad = !interruption && (options.load === 'on' || ((options.load ?? 'auto') === 'auto' && config.kind === 'embedded'));
+    // A sharded run's load scenarios run once, with shard 1.
+    const runLoad = !interruption && (options.load === 'on' || ((options.load ?? 'auto') === 'auto' && config.kind === 'embedded' && (options.shard?.index ?? 1) === 1));
     const loadDir = options.loadDir ? resolve(options.loadDir) : join(outDir, 'load');
     if (runLoad) {
       rmSync(loadDir, { recursive: true, force: true });
@@ -145,6 +163,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         ...(options.grep ? { grep: options.grep } : {}),
         ...(options.baseline ? { baseline: options.baseline } : {}),
         load: runLoad,
+        ...(options.shard ? { shard: `${options.shard.index}/${options.shard.total}`, partial: true } : {}),
       },
       ...(load ? { load } : {}),
       ...(mutation ? { mutation } : {}),

@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
-import { basename, join, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { ConfigError } from '../../lib/errors.js';
 import { diffReports } from '../../reports/diff.js';
 import { diffMarkdown } from '../../reports/render/diff-markdown.js';
 import { diffHtml } from '../../reports/render/diff-html.js';
 import { writeScrubbed } from '../../reports/write.js';
-import { PROJECT_ROOT } from '../paths.js';
+import { PROJECT_ROOT, defaultOutDir } from '../paths.js';
 import { loadReport } from './saved-report.js';
 
 export const DIFF_USAGE = `usage: cpc diff A.json B.json [--out DIR]
@@ -34,7 +34,7 @@ export function diffCommand(argv: string[]): number {
   const labelA = basename(pathA) === basename(pathB) ? pathA : basename(pathA);
   const labelB = basename(pathA) === basename(pathB) ? pathB : basename(pathB);
   const diff = diffReports(a, b, [labelA, labelB]);
-  const outDir = resolve(parsed.values.out ?? join(PROJECT_ROOT, 'reports', 'out', 'diff'));
+  const outDir = resolve(parsed.values.out ?? defaultOutDir('diff'));
   const md = diffMarkdown(diff);
   const files = [writeScrubbed(outDir, 'diff.md', md), writeScrubbed(outDir, 'diff.html', diffHtml(diff))];
   process.stdout.write(`${diff.identical ? 'The reports agree on every rule' : `${diff.rules.length} rule(s) differ`} (${diff.compared} compared).\nDiff: ${files.map((f) => f.replace(PROJECT_ROOT + '/', '')).join(', ')}\n`);

@@ -1,6 +1,6 @@
 import { spawn, execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { PROJECT_ROOT } from '../paths.js';
+import { PROJECT_ROOT, playwrightEnv } from '../paths.js';
 
 export interface PlaywrightRun {
   /** Exit code, or 130 when a signal ended it. */
@@ -20,7 +20,7 @@ export function runPlaywright(args: readonly string[], env: Record<string, strin
     const child = spawn(process.execPath, [cli, 'test', ...args], {
       cwd: PROJECT_ROOT,
       stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, ...env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
+      env: playwrightEnv({ ...env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' }),
     });
     const onSignal = (signal: NodeJS.Signals) => { interruptedBy = signal; child.kill(signal); };
     process.once('SIGINT', onSignal);
@@ -37,7 +37,7 @@ export function runPlaywright(args: readonly string[], env: Record<string, strin
 export function listPlaywright(env: Record<string, string>): Promise<{ suites: [] }> {
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [cli, 'test', '--list', '--reporter=json'], { cwd: PROJECT_ROOT, env: { ...process.env, ...env }, maxBuffer: 256 * 1024 * 1024 },
+    execFile(process.execPath, [cli, 'test', '--list', '--reporter=json'], { cwd: PROJECT_ROOT, env: playwrightEnv(env), maxBuffer: 256 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (error && !stdout) { reject(new Error(`playwright --list failed: ${stderr.slice(0, 2000)}`)); return; }
         try { resolve(JSON.parse(stdout) as { suites: [] }); } catch (e) { reject(new Error(`playwright --list gave no JSON: ${(e as Error).message}`)); }

@@ -4,7 +4,6 @@ import { applyBaseline, readBaseline, updatedBaseline, writeBaseline } from '../
 import { writeReports } from '../../reports/write.js';
 import { validateReport } from '../../reports/validate.js';
 import { textSummary } from '../../reports/summary.js';
-import { PROJECT_ROOT } from '../paths.js';
 
 export interface BaselineOptions { path: string; update: boolean }
 
@@ -36,7 +35,7 @@ export function publish(report: ConformanceReport, outDir: string, baseline?: Ba
   const check = validateReport(final);
   if (!check.valid) process.stderr.write(`cpc: warning: the report does not match reports/report.schema.json:\n  ${check.issues.slice(0, 10).join('\n  ')}\n`);
   const files = writeReports(final, outDir);
-  process.stdout.write('\n' + textSummary(final) + '\n' + `Reports: ${files.map((f) => f.replace(PROJECT_ROOT + '/', '')).join(', ')}\n`);
+  process.stdout.write('\n' + textSummary(final) + '\n' + `Reports: ${files.map(shown).join(', ')}\n`);
   return { report: final, files };
 }
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { request } from 'undici';
-import { PROJECT_ROOT } from '../paths.js';
+import { PROJECT_ROOT, playwrightEnv } from '../paths.js';
 
 export interface Watch {
   /** Probed while the run lasts; any HTTP answer counts as alive. */
@@ -44,7 +44,7 @@ export function runSupervised(args: readonly string[], env: Record<string, strin
       cwd: PROJECT_ROOT,
       detached: true,
       stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, ...env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' },
+      env: playwrightEnv({ ...env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' }),
     });
     let stops = 0;
     const stop = () => {

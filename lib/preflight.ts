@@ -1,0 +1,331 @@
+/**
+ * `cpc preflight`: what a run against the configured target will do, found without creating
+ * anything. It checks that each surface answers, that each key authenticates (the read-only
+ * key is refused a write, the other key belongs to another account), that the endpoint and
+ * template ids exist, reads the catalog, and then says which rules will run, which will be
+ * skipped and why (by capability), and what the run will create.
+ *
+ * Every request is a read, except one: a `createPod` with an empty body (`{}`, no `image`)
+ * sent with the read-only key. The spec's 403 ("Token valid but does not grant access to the
+ * resource or action") answers it; a target that validates first answers 400, and an empty
+ * body creates nothing either way.
+ */
+import { readFileSync } from 'node:fs';
+import { ApiClient, type ApiResult, type KeyRole } from './client/api.js';
+import { undiciTransport } from './client/transport.js';
+import { EmulatorControl } from './client/control.js';
+import { ENV_VARS, type TargetConfig } from './config.js';
+import { loadProfile, type TargetProfile } from './profile.js';
+import { redactText } from './redact.js';
+
+export type CheckStatus = 'ok' | 'warn' | 'missing' | 'fail';
+
+/** One finding; `fail` and a required `missing` make the target not ready (exit 2). */
+export interface PreflightCheck {
+  name: string;
+  status: CheckStatus;
+  detail: string;
+  /** The variable to set or fix. */
+  setting?: string;
+  required: boolean;
+}
+
+/** What the target offers the suite, from the checks. */
+export interface Capabilities {
+  control: boolean;
+  readonlyKey: boolean;
+  otherKey: boolean;
+  endpointId: boolean;
+  templateId: boolean;
+  modelEndpointId: boolean;
+}
+
+/** One test as `playwright test --list` shows it, with the text of its body. */
+export interface ListedTest { project: string; file: string; title: string; rules: string[]; source: string }
+
+export interface RulePlan { runs: string[]; skipped: { rule: string; reasons: string[] }[] }
+
+export interface CreationPlan {
+  /** Kind of resource → tests that create at least one. */
+  tests: Record<string, number>;
+  gpuType?: string;
+  cpuFlavor?: string;
+  dataCenter?: string;
+  image: string;
+}
+
+export interface PreflightResult {
+  ready: boolean;
+  checks: PreflightCheck[];
+  capabilities: Capabilities;
+  plan?: RulePlan;
+  creates?: CreationPlan;
+}
+
+const TIMEOUT_MS = 10_000;
+
+/** The capabilities a test's body shows it needs; each with the reason a run without it gives. */
+const NEEDS: { capability: keyof Capabilities; marker: RegExp; reason: string }[] = [
+  { capability: 'control', marker: /\bemu\.(require|advance|setQuotas)\(|\bemu\.world!|\bemu\.control!/, reason: "needs the emulator's control surface (/__emulator)" },
+  { capability: 'readonlyKey', marker: /['"]readonly['"]/, reason: `needs a read-only key (${ENV_VARS.apiKeyReadonly})` },
+  { capability: 'otherKey', marker: /['"]other['"]/, reason: `needs another account's key (${ENV_VARS.apiKeyOther})` },
+  { capability: 'endpointId', marker: /\bjobs\.|\bjobs\b\s*[,}]/, reason: `needs a queue-based endpoint running the conformance handler (${ENV_VARS.endpointId})` },
+  { capability: 'templateId', marker: /\btemplateId\(emu\)/, reason: 'needs a serverless template to create endpoints from (CPC_TEMPLATE_ID)' },
+  { capability: 'modelEndpointId', marker: /\bmodelId\(|CPC_MODEL_ENDPOINT_ID/, reason: 'needs a public model endpoint id (CPC_MODEL_ENDPOINT_ID)' },
+];
+
+/** What a test's body creates, by kind (markers of the suite's helpers and operations). */
+const CREATES: { kind: string; marker: RegExp }[] = [
+  { kind: 'GPU pods', marker: /\bgpuBody\(/ },
+  { kind: 'CPU pods', marker: /\bcpuBody\(/ },
+  { kind: 'network volumes', marker: /\bpods\.volume\(|['"]createNetworkVolume['"]/ },
+  { kind: 'templates', marker: /\bsaveTemplate\b|\bserverlessTemplate\(/ },
+  { kind: 'endpoints', marker: /\bsaveEndpoint\b|\bgql\.endpoint\(|\bcreateEndpoint\(/ },
+  { kind: 'secrets', marker: /\bsecretCreate\b/ },
+  { kind: 'serverless jobs', marker: /['"](run|runsync)['"]|\bjobs\.(submit|run)/ },
+];
+
+const errorText = (e: unknown): string => {
+  const err = e as Error & { cause?: { code?: string; message?: string }; code?: string };
+  return err.cause?.code ?? err.code ?? err.cause?.message ?? err.message;
+};
+
+/**
+ * Runs the checks against a remote target. `listTests` gives the suite's tests (the CLI's
+ * `playwright test --list`); without it the rule plan is left out.
+ */
+export async function preflight(config: TargetConfig, options: { env?: NodeJS.ProcessEnv; listTests?: () => Promise<ListedTest[]> } = {}): Promise<PreflightResult> {
+  const env = options.env ?? process.env;
+  if (config.kind !== 'remote') throw new Error('preflight runs against a configured target (CPC_BASE_URL)');
+  const profile: TargetProfile = loadProfile(env);
+  const transport = undiciTransport({ connections: 4 });
+  const api = new ApiClient({ baseUrl: config.baseUrl!, serverlessUrl: config.serverlessUrl!, restV1Url: config.restV1Url! },
+    { main: config.apiKey, readonly: config.apiKeyReadonly, other: config.apiKeyOther }, transport);
+  const checks: PreflightCheck[] = [];
+  const add = (c: PreflightCheck) => checks.push(c);
+  const templateId = env.CPC_TEMPLATE_ID?.trim() || undefined;
+  const modelId = env.CPC_MODEL_ENDPOINT_ID?.trim() || undefined;
+  const capabilities: Capabilities = { control: false, readonlyKey: false, otherKey: false, endpointId: false, templateId: false, modelEndpointId: modelId !== undefined };
+  let creates: CreationPlan | undefined;
+  try {
+    /** An HTTP answer, or undefined with a `fail` check when the surface does not answer. */
+    const reach = async <T>(surface: string, url: string, send: () => Promise<ApiResult<T>>): Promise<ApiResult<T> | undefined> => {
+      try {
+        return await send();
+      } catch (e) {
+        add({ name: `${surface} answers`, status: 'fail', required: true, detail: `no answer from ${url}: ${errorText(e)}` });
+        return undefined;
+      }
+    };
+    const authCheck = (surface: string, res: ApiResult, role: KeyRole, variable: string): boolean => {
+      if (res.status === 401 || res.status === 403) {
+        add({ name: `${variable} authenticates on ${surface}`, status: 'fail', required: true, setting: variable, detail: `${res.operation} answered ${res.status}: the key was refused` });
+        return false;
+      }
+      const ok = res.status >= 200 && res.status < 300;
+      add({ name: `${variable} authenticates on ${surface}`, status: ok ? 'ok' : 'warn', required: role === 'main', setting: variable, detail: `${res.operation} answered ${res.status}` });
+      return ok;
+    };
+
+    capabilities.control = (await EmulatorControl.detect(config.baseUrl!)) !== undefined;
+    add({ name: 'emulator control surface', status: capabilities.control ? 'ok' : 'warn', required: false,
+      detail: capabilities.control ? `${config.baseUrl}/__emulator answers: tests that move the clock, set quotas or switch faults run` : 'absent (a real deployment): tests that need it are skipped' });
+
+    if (config.apiKey === undefined) {
+      add({ name: 'main key', status: 'missing', required: true, setting: ENV_VARS.apiKey, detail: `set ${ENV_VARS.apiKey}: every surface needs it` });
+    }
+    // REST v2, with each key.
+    const pods = config.apiKey === undefined
+      ? await reach('REST v2', config.baseUrl!, () => api.op('listPods', { auth: 'none', timeoutMs: TIMEOUT_MS }))
+      : await reach('REST v2', config.baseUrl!, () => api.op('listPods', { timeoutMs: TIMEOUT_MS }));
+    if (pods) {
+      add({ name: 'REST v2 answers', status: 'ok', required: true, detail: `${config.baseUrl}/v2/pods answered ${pods.status}` });
+      if (config.apiKey !== undefined) authCheck('REST v2', pods, 'main', ENV_VARS.apiKey);
+      if (config.apiKeyReadonly === undefined) {
+        add({ name: 'read-only key', status: 'missing', required: false, setting: ENV_VARS.apiKeyReadonly, detail: `not set: tests of permission refusals are skipped` });
+      } else {
+        const read = await api.op('listPods', { auth: 'readonly', timeoutMs: TIMEOUT_MS });
+        if (authCheck('REST v2', read, 'readonly', ENV_VARS.apiKeyReadonly) || read.status < 400) {
+          const write = await api.op('createPod', { auth: 'readonly', body: {}, timeoutMs: TIMEOUT_MS });
+          if (write.status === 403) {
+            capabilities.readonlyKey = true;
+            add({ name: `${ENV_VARS.apiKeyReadonly} is refused writes`, status: 'ok', required: true, setting: ENV_VARS.apiKeyReadonly, detail: 'createPod with an empty body answered 403' });
+          } else if (write.status >= 200 && write.status < 300) {
+            add({ name: `${ENV_VARS.apiKeyReadonly} is refused writes`, status: 'fail', required: true, setting: ENV_VARS.apiKeyReadonly, detail: `createPod with an empty body answered ${write.status}: the key can write` });
+          } else {
+            capabilities.readonlyKey = true;
+            add({ name: `${ENV_VARS.apiKeyReadonly} is refused writes`, status: 'warn', required: false, setting: ENV_VARS.apiKeyReadonly,
+              detail: `createPod with an empty body answered ${write.status}, not 403: the target validated the body first, so the refusal is not confirmed` });
+          }
+        }
+      }
+      if (config.apiKeyOther === undefined) {
+        add({ name: "another account's key", status: 'missing', required: false, setting: ENV_VARS.apiKeyOther, detail: 'not set: tests of isolation between accounts are skipped' });
+      } else {
+        const read = await api.op('listPods', { auth: 'other', timeoutMs: TIMEOUT_MS });
+        capabilities.otherKey = authCheck('REST v2', read, 'other', ENV_VARS.apiKeyOther);
+      }
+    }
+
+    // GraphQL: answers, and tells the accounts apart.
+    const who = async (role: KeyRole) => api.graphql<{ data?: { myself?: { id?: string } } }>('query { myself { id } }', undefined, { auth: role, timeoutMs: TIMEOUT_MS });
+    const gql = config.apiKey === undefined ? undefined : await reach('GraphQL', `${config.baseUrl}/graphql`, () => who('main'));
+    if (gql) {
+      const mine = gql.body?.data?.myself?.id;
+      add({ name: 'GraphQL answers', status: 'ok', required: true, detail: `myself answered ${gql.status}${mine ? '' : ' without an account id'}` });
+      if (capabilities.otherKey && mine) {
+        const theirs = (await who('other')).body?.data?.myself?.id;
+        if (theirs === mine) {
+          capabilities.otherKey = false;
+          add({ name: `${ENV_VARS.apiKeyOther} is another account`, status: 'fail', required: true, setting: ENV_VARS.apiKeyOther, detail: 'myself names the same account for both keys' });
+        } else {
+          add({ name: `${ENV_VARS.apiKeyOther} is another account`, status: theirs ? 'ok' : 'warn', required: false, setting: ENV_VARS.apiKeyOther, detail: theirs ? 'myself names two accounts' : 'myself gave no account id for it' });
+        }
+      }
+    }
+
+    // Serverless: the endpoint when one is named, else any answer of the surface.
+    if (config.endpointId !== undefined && config.apiKey !== undefined) {
+      const health = await reach('serverless', config.serverlessUrl!, () => api.op('health', { params: { endpointId: config.endpointId! }, timeoutMs: TIMEOUT_MS }));
+      if (health) {
+        add({ name: 'serverless answers', status: 'ok', required: true, detail: `/v2/{endpoint}/health answered ${health.status}` });
+        if (health.status === 404) add({ name: `${ENV_VARS.endpointId} exists`, status: 'fail', required: true, setting: ENV_VARS.endpointId, detail: '/health of the endpoint answered 404' });
+        else if (authCheck('serverless', health, 'main', ENV_VARS.apiKey)) capabilities.endpointId = true;
+      }
+    } else {
+      const any = await reach('serverless', config.serverlessUrl!, () => api.call('serverless', 'GET', '/v2/cpc-preflight-no-such-endpoint/health', { auth: 'none', timeoutMs: TIMEOUT_MS }));
+      if (any) add({ name: 'serverless answers', status: 'ok', required: true, detail: `an unknown endpoint's /health answered ${any.status}` });
+      add({ name: 'endpoint id', status: 'missing', required: false, setting: ENV_VARS.endpointId, detail: 'not set: serverless job tests are skipped' });
+    }
+
+    // REST v1: any answer (its one operation creates, so it is not called).
+    const v1 = await reach('REST v1', config.restV1Url!, () => api.call('rest-v1', 'GET', '/v1/endpoints', { auth: 'none', timeoutMs: TIMEOUT_MS }));
+    if (v1) add({ name: 'REST v1 answers', status: v1.status >= 500 ? 'warn' : 'ok', required: true, detail: `GET /v1/endpoints answered ${v1.status}` });
+
+    if (templateId === undefined) {
+      add({ name: 'template id', status: capabilities.control ? 'ok' : 'missing', required: false, setting: 'CPC_TEMPLATE_ID', detail: capabilities.control ? "the emulator's seeded template is used" : 'not set: REST v1 endpoint creation tests are skipped' });
+      capabilities.templateId = capabilities.control;
+    } else if (config.apiKey !== undefined && gql) {
+      const res = await api.graphql<{ data?: { myself?: { podTemplates?: { id?: string }[] } } }>('query { myself { podTemplates { id } } }', undefined, { timeoutMs: TIMEOUT_MS });
+      const list = res.body?.data?.myself?.podTemplates;
+      const found = Array.isArray(list) && list.some((t) => t?.id === templateId);
+      capabilities.templateId = found;
+      add({ name: 'CPC_TEMPLATE_ID exists', status: found ? 'ok' : Array.isArray(list) ? 'fail' : 'warn', required: Array.isArray(list), setting: 'CPC_TEMPLATE_ID',
+        detail: found ? 'listed among the account\'s templates' : Array.isArray(list) ? 'not among the account\'s templates (myself.podTemplates)' : `the template list could not be read (${res.status})` });
+    }
+    if (config.endpointId === undefined && capabilities.control) capabilities.endpointId = true;
+    if (modelId === undefined && capabilities.control) capabilities.modelEndpointId = true;
+
+    // The catalog: what pods would be made of.
+    if (config.apiKey !== undefined && pods) creates = await readCatalog(api, profile, add);
+  } finally {
+    await transport.close();
+  }
+
+  let plan: RulePlan | undefined;
+  if (options.listTests) {
+    const tests = await options.listTests();
+    plan = planRules(tests, capabilities);
+    if (creates) for (const t of tests) if (runnable(t, capabilities)) for (const c of CREATES) if (c.marker.test(t.source)) creates.tests[c.kind] = (creates.tests[c.kind] ?? 0) + 1;
+  }
+  const ready = !checks.some((c) => c.status === 'fail' || (c.status === 'missing' && c.required));
+  return { ready, checks, capabilities, ...(plan ? { plan } : {}), ...(creates ? { creates } : {}) };
+}
+
+async function readCatalog(api: ApiClient, profile: TargetProfile, add: (c: PreflightCheck) => void): Promise<CreationPlan> {
+  const list = async (op: 'listGpuTypes' | 'listCpuFlavors' | 'listDataCenters') => {
+    const res = await api.op<unknown>(op, { timeoutMs: TIMEOUT_MS });
+    const items = Array.isArray(res.body) ? res.body as Record<string, unknown>[] : [];
+    add({ name: `catalog: ${op}`, status: res.status === 200 ? 'ok' : 'warn', required: false, detail: `${res.status}, ${items.length} entr${items.length === 1 ? 'y' : 'ies'}` });
+    return items;
+  };
+  const gpus = await list('listGpuTypes');
+  const cpus = await list('listCpuFlavors');
+  const dcs = await list('listDataCenters');
+  const ids = (items: Record<string, unknown>[]) => items.map((i) => String(i.id));
+  const pick = (what: string, setting: string, wanted: string | undefined, items: Record<string, unknown>[], fallback: () => string | undefined) => {
+    if (wanted !== undefined) {
+      const known = ids(items).includes(wanted);
+      add({ name: `profile ${what} in the catalog`, status: known ? 'ok' : 'fail', required: true, setting, detail: known ? wanted : `${wanted} is not listed (listed: ${ids(items).slice(0, 12).join(', ')})` });
+      return wanted;
+    }
+    return fallback();
+  };
+  const nvidia = gpus.filter((g) => /nvidia/i.test(String(g.manufacturer ?? g.displayName ?? g.id)));
+  const gpuType = pick('GPU type', 'CPC_GPU_TYPE', profile.gpuType, gpus, () => (nvidia[0] ?? gpus[0])?.id as string | undefined);
+  const cpuFlavor = pick('CPU flavor', 'CPC_CPU_FLAVOR', profile.cpuFlavor, cpus, () => cpus[0]?.id as string | undefined);
+  const dataCenter = profile.dataCenter === undefined ? undefined : pick('data center', 'CPC_DATA_CENTER', profile.dataCenter, dcs, () => undefined);
+  return { tests: {}, ...(gpuType ? { gpuType } : {}), ...(cpuFlavor ? { cpuFlavor } : {}), ...(dataCenter ? { dataCenter } : {}), image: profile.podImage };
+}
+
+const missingFor = (t: ListedTest, c: Capabilities): string[] => NEEDS.filter((n) => !c[n.capability] && n.marker.test(t.source)).map((n) => n.reason);
+const runnable = (t: ListedTest, c: Capabilities): boolean => missingFor(t, c).length === 0;
+
+/** A rule runs when one test that declares it has what it needs; otherwise it is skipped with every reason. */
+export function planRules(tests: readonly ListedTest[], capabilities: Capabilities): RulePlan {
+  const byRule = new Map<string, string[][]>();
+  for (const t of tests) for (const rule of t.rules) {
+    const list = byRule.get(rule) ?? [];
+    list.push(missingFor(t, capabilities));
+    byRule.set(rule, list);
+  }
+  const runs: string[] = [];
+  const skipped: RulePlan['skipped'] = [];
+  for (const [rule, needs] of [...byRule].sort(([a], [b]) => a.localeCompare(b))) {
+    if (needs.some((n) => n.length === 0)) runs.push(rule);
+    else skipped.push({ rule, reasons: [...new Set(needs.flat())] });
+  }
+  return { runs, skipped };
+}
+
+/** Playwright's `--list --reporter=json` output as tests with their rules and the text of their bodies. */
+export function listedTests(json: unknown): ListedTest[] {
+  interface Spec { title: string; file: string; line: number; tags?: string[]; tests?: { projectName?: string; annotations?: { type: string; description?: string }[] }[] }
+  interface Suite { specs?: Spec[]; suites?: Suite[] }
+  const specs: Spec[] = [];
+  const walk = (s: Suite) => { specs.push(...(s.specs ?? [])); for (const c of s.suites ?? []) walk(c); };
+  for (const s of (json as { suites?: Suite[] }).suites ?? []) walk(s);
+  const root = (json as { config?: { rootDir?: string } }).config?.rootDir ?? '';
+  const lines = new Map<string, string[]>();
+  const starts = new Map<string, number[]>();
+  for (const s of specs) starts.set(s.file, [...(starts.get(s.file) ?? []), s.line]);
+  const sourceOf = (file: string, line: number): string => {
+    let text = lines.get(file);
+    if (!text) {
+      try { text = readFileSync(root ? `${root}/${file}` : file, 'utf8').split('\n'); } catch { text = []; }
+      lines.set(file, text);
+    }
+    const next = (starts.get(file) ?? []).filter((l) => l > line).sort((a, b) => a - b)[0] ?? text.length + 1;
+    return text.slice(line - 1, next - 1).join('\n');
+  };
+  return specs.flatMap((s) => (s.tests ?? [{}]).map((t) => ({
+    project: t.projectName ?? '', file: s.file, title: s.title,
+    rules: [...new Set([...(s.tags ?? []).map((tag) => tag.replace(/^@/, '')), ...(t.annotations ?? []).filter((a) => a.type === 'rule').map((a) => a.description ?? '')])].filter(Boolean),
+    source: sourceOf(s.file, s.line),
+  })));
+}
+
+/** The plain-text report of a preflight: checks, rules, creations. */
+export function preflightText(r: PreflightResult): string {
+  const mark: Record<CheckStatus, string> = { ok: 'ok  ', warn: 'warn', missing: 'miss', fail: 'FAIL' };
+  const out = ['Preflight checks:'];
+  for (const c of r.checks) out.push(`  ${mark[c.status]} ${c.name}: ${c.detail}${c.required && c.status !== 'ok' ? ' (required)' : ''}`);
+  if (r.plan) {
+    out.push('', `Rules: ${r.plan.runs.length} will run, ${r.plan.skipped.length} will be skipped (from the tests' source; a test may still skip on what the target answers).`);
+    const byReason = new Map<string, string[]>();
+    for (const s of r.plan.skipped) for (const reason of s.reasons) byReason.set(reason, [...(byReason.get(reason) ?? []), s.rule]);
+    for (const [reason, rules] of byReason) out.push(`  skipped, ${reason}: ${rules.length} rule(s): ${rules.slice(0, 8).join(', ')}${rules.length > 8 ? ', …' : ''}`);
+  }
+  if (r.creates) {
+    const c = r.creates;
+    out.push('', 'The run will create (tests that create at least one of each; every creation is deleted after its test):');
+    const kinds = Object.entries(c.tests);
+    if (kinds.length === 0) out.push('  nothing');
+    for (const [kind, n] of kinds) {
+      const of = kind === 'GPU pods' ? ` of GPU type ${c.gpuType ?? '(none in the catalog)'}` : kind === 'CPU pods' ? ` of CPU flavor ${c.cpuFlavor ?? '(none in the catalog)'}` : '';
+      out.push(`  ${kind}${of}: ${n} test(s)${kind.endsWith('pods') ? `, image ${c.image}${c.dataCenter ? `, data center ${c.dataCenter}` : ''}` : ''}`);
+    }
+  }
+  out.push('', r.ready ? 'Ready.' : `Not ready: ${r.checks.filter((c) => c.status === 'fail' || (c.status === 'missing' && c.required)).map((c) => c.setting ?? c.name).join(', ')}`);
+  return redactText(out.join('\n'));
+}
