@@ -1,7 +1,7 @@
 // Checks the rule catalog (schemas/rules/*.json) against its schema and against the spec it comes from.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import {
@@ -189,4 +189,103 @@ test('assertRuleIds accepts known ids and throws CPC_UNKNOWN_RULE naming the unk
       return true;
     },
   );
+});
+
+// ---- A MUST rule is stated by the spec, and some check can fail it ----
+
+/** Markdown emphasis and code marks removed, whitespace normalised: the words as a reader sees them. */
+const plain = (s: string): string => normalise(s.replace(/`|\*\*/g, ''));
+const plainSpec = plain(spec);
+const NOTES_PATH = fileURLToPath(new URL('../spec/platform-notes.md', import.meta.url));
+const plainNotes = plain(readFileSync(NOTES_PATH, 'utf8'));
+
+/** The sentences of the spec that say "not shown": each table cell and each line split at sentence ends. */
+function notShownSentences(markdown: string): string[] {
+  const out: string[] = [];
+  for (const line of markdown.split(/\r?\n/)) {
+    for (const cell of line.split('|')) {
+      for (const sentence of cell.split(/(?<=\.)\s+/)) {
+        const s = plain(sentence);
+        if (/not shown/i.test(s)) out.push(s);
+      }
+    }
+  }
+  return out;
+}
+
+/** Start offsets of every occurrence of `needle` in `haystack`. */
+function occurrences(haystack: string, needle: string): number[] {
+  const at: number[] = [];
+  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + 1)) at.push(i);
+  return at;
+}
+
+const mustRules = rules.filter((r) => r.level === 'MUST');
+
+test('every MUST quote is spec text outside any sentence that says "not shown"', () => {
+  const spans = notShownSentences(spec).flatMap((s) => occurrences(plainSpec, s).map((start) => [start, start + s.length] as const));
+  assert.ok(spans.length >= 10, `only ${spans.length} "not shown" sentences found: the splitter is broken`);
+  const problems: string[] = [];
+  for (const rule of mustRules) {
+    const quote = plain(rule.quote);
+    const at = occurrences(plainSpec, quote);
+    if (at.length === 0) {
+      problems.push(`${rule.id}: quote is not spec text: ${quote}`);
+      continue;
+    }
+    // One occurrence of the quote that overlaps no "not shown" sentence is enough.
+    const free = at.some((start) => spans.every(([a, b]) => start + quote.length <= a || start >= b));
+    if (!free) problems.push(`${rule.id}: quote lies in a "not shown" sentence: ${quote}`);
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('no MUST rule rests on the platform notes', () => {
+  const problems: string[] = [];
+  for (const rule of mustRules) {
+    if (/platform notes|live platform|platform-notes/i.test(`${rule.statement} ${rule.quote}`)) problems.push(`${rule.id}: cites the platform notes`);
+    const quote = plain(rule.quote);
+    // A quote found in the notes but not in the spec would be a notes quote; the spec test above
+    // already requires spec text, this names the source when it is the notes.
+    if (plainNotes.includes(quote) && !plainSpec.includes(quote)) problems.push(`${rule.id}: quote comes from the platform notes`);
+  }
+  assert.deepEqual(problems, []);
+});
+
+/** Source files of the checks: contract specs and checks, property tests, load scripts. */
+function checkSources(): { file: string; text: string }[] {
+  const roots = ['../contract/', '../property/', '../load/'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+  const out: { file: string; text: string }[] = [];
+  for (const root of roots) {
+    for (const name of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+      if (!name.endsWith('.ts') || name.includes('node_modules')) continue;
+      out.push({ file: `${root}${name}`, text: readFileSync(`${root}${name}`, 'utf8') });
+    }
+  }
+  return out;
+}
+
+/**
+ * Removes what only declares rules: `rules(...)` calls, and array literals holding nothing but
+ * rule-id strings and spreads. What remains names a rule where a check can fail it (`must(`,
+ * `{ rule: ... }`, a check's rule argument, a model command's rule).
+ */
+function withoutDeclarations(text: string): string {
+  let out = text;
+  for (let at = out.search(/\brules\(/); at !== -1; at = out.search(/\brules\(/)) {
+    let depth = 0;
+    let end = at + 'rules'.length;
+    for (; end < out.length; end++) {
+      if (out[end] === '(') depth++;
+      else if (out[end] === ')' && --depth === 0) break;
+    }
+    out = `${out.slice(0, at)}${out.slice(end + 1)}`;
+  }
+  return out.replace(/\[(?:\s*(?:'[A-Z0-9_.]+'|\.\.\.[A-Za-z_.]+)\s*,?)*\s*\](?:\s*as const)?/g, '[]');
+}
+
+test('every MUST rule is named by some check that can fail it, not only declared', () => {
+  const named = checkSources().map((s) => withoutDeclarations(s.text)).join('\n');
+  const unnamed = mustRules.filter((r) => !named.includes(`'${r.id}'`) && !named.includes(`"${r.id}"`)).map((r) => r.id);
+  assert.deepEqual(unnamed, []);
 });

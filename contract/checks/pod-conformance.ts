@@ -13,6 +13,7 @@ const ISSUE_RULES: readonly { test: (i: ValidationIssue) => boolean; rule: strin
   { test: (i) => i.path === '' , rule: 'POD.RESPONSE.REQUIRED_FIELDS' },
   { test: (i) => i.path === '/id', rule: 'POD.RESPONSE.ID' },
   { test: (i) => i.path === '/name', rule: 'POD.RESPONSE.NAME' },
+  { test: (i) => i.path === '/status' && i.keyword === 'type', rule: 'POD.RESPONSE.STATUS' },
   { test: (i) => i.path === '/status', rule: 'POD.STATUS.VALUES' },
   { test: (i) => i.path.startsWith('/actions'), rule: 'POD.RESPONSE.ACTIONS_VALUES' },
   { test: (i) => i.path === '/image', rule: 'POD.RESPONSE.IMAGE' },

@@ -21,7 +21,7 @@ export const podFaults = {
   'pods.empty-name-accepted': { rule: 'POD.CREATE.NAME_MIN_LENGTH_1', description: 'An empty name is accepted.' },
   'pods.image-not-required': { rule: 'POD.CREATE.IMAGE_REQUIRED', description: 'A body without image is accepted.' },
   'pods.both-gpu-and-cpu-accepted': { rule: 'POD.CREATE.GPU_AND_CPU_REJECTED', description: 'A body with both gpu and cpu is accepted.' },
-  'pods.volume-other-dc-accepted': { rule: 'MOUNT.NETWORK.OTHER_DATA_CENTER_REJECTED', description: 'A network volume outside the preferred data centers is mounted anyway.' },
+  'pods.volume-other-dc-accepted': { rule: 'MOUNT.NETWORK.OTHER_DATA_CENTER_REJECTED', description: 'A pod whose network volume lies outside its preferred data centers is placed in a preferred data center, away from its volume.' },
   'pods.global-networking-without-nvidia-accepted': { rule: 'POD.CREATE.GLOBAL_NETWORKING_REQUIRES_NVIDIA', description: 'globalNetworking true is accepted on a CPU pod or a non-NVIDIA GPU.' },
   // createPod response
   'pods.create-answers-200': { rule: 'POD.CREATE.201_POD', description: 'A successful createPod answers 200 instead of 201.' },
@@ -38,7 +38,7 @@ export const podFaults = {
   'pods.stuck-in-starting': { rule: 'POD.STATUS.STARTING_TO_RUNNING', description: 'Pods never leave STARTING.' },
   'pods.cost-when-exited': { rule: 'POD.RESPONSE.COST_ZERO_WHEN_STOPPED', description: 'An EXITED pod still reports its hourly cost.' },
   'pods.locked-stoppable': { rule: 'POD.LOCKED.CANNOT_STOP', description: 'A locked pod can be stopped.' },
-  'pods.locked-restartable': { rule: 'POD.LOCKED.CANNOT_RESET', description: 'A locked pod can be restarted (reset).' },
+  'pods.unlisted-action-accepted': { rule: 'POD.ACTIONS.UNLISTED_REFUSED', description: 'An action the pod does not list for its status is carried out (start on a RUNNING pod provisions it again).' },
   // updatePod mount semantics
   'pods.patch-network-empty-accepted': { rule: 'MOUNT.UPDATE.NETWORK_EMPTY_ARRAY_400', description: 'PATCH mounts {network: []} is accepted and detaches the volume.' },
   'pods.patch-other-volume-accepted': { rule: 'MOUNT.UPDATE.DIFFERENT_VOLUME_ID_400', description: 'PATCH naming another volumeId swaps the volume.' },

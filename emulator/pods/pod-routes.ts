@@ -24,7 +24,6 @@ function ownPod(ctx: Ctx): PodRecord {
 function lockedOut(ctx: Ctx, p: PodRecord, action: PodAction): boolean {
   if (!p.locked || !LOCK_FORBIDS.includes(action)) return false;
   if (action === 'stop' && ctx.world.fault('pods.locked-stoppable')) return false;
-  if (action === 'restart' && ctx.world.fault('pods.locked-restartable')) return false;
   return true;
 }
 
@@ -35,7 +34,7 @@ function act(ctx: Ctx): Reply {
   if (lockedOut(ctx, p, action)) {
     return problem('conflict', `Pod ${p.id} is locked: it cannot be ${action === 'stop' ? 'stopped' : 'reset'}. Unlock it with PATCH {"locked": false} first.`);
   }
-  if (!ACTIONS_BY_STATUS[p.status].includes(action)) {
+  if (!ACTIONS_BY_STATUS[p.status].includes(action) && !ctx.world.fault('pods.unlisted-action-accepted')) {
     return problem('conflict', `The action "${action}" is not valid for a ${p.status} pod; valid now: ${availableActions(p).join(', ') || 'none'}.`);
   }
   const store = ctx.world.get(podsSlice);

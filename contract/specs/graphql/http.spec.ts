@@ -10,15 +10,17 @@ import type { ApiClient, ApiResult } from '../../../lib/client/api.js';
 test.describe('GraphQL over HTTP', () => {
   test('POST {base_url}/graphql?api_key= with {query} runs the document and answers {data: {myself: ...}}',
     rules('GQL.HTTP.REQUEST', 'AUTH.GRAPHQL.API_KEY', 'HTTP.BASE_URL.GRAPHQL', 'VERSION.GRAPHQL.NO_VERSION', 'GQL.HTTP.RESULT_SHAPE'),
-    async ({ api, gql }) => {
+    async ({ gql }) => {
       const res = await gql.send(doc.myself());
-      const url = new URL(res.evidence.request.url);
       const { findings, value } = graphqlConformance<{ endpoints: unknown }>(res, 'myself', 'GQL.HTTP.REQUEST');
+      const served = res.status !== 404 && res.status !== 405 && typeof res.body === 'object' && res.body !== null && ('data' in res.body || 'errors' in res.body);
       conform(
         findings,
         must(res.status !== 401 && res.status !== 403, 'AUTH.GRAPHQL.API_KEY', `a valid api_key was refused with ${res.status}`),
-        must(url.pathname === `${new URL(api.urls.baseUrl).pathname.replace(/\/$/, '')}/graphql`, 'HTTP.BASE_URL.GRAPHQL', `GraphQL answered at ${url.pathname}`),
-        must(!/\/v\d+(\/|$)/.test(url.pathname), 'VERSION.GRAPHQL.NO_VERSION', `the GraphQL path ${url.pathname} carries a version`),
+        // The suite sends to {base_url}/graphql, a path without a version: what the target can
+        // fail is serving GraphQL there (a GraphQL answer, not a 404 or 405 of an unserved path).
+        must(served, 'HTTP.BASE_URL.GRAPHQL', `POST {base_url}/graphql answered ${res.status} without a GraphQL result: ${res.text.slice(0, 160)}`),
+        must(served, 'VERSION.GRAPHQL.NO_VERSION', `the unversioned path {base_url}/graphql answered ${res.status} without a GraphQL result`),
         must(typeof value === 'object' && value !== null && 'endpoints' in value, 'GQL.HTTP.RESULT_SHAPE', `data.myself lacks the selected endpoints: ${res.text.slice(0, 200)}`),
       );
     });
@@ -59,7 +61,6 @@ test.describe('GraphQL over HTTP', () => {
 const badRequests: { title: string; send: (api: ApiClient) => Promise<ApiResult> }[] = [
   { title: 'a body without query', send: (api) => api.op('graphql', { body: {} }) },
   { title: 'a non-string query', send: (api) => api.op('graphql', { body: { query: 42 } }) },
-  { title: 'a JSON array body', send: (api) => api.op('graphql', { body: [{ query: '{ myself { id } }' }] }) },
   { title: 'a syntax error', send: (api) => api.graphql('query { myself { endpoints { id } ') },
   { title: 'an unknown field', send: (api) => api.graphql('query { myself { endpoints { id colour } } }') },
   { title: 'an unknown operation', send: (api) => api.graphql('mutation { dropEverything }') },
@@ -69,6 +70,13 @@ const badRequests: { title: string; send: (api: ApiClient) => Promise<ApiResult>
 ];
 
 test.describe('malformed GraphQL', () => {
+  // A JSON array of requests (a batch) is not the spec's body `{query: string}`, but the spec
+  // does not say it is refused: servers that batch answer it. Recorded, never failed.
+  test('records the answer to a batch body (a JSON array of requests)', rules('GQL.HTTP.BATCH'), async ({ api }) => {
+    const res = await api.op('graphql', { body: [{ query: '{ myself { id } }' }] });
+    observe('GQL.HTTP.BATCH', { status: res.status, body: res.text.slice(0, 200) });
+  });
+
   for (const c of badRequests) {
     test(`${c.title} is refused with an error answer, never a 5xx or a result`, rules('GQL.HTTP.BAD_DOCUMENT_REFUSED'), async ({ api }) => {
       conform(graphqlRefusalConformance(await c.send(api), 'GQL.HTTP.BAD_DOCUMENT_REFUSED', c.title));

@@ -2,7 +2,8 @@ import { test } from './support/fixtures.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
 import { podConformance } from '../../checks/pod-conformance.js';
 import { statusCodeConformance } from '../../checks/status.js';
-import { POD_SHAPE_RULES, RUNTIME_RULES } from './support/rule-sets.js';
+import { rejectionConformance } from '../../checks/rejection.js';
+import { PROBLEM_RULES, POD_SHAPE_RULES, RUNTIME_RULES } from './support/rule-sets.js';
 import type { Finding } from '../../support/rules.js';
 import type { Pod } from '../../../lib/types.gen.js';
 
@@ -81,17 +82,35 @@ test.describe('pod lifecycle (spec, States and transitions)', () => {
     const gone = await api.op<Pod>('getPod', { params: { podId: pod.id } });
     observe('POD.ACTION.PATH_AND_RESPONSE', { stop: stop.status, terminate: terminate.status, afterTerminate: gone.status === 200 ? gone.body.status : gone.status });
     conform(
-      must(stop.status >= 200 && stop.status < 300, 'POD.RESPONSE.COST_ZERO_WHEN_STOPPED', `stop of a RUNNING pod answered ${stop.status}: ${stop.text.slice(0, 200)}`),
-      must(exited.reached, 'POD.RESPONSE.COST_ZERO_WHEN_STOPPED', `the stopped pod never left RUNNING: ${exited.seen.join(' → ')}`),
       stop.status === 200 ? podConformance(stop.body, { kind: 'gpu', where: 'podAction stop → 200' }) : [],
       ...[...ready.answers, ...exited.answers].map((a) => podConformance(a.body, { kind: 'gpu', where: `getPod (${a.body?.status})` })),
       gone.status === 200 ? podConformance(gone.body, { kind: 'gpu', where: 'getPod after terminate' }) : [],
     );
+    // The answer and the effect of stop are not shown: a target whose stop leaves the pod RUNNING
+    // breaks no rule, it only gives this test no stopped pod to check cost and runtime on.
+    test.skip(stop.status < 200 || stop.status >= 300 || !exited.reached,
+      `stop of the RUNNING pod answered ${stop.status} and the pod went ${exited.seen.join(' → ')}: no stopped pod to check (the effect of stop is not shown)`);
   });
 
-  test('an action the status does not allow is refused; the answer is recorded', rules('POD.ACTION.INVALID_409'), async ({ api, pods }) => {
+  // Spec, Pod: `actions` are the "Valid state transitions for the current status". An action a
+  // RUNNING pod does not list is no valid transition: it is refused (some 4xx, the status is not
+  // shown) and the pod stays as it was. The exact status is recorded (POD.ACTION.INVALID_409).
+  test('an action the pod does not list is refused and changes nothing', rules('POD.ACTIONS.UNLISTED_REFUSED', 'POD.ACTION.INVALID_409', ...PROBLEM_RULES), async ({ api, pods }) => {
     const pod = await pods.created(await pods.gpuBody());
-    const res = await api.op('podAction', { params: { podId: pod.id }, body: { action: 'start' } });
-    observe('POD.ACTION.INVALID_409', { status: pod.status, action: 'start', answer: res.status, contentType: res.contentType });
+    const ready = await pods.waitFor(pod.id, ['RUNNING']);
+    test.skip(!ready.reached, `setup: the pod did not become RUNNING (${ready.seen.join(' → ')})`);
+    const listed = Array.isArray(ready.pod.actions) ? ready.pod.actions : [];
+    const unlisted = (['start', 'stop', 'restart', 'terminate'] as const).filter((a) => !listed.includes(a));
+    test.skip(unlisted.length === 0, `setup: the RUNNING pod lists every action (${JSON.stringify(listed)})`);
+    for (const action of unlisted) {
+      const res = await api.op('podAction', { params: { podId: pod.id }, body: { action } });
+      const after = (await pods.waitFor(pod.id, ['RUNNING'], { maxMs: 0 })).pod;
+      observe('POD.ACTION.INVALID_409', { status: 'RUNNING', action, answer: res.status, contentType: res.contentType });
+      conform(
+        rejectionConformance('POD.ACTIONS.UNLISTED_REFUSED', res, 'client-error'),
+        must(after?.status === 'RUNNING' && after.startedAt === ready.pod.startedAt, 'POD.ACTIONS.UNLISTED_REFUSED',
+          `after ${action} (not listed: ${JSON.stringify(listed)}) the pod is ${after?.status}, started at ${after?.startedAt} (was ${ready.pod.startedAt})`),
+      );
+    }
   });
 });

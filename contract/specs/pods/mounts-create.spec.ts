@@ -79,7 +79,10 @@ test.describe('createPod: mount rules', () => {
     }
   });
 
-  test('a network volume outside every preferred data center is refused', rules(
+  // Spec: dataCenterIds are "Preferred data centers", and a NetworkMount names "an existing network
+  // volume in the same data center as the pod". So the pod is refused, or it runs in the volume's
+  // data center whatever the preference; it never runs elsewhere with the volume mounted.
+  test('a network volume outside every preferred data center: refused, or the pod placed with its volume', rules(
     'MOUNT.NETWORK.OTHER_DATA_CENTER_REJECTED', 'MOUNT.NETWORK.OTHER_DATA_CENTER_STATUS', ...PROBLEM_RULES,
   ), async ({ pods }) => {
     const { volume } = await volumeAndBody(pods);
@@ -88,6 +91,13 @@ test.describe('createPod: mount rules', () => {
     const before = await pods.snapshot();
     const res = await pods.create(await pods.gpuBody({ dataCenterIds: others, mounts: { network: [{ volumeId: volume.id, path: '/data' }] } }));
     observe('MOUNT.NETWORK.OTHER_DATA_CENTER_STATUS', { status: res.status, volume: volume.dataCenter, preferred: others });
+    if (res.status >= 200 && res.status < 300) {
+      const later = await pods.waitFor(res.body.id, ['RUNNING'], { maxMs: 20_000 });
+      const placed = [res.body.dataCenterId, later.pod?.dataCenterId].filter((dc) => dc !== null && dc !== undefined);
+      conform(must(placed.every((dc) => dc === volume.dataCenter), 'MOUNT.NETWORK.OTHER_DATA_CENTER_REJECTED',
+        `createPod answered ${res.status} and placed the pod in ${placed.join(' then ')}, its network volume being in ${volume.dataCenter}`));
+      return;
+    }
     conform(rejectionConformance('MOUNT.NETWORK.OTHER_DATA_CENTER_REJECTED', res, 'client-error'),
       must((await pods.madeSince(before)).length === 0, 'MOUNT.NETWORK.OTHER_DATA_CENTER_REJECTED', 'a refused createPod still created a pod'));
   });

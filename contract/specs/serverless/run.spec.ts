@@ -17,7 +17,7 @@ test.describe('/run', () => {
     conform(
       must(res.status >= 200 && res.status < 300, 'SERVICE.QB.ADDRESS', `/v2/${jobs.endpointId}/run answered ${res.status}`),
       must(res.status >= 200 && res.status < 300, 'HTTP.SERVERLESS_URL.ENDPOINT_PATHS', `/v2/<endpoint_id>/run answered ${res.status}`),
-      must(res.evidence.request.url.includes(`/v2/${jobs.endpointId}/run`), 'VERSION.SERVERLESS.PREFIX', 'the operation path does not start with /v2/'),
+      must(res.status !== 404 && res.status !== 405, 'VERSION.SERVERLESS.PREFIX', `the /v2/ path /v2/${jobs.endpointId}/run is not served: ${res.status}`),
       jobHandleConformance('JOB.RUN.RESPONSE', res, 'IN_QUEUE'),
       must(!id.startsWith('sync'), 'JOB.OBJECT.SYNC_PREFIX', `the /run job id "${id}" carries the sync prefix`),
       jobObjectConformance(status),

@@ -3,7 +3,9 @@ import type { Pod, PodAction } from '../../../lib/types.gen.js';
 import { rejectionConformance } from '../../../contract/checks/rejection.js';
 import { diverges, livePod, observe, type ModelPod, type PodModel, type PodReal } from './model.js';
 
-const LOCK_RULE: Partial<Record<PodAction, string>> = { stop: 'POD.LOCKED.CANNOT_STOP', restart: 'POD.LOCKED.CANNOT_RESET' };
+// "A locked pod cannot be stopped or reset": stop is a named action; "reset" is not, so what a
+// locked pod does with restart is learned from the answer like any other action's effect.
+const LOCK_RULE: Partial<Record<PodAction, string>> = { stop: 'POD.LOCKED.CANNOT_STOP' };
 
 async function read(r: PodReal, m: PodModel, pod: ModelPod, where: string): Promise<Pod> {
   const res = await r.api.op<Pod>('getPod', { params: { podId: pod.id } });
@@ -13,7 +15,7 @@ async function read(r: PodReal, m: PodModel, pod: ModelPod, where: string): Prom
 }
 
 /**
- * podAction: a locked pod refuses stop and restart with a 4xx problem and stays as it was
+ * podAction: a locked pod refuses stop with a 4xx problem and stays as it was
  * (spec: "A locked pod cannot be stopped or reset."); an action the pod lists in `actions`
  * ("Valid state transitions for the current status") is accepted. The effect of an accepted
  * action is not shown, so the model learns it from the answer.
@@ -37,6 +39,9 @@ export class PodActionCommand implements fc.AsyncCommand<PodModel, PodReal> {
     }
     if (before.actions.includes(this.action)) {
       diverges(res.status >= 200 && res.status < 300 ? [] : [{ rule: 'POD.ACTIONS.LISTED_ACCEPTED', message: `${this.action} is listed for a ${before.status} pod but answered ${res.status}: ${res.text.slice(0, 200)}` }]);
+    } else if (Array.isArray(before.actions)) {
+      // Not listed: not a valid transition for the current status, so it is refused.
+      diverges(res.status >= 400 && res.status < 500 ? [] : [{ rule: 'POD.ACTIONS.UNLISTED_REFUSED', message: `${this.action} is not listed for a ${before.status} pod (${JSON.stringify(before.actions)}) but answered ${res.status}: ${res.text.slice(0, 200)}` }]);
     }
     if (res.status >= 200 && res.status < 300) pod.since = m.clock;
     if (res.status === 204 && this.action === 'terminate') pod.status = 'TERMINATED';
