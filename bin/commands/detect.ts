@@ -35,7 +35,10 @@ async function runPlan(outDir: string, rawDir: string, workers: number | undefin
   plan: (target: Record<string, string>) => Promise<{ plan: unknown; lines: string[] }>) {
   const emulator = await startEmulator({ port: 0 });
   try {
-    const target = { CPC_BASE_URL: emulator.url, CPC_SERVERLESS_URL: emulator.url, CPC_REST_V1_URL: emulator.url };
+    // One seed for the listing and the run: property titles carry it, and the test list matches titles.
+    const seed = process.env.CPC_SEED ?? String(Math.floor(Math.random() * 2 ** 31));
+    process.stdout.write(`detection seed: ${seed} (replay with CPC_SEED=${seed})\n`);
+    const target = { CPC_BASE_URL: emulator.url, CPC_SERVERLESS_URL: emulator.url, CPC_REST_V1_URL: emulator.url, CPC_SEED: seed };
     const planned = await plan(target);
     const planFile = join(outDir, 'detection-plan.json');
     const listFile = join(outDir, 'detection-tests.txt');
