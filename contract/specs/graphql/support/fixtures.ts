@@ -20,13 +20,28 @@ export interface GqlKit {
   send(document: string, auth?: KeyRole | 'none'): Promise<ApiResult>;
   /** Runs an operation that must succeed; a failure is a finding of `rule`. Returns `data.<operation>`. */
   ok<T>(operation: GraphqlOperation, document: string, rule: string, auth?: KeyRole): Promise<{ res: ApiResult; value: T }>;
-  /** Saves a serverless template (isServerless true, volumeInGb 0) for endpoints to use. */
+  /** Saves a serverless template (isServerless true, volumeInGb 0) for endpoints to use; a refusal fails `ruleFor('saveTemplate', rule)`. */
   serverlessTemplate(rule: string, extra?: Record<string, unknown>, auth?: KeyRole): Promise<TemplateResult>;
-  /** Saves an endpoint on the template (gpuIds the first allowed tier unless given). */
+  /** Saves an endpoint on the template (gpuIds the first allowed tier unless given); a refusal fails `ruleFor('saveEndpoint', rule)`. */
   endpoint(templateId: string, rule: string, extra?: Record<string, unknown>, auth?: KeyRole): Promise<EndpointResult>;
-  /** `myself.endpoints` of the role's account. */
+  /** `myself.endpoints` of the role's account; a refusal fails `ruleFor('myself', rule)`. */
   endpoints(rule: string, auth?: KeyRole): Promise<EndpointResult[]>;
 }
+
+/**
+ * The rule a helper's operation answers to. A helper blames its own rule (saveTemplate
+ * returning the template, saveEndpoint creating the endpoint, myself listing the endpoints),
+ * never the calling test's, unless the caller's rule is itself about that operation (a test of
+ * saveEndpoint's gpuIds passes its own rule and fails it when the save is refused).
+ */
+const OWN_RULES: Record<'saveTemplate' | 'saveEndpoint' | 'myself', { rule: string; about: RegExp }> = {
+  saveTemplate: { rule: 'GQL.SAVE_TEMPLATE.RESULT', about: /^(TEMPLATE\.|GQL\.SAVE_TEMPLATE\.)/ },
+  saveEndpoint: { rule: 'GQL.SAVE_ENDPOINT.CREATE', about: /^(ENDPOINT\.|GQL\.SAVE_ENDPOINT\.|SERVICE\.ENDPOINT\.)/ },
+  myself: { rule: 'GQL.MYSELF.ENDPOINTS', about: /^GQL\.MYSELF\./ },
+};
+
+export const ruleFor = (operation: keyof typeof OWN_RULES, callerRule: string): string =>
+  (OWN_RULES[operation].about.test(callerRule) ? callerRule : OWN_RULES[operation].rule);
 
 export const test = base.extend<{ gql: GqlKit }>({
   gql: async ({ api, uniqueName }, use) => {
@@ -42,16 +57,16 @@ export const test = base.extend<{ gql: GqlKit }>({
       },
       async serverlessTemplate(rule, extra = {}, auth = 'main') {
         const input = { ...PROBE_TEMPLATE, name: kit.name('tpl'), isServerless: true, ...extra };
-        const { value } = await kit.ok<TemplateResult>('saveTemplate', doc.saveTemplate(input), rule, auth);
+        const { value } = await kit.ok<TemplateResult>('saveTemplate', doc.saveTemplate(input), ruleFor('saveTemplate', rule), auth);
         return value;
       },
       async endpoint(templateId, rule, extra = {}, auth = 'main') {
         const input = { name: kit.name('ep'), gpuIds: 'AMPERE_16', templateId, workersMin: 0, ...extra };
-        const { value } = await kit.ok<EndpointResult>('saveEndpoint', doc.saveEndpoint(input), rule, auth);
+        const { value } = await kit.ok<EndpointResult>('saveEndpoint', doc.saveEndpoint(input), ruleFor('saveEndpoint', rule), auth);
         return value;
       },
       async endpoints(rule, auth = 'main') {
-        const { value } = await kit.ok<{ endpoints: EndpointResult[] | null } | null>('myself', doc.myself(), rule, auth);
+        const { value } = await kit.ok<{ endpoints: EndpointResult[] | null } | null>('myself', doc.myself(), ruleFor('myself', rule), auth);
         return value?.endpoints ?? [];
       },
     };
