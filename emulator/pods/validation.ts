@@ -54,10 +54,12 @@ const LIVE: Partial<Record<BodySchema, LiveFields>> = {
  */
 export function validateBody(world: World, schema: BodySchema, body: unknown, options: { incompleteFault?: FaultId; incompleteFaultScope?: RegExp } = {}): void {
   if (body === undefined) throw new ProblemError(problem('bad-request', 'A JSON body is required.'));
-  const result = validate(schema, body);
-  if (result.valid) return;
+  const checked = validate(schema, body);
+  if (checked.valid) return;
   const live = LIVE[schema];
-  const issues = (live ? withLiveFields(live, body, result.issues) : result.issues).filter((i) => !RELAXATIONS.some((r) => world.fault(r.fault) && r.drops(i, body)));
+  // With its live fields taken, a body may have no issue left (then it is valid).
+  const result = { issues: live ? withLiveFields(live, body, checked.issues) : checked.issues };
+  const issues = result.issues.filter((i) => !RELAXATIONS.some((r) => world.fault(r.fault) && r.drops(i, body)));
   if (issues.length === 0) return;
   const faulty = options.incompleteFault !== undefined && world.fault(options.incompleteFault)
     && issues.some((i) => (options.incompleteFaultScope ?? /.*/).test(i.path));
