@@ -163,7 +163,8 @@ export class Emulator {
 
     // Per-user rate limiting: three windows; headers on every authenticated response.
     const decision = world.rateLimiter.check(world.fault('ratelimit.shared-across-users') ? '*' : account.id, world.clock.now());
-    const rlHeaders = world.fault('ratelimit.no-headers-on-success') ? undefined : rateLimitHeadersFor(decision.windows, world);
+    // Variant `ratelimit.rest-v2-only`: only REST v2 answers carry the headers (a 429 always does).
+    const rlHeaders = world.fault('ratelimit.no-headers-on-success') || (route.surface !== 'rest-v2' && world.variant('ratelimit.rest-v2-only')) ? undefined : rateLimitHeadersFor(decision.windows, world);
     if (!decision.allowed && !world.fault('ratelimit.never-429')) {
       const h: Record<string, string | number> = world.fault('ratelimit.no-headers-on-429') ? {} : { ...rateLimitHeadersFor(decision.windows, world) };
       if (!world.fault('ratelimit.no-retry-after')) h['Retry-After'] = world.fault('ratelimit.retry-after-early') ? 1 : decision.exceeded.resetSeconds;

@@ -4,22 +4,24 @@
  * --clock auto|manual, --scale N, --faults a,b (fault ids), --quotas minute,hour,day (the default
  * world's rate-limit quotas; default 100000,1000000,10000000, so that only a deployment-like run
  * asks for the live platform's 60,3000,50000).
+ * --variants a,b (conforming variants or sets such as `live`, emulator/variants.ts; env CPC_EMULATOR_VARIANTS).
  * Prints the keys (main, read-only, another account's) and the seeded ids as CPC_* lines.
  */
 import { parseArgs } from 'node:util';
 import { startEmulator } from './server.js';
 import { worldSeeders } from './routes/index.js';
 import { faultCatalog } from './faults.js';
+import { expandVariants } from './variants.js';
 
 function usage(message: string): never {
-  process.stderr.write(`emulator: ${message}\nusage: npm run emulator -- [--port N] [--host H] [--key K] [--clock auto|manual] [--scale N] [--faults id,id]\n`);
+  process.stderr.write(`emulator: ${message}\nusage: npm run emulator -- [--port N] [--host H] [--key K] [--clock auto|manual] [--scale N] [--faults id,id] [--variants id,id]\n`);
   process.exit(2);
 }
 
 let values: Record<string, string | undefined>;
 try {
   ({ values } = parseArgs({
-    options: { port: { type: 'string' }, host: { type: 'string' }, key: { type: 'string' }, clock: { type: 'string' }, scale: { type: 'string' }, faults: { type: 'string' }, quotas: { type: 'string' } },
+    options: { port: { type: 'string' }, host: { type: 'string' }, key: { type: 'string' }, clock: { type: 'string' }, scale: { type: 'string' }, faults: { type: 'string' }, variants: { type: 'string' }, quotas: { type: 'string' } },
     strict: true,
   }));
 } catch (e) {
@@ -35,6 +37,9 @@ if (!(scale > 0)) usage('--scale must be a number > 0');
 const faults = values.faults ? values.faults.split(',').map((f) => f.trim()).filter(Boolean) : [];
 const unknown = faults.filter((f) => !Object.hasOwn(faultCatalog, f));
 if (unknown.length) usage(`unknown fault(s): ${unknown.join(', ')}`);
+const variants = (values.variants ?? process.env.CPC_EMULATOR_VARIANTS ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+const unknownVariants = expandVariants(variants).unknown;
+if (unknownVariants.length) usage(`unknown variant(s): ${unknownVariants.join(', ')}`);
 const quotaValues = (values.quotas ?? '100000,1000000,10000000').split(',').map((q) => q.trim());
 if (quotaValues.length !== 3 || !quotaValues.every((q) => /^\d+$/.test(q))) usage(`--quotas is three integers >= 0 for the minute, hour and day windows, got ${values.quotas}`);
 const [minute, hour, day] = quotaValues.map(Number) as [number, number, number];
@@ -42,7 +47,7 @@ const [minute, hour, day] = quotaValues.map(Number) as [number, number, number];
 try {
   const running = await startEmulator({
     port, host: values.host ?? '127.0.0.1', ...(values.key ? { defaultKey: values.key } : {}),
-    defaultWorld: { clock: { mode, scale }, faults, startAt: Date.now(), quotas: { minute, hour, day } },
+    defaultWorld: { clock: { mode, scale }, faults, variants, startAt: Date.now(), quotas: { minute, hour, day } },
   });
   const world = running.emulator.defaultWorld;
   const main = running.emulator.defaultKey;
@@ -60,7 +65,7 @@ try {
     `  CPC_API_KEY_READONLY=${readonly.key}`,
     `  CPC_API_KEY_OTHER=${other.key}`,
     ...Object.entries(seeded).map(([k, v]) => `  ${k}=${String(v)}`),
-    `  control surface: ${running.url}/__emulator   (clock ${mode}${mode === 'auto' ? ` x${scale}` : ''}, quotas ${minute}/min ${hour}/h ${day}/day${faults.length ? `, faults ${faults.join(',')}` : ''})`,
+    `  control surface: ${running.url}/__emulator   (clock ${mode}${mode === 'auto' ? ` x${scale}` : ''}, quotas ${minute}/min ${hour}/h ${day}/day${faults.length ? `, faults ${faults.join(',')}` : ''}${variants.length ? `, variants ${variants.join(',')}` : ''})`,
   ];
   process.stdout.write(lines.join('\n') + '\n');
   const stop = () => { void running.close().then(() => process.exit(0)); };

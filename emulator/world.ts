@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { VirtualClock, type ClockSettings } from './clock.js';
 import { RateLimiter, LIVE_QUOTAS, type Quotas } from './rate-limit.js';
 import { isFaultId, type FaultId } from './faults.js';
+import { expandVariants, UnknownVariantError, type VariantId } from './variants.js';
 
 /** What a key may do. `read` covers reads; `write` covers creating, changing and running. */
 export type Scope = 'read' | 'write';
@@ -19,11 +20,13 @@ export interface WorldOptions {
   clock?: Partial<ClockSettings>;
   startAt?: number;
   faults?: readonly string[];
+  /** Variant and variant-set names (emulator/variants.ts). */
+  variants?: readonly string[];
   seed?: number;
 }
 
 /**
- * One isolated universe: accounts, keys, a virtual clock, rate limits, faults and every
+ * One isolated universe: accounts, keys, a virtual clock, rate limits, faults, variants and every
  * surface's state. Worlds let parallel tests each own their clock and state on one emulator.
  */
 export class World {
@@ -33,6 +36,7 @@ export class World {
   readonly accounts = new Map<string, Account>();
   readonly keys = new Map<string, ApiKey>();
   readonly faults = new Set<FaultId>();
+  readonly variants = new Set<VariantId>();
   readonly seed: number;
   #slices = new Map<string, unknown>();
   #disposers: (() => void)[] = [];
@@ -47,6 +51,7 @@ export class World {
     this.clock = new VirtualClock(options.startAt ?? Date.UTC(2026, 0, 1), { mode: 'manual', scale: 1, ...options.clock });
     this.rateLimiter = new RateLimiter({ ...LIVE_QUOTAS, ...options.quotas });
     this.setFaults(options.faults ?? []);
+    this.setVariants(options.variants ?? []);
   }
 
   /** The surface state for `slice`, created on first use. */
@@ -73,6 +78,19 @@ export class World {
     if (unknown.length > 0) throw new UnknownFaultError(unknown);
     this.faults.clear();
     for (const id of ids) this.faults.add(id as FaultId);
+  }
+
+  /** Whether the world answers with this conforming variant (emulator/variants.ts). */
+  variant(id: VariantId): boolean {
+    return this.variants.has(id);
+  }
+
+  /** Replaces the world's variants; set names (`live`) stand for their variants. */
+  setVariants(names: readonly string[]): void {
+    const { ids, unknown } = expandVariants(names);
+    if (unknown.length > 0) throw new UnknownVariantError(unknown);
+    this.variants.clear();
+    for (const id of ids) this.variants.add(id);
   }
 
   /** Ids unique within the world, readable in evidence: `pod_0001a`. Deterministic per world. */

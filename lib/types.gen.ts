@@ -48,13 +48,21 @@ export interface CpuConfig {
 
 // cpu-flavor.schema.json
 /**
- * CpuFlavor, an entry of the CPU catalog (`GET /v2/catalog/cpus`, also `/{id}`). OBSERVED shape from the live platform; not stated by the spec (platform-notes: "A CPU flavor has `id` (like `cpu5c`), `vcpu: {min, max}`, `ramGbPerVcpu` (pod memory = vCPUs times this)."). The spec only says a CPU pod's memory "is derived by the service from the CPU flavor's RAM multiplier".
+ * CpuFlavor, an entry of the CPU catalog (`GET /v2/catalog/cpus`, also `/{id}`). OBSERVED shape from the live platform; not stated by the spec (platform-notes: "A CPU flavor has `id` (like `cpu5c`), `vcpu: {min, max}`, `ramGbPerVcpu` (pod memory = vCPUs times this)."; the live description: `{id, name, group, vcpu: {min, max}, ramGbPerVcpu, price}`). The spec only says a CPU pod's memory "is derived by the service from the CPU flavor's RAM multiplier"; a catalog without `vcpu` is legal, and the suite then creates no CPU pod.
  */
 export interface CpuFlavor {
   /**
    * CPU flavor identifier, like `cpu5c`.
    */
   id: string;
+  /**
+   * Display name.
+   */
+  name?: string;
+  /**
+   * The flavor family, like `cpu5`.
+   */
+  group?: string;
   /**
    * Range of vCPU counts valid for the flavor.
    */
@@ -67,6 +75,10 @@ export interface CpuFlavor {
    * RAM multiplier: pod memory in GB = vCPUs times this.
    */
   ramGbPerVcpu: number;
+  /**
+   * USD per vCPU per hour.
+   */
+  price?: number;
   [k: string]: unknown;
 }
 
@@ -167,7 +179,7 @@ export interface CreatePodRequest {
 
 // data-center.schema.json
 /**
- * DataCenter, an entry of the data center catalog (`GET /v2/catalog/datacenters`, also `/{id}`). The spec names only the field `globalNetwork` ("eligible data centers are marked by `globalNetwork` in the data center catalog"); the rest is the OBSERVED shape from the live platform; not stated by the spec (platform-notes: "A data center has `id` (like `US-TX-3`), `name`, `globalNetwork` (boolean).").
+ * DataCenter, an entry of the data center catalog (`GET /v2/catalog/datacenters`, also `/{id}`). The spec names only the field `globalNetwork` ("eligible data centers are marked by `globalNetwork` in the data center catalog"); the rest is the OBSERVED shape from the live platform; not stated by the spec (platform-notes: "A data center has `id` (like `US-TX-3`), `name`, `globalNetwork` (boolean)."; the live description: `{id, name, region, globalNetwork, networkVolumeTypes, compliance}`).
  */
 export interface DataCenter {
   /**
@@ -179,6 +191,18 @@ export interface DataCenter {
    * Whether the data center has global networking enabled.
    */
   globalNetwork: boolean;
+  /**
+   * Region, like `US` or `EU`.
+   */
+  region?: string;
+  /**
+   * Network volume tiers the data center offers.
+   */
+  networkVolumeTypes?: ('STANDARD' | 'HIGH_PERFORMANCE')[];
+  /**
+   * Compliance certifications.
+   */
+  compliance?: string[];
   [k: string]: unknown;
 }
 
@@ -314,13 +338,45 @@ export interface GpuConfig {
 
 // gpu-type.schema.json
 /**
- * GpuType, an entry of the GPU catalog (`GET /v2/catalog/gpus`, also `/{id}`). OBSERVED shape from the live platform; not stated by the spec (platform-notes name the operation only). Only `id` is required: it is the "GPU type identifier" a GpuConfig's `id` names; other fields are accepted.
+ * GpuType, an entry of the GPU catalog (`GET /v2/catalog/gpus`, also `/{id}`). OBSERVED shape from the live platform; not stated by the spec (platform-notes, the live description: `{id, name, pool, manufacturer, memory, secure, community, price, maxCount}`). Only `id` is required: it is the "GPU type identifier" a GpuConfig's `id` names; other fields are accepted, and none is required of a target.
  */
 export interface GpuType {
   /**
    * GPU type identifier.
    */
   id: string;
+  /**
+   * Display name.
+   */
+  name?: string;
+  /**
+   * The GPU pool (serverless tier) the type belongs to.
+   */
+  pool?: string;
+  /**
+   * For example `NVIDIA` (global networking requires an NVIDIA GPU).
+   */
+  manufacturer?: string;
+  /**
+   * GPU memory in GB.
+   */
+  memory?: number;
+  /**
+   * Offered in the SECURE cloud.
+   */
+  secure?: boolean;
+  /**
+   * Offered in the COMMUNITY cloud.
+   */
+  community?: boolean;
+  /**
+   * USD per GPU per hour.
+   */
+  price?: number;
+  /**
+   * Most GPUs of this type one pod may have.
+   */
+  maxCount?: number;
   [k: string]: unknown;
 }
 
@@ -571,7 +627,7 @@ export interface PodGlobalNetworking {
 
 // pod-list.schema.json
 /**
- * PodList, the 200 body of listPods (`GET /v2/pods`). OBSERVED shape from the live platform; not stated by the spec (platform-notes: "200 `{ \"pods\": [Pod, ...] }`", "only the caller's pods").
+ * PodList, the 200 body of listPods (`GET /v2/pods`). OBSERVED shape from the live platform; not stated by the spec (platform-notes: "200 `{ \"pods\": [Pod, ...] }`", "only the caller's pods"). A bare JSON array of pods is equally legal (the spec shows neither); the suite reads both.
  */
 export interface PodList {
   pods: Pod[];

@@ -8,18 +8,20 @@ let h: PodsHarness;
 before(async () => { h = await podsHarness(); });
 after(() => h.close());
 
-test('the catalog lists GPU types (NVIDIA and AMD), CPU flavors and data centers, each also by id', async () => {
-  const gpus = (await h.call('GET', '/v2/catalog/gpus')).json;
+test('the catalog lists GPU types (NVIDIA and AMD), CPU flavors and data centers in the live shapes, each also by id', async () => {
+  const gpus = (await h.call('GET', '/v2/catalog/gpus')).json.gpus;
   assert.ok(gpus.some((g: { manufacturer: string }) => g.manufacturer === 'NVIDIA') && gpus.some((g: { manufacturer: string }) => g.manufacturer === 'AMD'));
-  for (const [path, schema] of [['/v2/catalog/gpus', 'gpu-type'], ['/v2/catalog/cpus', 'cpu-flavor'], ['/v2/catalog/datacenters', 'data-center']] as const) {
-    const list = (await h.call('GET', path)).json as { id: string }[];
+  const live = { gpus: ['id', 'name', 'pool', 'manufacturer', 'memory', 'secure', 'community', 'price', 'maxCount'], cpus: ['id', 'name', 'group', 'vcpu', 'ramGbPerVcpu', 'price'], dataCenters: ['id', 'name', 'region', 'globalNetwork', 'networkVolumeTypes', 'compliance'] };
+  for (const [path, schema, member] of [['/v2/catalog/gpus', 'gpu-type', 'gpus'], ['/v2/catalog/cpus', 'cpu-flavor', 'cpus'], ['/v2/catalog/datacenters', 'data-center', 'dataCenters']] as const) {
+    const list = (await h.call('GET', path)).json[member] as { id: string }[];
+    for (const entry of list) assert.deepEqual(Object.keys(entry), live[member], `${path} ${entry.id}: the live platform's fields`);
     assert.ok(list.length > 0, path);
     for (const entry of list) assert.deepEqual(validate(schema, entry), { valid: true }, `${path} ${entry.id}`);
     const one = await h.call('GET', `${path}/${encodeURIComponent(list[0]!.id)}`);
     assert.deepEqual(one.json, list[0]);
     assert.equal((await h.call('GET', `${path}/nope`)).status, 404);
   }
-  const dcs = (await h.call('GET', '/v2/catalog/datacenters')).json as { globalNetwork: boolean }[];
+  const dcs = (await h.call('GET', '/v2/catalog/datacenters')).json.dataCenters as { globalNetwork: boolean }[];
   assert.ok(dcs.some((d) => d.globalNetwork) && dcs.some((d) => !d.globalNetwork));
 });
 
@@ -42,9 +44,9 @@ test('network volumes: create 201, read, grow, never shrink, and a mounted one c
 });
 
 test('each world is seeded with two volumes for its main account', async () => {
-  const list = (await h.call('GET', '/v2/network-volumes')).json as { name: string }[];
+  const list = (await h.call('GET', '/v2/network-volumes')).json.networkVolumes as { name: string }[];
   assert.deepEqual(list.map((v) => v.name).sort(), ['datasets-eu-se', 'models-us-tx']);
-  assert.deepEqual((await h.call('GET', '/v2/network-volumes', undefined, 'other')).json, []);
+  assert.deepEqual((await h.call('GET', '/v2/network-volumes', undefined, 'other')).json, { networkVolumes: [] });
 });
 
 test('another account never sees or touches a pod: 404 everywhere, absent from its list', async () => {

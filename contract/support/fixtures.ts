@@ -35,7 +35,7 @@ export interface Emu {
 /** Quotas for test worlds: high enough that only rate-limit tests meet a 429. */
 export const TEST_WORLD_QUOTAS = { minute: 100_000, hour: 1_000_000, day: 10_000_000 } as const;
 
-type WorkerFixtures = { target: TargetContext; faults: string[]; detection: boolean; pacer: Pacer };
+type WorkerFixtures = { target: TargetContext; faults: string[]; variants: string[]; detection: boolean; pacer: Pacer };
 type TestFixtures = {
   worldOptions: WorldOptions; world: WorldInfo | undefined; api: ApiClient; emu: Emu; detectionFault: string | undefined;
   /** Set when the test manages the rate limit itself (its own emulator quotas): the client does not pace. */
@@ -48,6 +48,8 @@ type TestFixtures = {
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   faults: [[], { option: true, scope: 'worker' }],
+  /** Conforming variants every world answers with (CPC_EMULATOR_VARIANTS, the variant matrix's projects). */
+  variants: [[], { option: true, scope: 'worker' }],
   /** Set by the detection matrix's projects: every test runs with a fault on and is expected to fail. */
   detection: [false, { option: true, scope: 'worker' }],
 
@@ -93,10 +95,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   }, { scope: 'worker' }],
 
   // A fresh emulator world per test: its own accounts, keys, clock, quotas and faults.
-  world: async ({ target, faults, worldOptions, detectionFault }, use) => {
+  world: async ({ target, faults, variants, worldOptions, detectionFault }, use) => {
     if (!target.control) { await use(undefined); return; }
     const all = [...faults, ...(worldOptions.faults ?? []), ...(detectionFault ? [detectionFault] : [])];
-    const world = await target.control.createWorld({ quotas: TEST_WORLD_QUOTAS, ...worldOptions, faults: all });
+    const world = await target.control.createWorld({ quotas: TEST_WORLD_QUOTAS, ...worldOptions, faults: all, variants: [...variants, ...(worldOptions.variants ?? [])] });
     await use(world);
     await target.control.deleteWorld(world.id).catch(() => undefined);
   },

@@ -15,6 +15,9 @@ import { sensitiveStrings } from './sensitive.js';
  */
 const REQUEST_ERROR_STATUS = 400;
 
+/** With the variant `graphql.errors-400`: a request that ran but had an operation refused. */
+const REFUSED_OPERATION_400 = 400;
+
 const errorReply = (status: number, errors: readonly GraphQLFormattedError[]): Reply => json(status, { errors });
 
 /**
@@ -52,7 +55,8 @@ async function handleGraphql(ctx: Ctx): Promise<Reply> {
     if (values.length === 1) data = values[0];
   }
   const silent = world.fault('graphql.failure-silent');
-  return json(200, errors.length > 0 && !silent ? { data, errors } : { data });
+  if (errors.length > 0 && !silent) return json(world.variant('graphql.errors-400') ? REFUSED_OPERATION_400 : 200, { data, errors });
+  return json(200, { data });
 }
 
 /** Routes of the GraphQL surface: one, as the spec has it. */

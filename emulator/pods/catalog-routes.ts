@@ -1,19 +1,32 @@
 import { fail, json } from '../http/reply.js';
 import type { RouteDef } from '../http/route.js';
-import { CPU_FLAVORS, DATA_CENTERS, GPU_TYPES, cpuFlavor, dataCenter, gpuType } from './catalog.js';
+import type { World } from '../world.js';
+import { CPU_FLAVORS, DATA_CENTERS, GPU_TYPES, catalogViews, cpuFlavor, dataCenter, gpuType } from './catalog.js';
+import { listAnswer } from './list-answer.js';
 
 const read = { surface: 'rest-v2', auth: 'bearer', scope: 'read' } as const;
 
-/** One catalog: the list at `path` (a JSON array) and each entry at `path/:id`. */
-function catalogRoutes<T extends { id: string }>(path: string, noun: string, list: readonly T[], find: (id: string) => T | undefined, operation: string): RouteDef[] {
+interface Catalog<T> {
+  path: string;
+  noun: string;
+  /** The member of the wrapped list answer (`{gpus: [...]}`). */
+  member: string;
+  list: readonly T[];
+  find(id: string): T | undefined;
+  view(entry: T, world: World): Record<string, unknown>;
+  operation: string;
+}
+
+/** One catalog: the list at `path` (wrapped, or bare with `lists.bare`) and each entry at `path/:id`. */
+function catalogRoutes<T extends { id: string }>(c: Catalog<T>): RouteDef[] {
   return [
-    { ...read, method: 'GET', path, operation, handle: () => json(200, list) },
+    { ...read, method: 'GET', path: c.path, operation: c.operation, handle: (ctx) => listAnswer(ctx.world, c.member, c.list.map((e) => c.view(e, ctx.world))) },
     {
-      ...read, method: 'GET', path: `${path}/:id`, operation,
+      ...read, method: 'GET', path: `${c.path}/:id`, operation: c.operation,
       handle: (ctx) => {
-        const entry = find(ctx.params.id ?? '');
-        if (!entry) fail('not-found', `No ${noun} "${ctx.params.id}" in the catalog.`);
-        return json(200, entry);
+        const entry = c.find(ctx.params.id ?? '');
+        if (!entry) fail('not-found', `No ${c.noun} "${ctx.params.id}" in the catalog.`);
+        return json(200, c.view(entry!, ctx.world));
       },
     },
   ];
@@ -21,11 +34,10 @@ function catalogRoutes<T extends { id: string }>(path: string, noun: string, lis
 
 /**
  * `GET /v2/catalog/gpus|cpus|datacenters` and `/{id}` (spec names the cpus and datacenters
- * lists; platform-notes add gpus and the by-id forms). Internal pricing fields stay in: the
- * live catalog carries prices too.
+ * lists; platform-notes add gpus and the by-id forms), in the live platform's shapes.
  */
 export const catalogRouteDefs: RouteDef[] = [
-  ...catalogRoutes('/v2/catalog/gpus', 'GPU type', GPU_TYPES, gpuType, 'listGpuTypes'),
-  ...catalogRoutes('/v2/catalog/cpus', 'CPU flavor', CPU_FLAVORS, cpuFlavor, 'listCpuFlavors'),
-  ...catalogRoutes('/v2/catalog/datacenters', 'data center', DATA_CENTERS, dataCenter, 'listDataCenters'),
+  ...catalogRoutes({ path: '/v2/catalog/gpus', noun: 'GPU type', member: 'gpus', list: GPU_TYPES, find: gpuType, view: catalogViews.gpu, operation: 'listGpuTypes' }),
+  ...catalogRoutes({ path: '/v2/catalog/cpus', noun: 'CPU flavor', member: 'cpus', list: CPU_FLAVORS, find: cpuFlavor, view: catalogViews.cpu, operation: 'listCpuFlavors' }),
+  ...catalogRoutes({ path: '/v2/catalog/datacenters', noun: 'data center', member: 'dataCenters', list: DATA_CENTERS, find: dataCenter, view: catalogViews.dataCenter, operation: 'listDataCenters' }),
 ];

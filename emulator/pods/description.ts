@@ -34,7 +34,37 @@ function inline(value: Json, depth = 0): Json {
   return out;
 }
 
+/** The live description's wording for what the keyword says (platform-notes). */
+export const DEPRECATION_PROSE = 'Deprecated: prefer NetworkMount.';
+
+/**
+ * The same document with every `deprecated: true` replaced by a sentence in the schema's
+ * description (the variant `description.deprecation-prose`, as the live description does).
+ */
+function deprecationInProse(value: Json): Json {
+  if (Array.isArray(value)) return value.map(deprecationInProse);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, Json> = {};
+  for (const [k, v] of Object.entries(value)) if (k !== 'deprecated') out[k] = deprecationInProse(v);
+  if (value.deprecated === true) out.description = `${DEPRECATION_PROSE}${typeof value.description === 'string' ? ` ${value.description}` : ''}`;
+  return out;
+}
+
+/** The fault `pods.persistent-not-deprecated`: neither the keyword nor a clause of prose says it. */
+function deprecationDropped(value: Json): Json {
+  if (Array.isArray(value)) return value.map(deprecationDropped);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, Json> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (k === 'deprecated') continue;
+    out[k] = k === 'description' && typeof v === 'string' ? v.replace(/[^.;"]*\bdeprecated\b[^.;"]*[.;]?/gi, '').trim() : deprecationDropped(v);
+  }
+  return out;
+}
+
 let document: Json | undefined;
+let prose: Json | undefined;
+let dropped: Json | undefined;
 
 export function interfaceDescription(): Json {
   document ??= inline(parse(readFileSync(OPENAPI, 'utf8')) as Json);
@@ -43,5 +73,8 @@ export function interfaceDescription(): Json {
 
 export const descriptionRoute: RouteDef = {
   method: 'GET', path: '/v2/openapi.json', operation: 'getInterfaceDescription', surface: 'rest-v2', auth: 'bearer', scope: 'read',
-  handle: () => json(200, interfaceDescription()),
+  handle: (ctx) => {
+    if (ctx.world.fault('pods.persistent-not-deprecated')) return json(200, dropped ??= deprecationDropped(interfaceDescription()));
+    return json(200, ctx.world.variant('description.deprecation-prose') ? (prose ??= deprecationInProse(interfaceDescription())) : interfaceDescription());
+  },
 };

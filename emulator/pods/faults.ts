@@ -7,6 +7,7 @@ import type { FaultDef } from '../faults.js';
  */
 export const podFaults = {
   // createPod validation
+  'pods.persistent-not-deprecated': { rule: 'VERSION.PERSISTENT_DEPRECATED', description: 'The served description marks mounts.persistent deprecated neither by the keyword nor in prose.' },
   'pods.mounts-both-accepted': { rule: 'MOUNT.BOTH_KINDS_400', description: 'A body with both mounts.persistent and mounts.network is accepted.' },
   'pods.network-two-accepted': { rule: 'LIMIT.POD.NETWORK_MAX_1', description: 'mounts.network with 2 items is accepted (the maximum of 1 is not enforced).' },
   'pods.persistent-size-9-accepted': { rule: 'LIMIT.POD.PERSISTENT_SIZE_MIN_10', description: 'mounts.persistent.size minimum is 9 instead of 10.' },

@@ -29,10 +29,14 @@ export const ACTIONS_BY_STATUS: Readonly<Record<PodStatus, readonly PodAction[]>
 /** Actions that a lock forbids (spec: "A locked pod cannot be stopped or reset."). */
 export const LOCK_FORBIDS: readonly PodAction[] = ['stop', 'restart'];
 
-/** What the pod may do now; a locked pod lists neither `stop` nor `restart`. */
-export function availableActions(pod: PodRecord): PodAction[] {
+/**
+ * What the pod may do now; a locked pod lists neither `stop` nor `restart`, unless
+ * `byStatusOnly` (the variant `pods.locked-lists-actions`: actions by status only, as the live
+ * platform publishes them).
+ */
+export function availableActions(pod: PodRecord, byStatusOnly = false): PodAction[] {
   const all = ACTIONS_BY_STATUS[pod.status];
-  return pod.locked ? all.filter((a) => !LOCK_FORBIDS.includes(a)) : [...all];
+  return pod.locked && !byStatusOnly ? all.filter((a) => !LOCK_FORBIDS.includes(a)) : [...all];
 }
 
 /** Statuses in which the pod is billed (cost is 0.0 otherwise; spec: 0.0 when EXITED or TERMINATED). */

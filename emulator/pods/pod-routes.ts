@@ -2,6 +2,7 @@ import type { PodAction } from '../../lib/types.gen.js';
 import { fail, json, noContent, problem, type Reply } from '../http/reply.js';
 import type { Ctx, RouteDef } from '../http/route.js';
 import { createPodRecord } from './create.js';
+import { listAnswer } from './list-answer.js';
 import { podLogs } from './logs.js';
 import { ACTIONS_BY_STATUS, applyAction, availableActions, LOCK_FORBIDS } from './lifecycle.js';
 import type { PodRecord } from './pod-record.js';
@@ -35,10 +36,15 @@ function act(ctx: Ctx): Reply {
     return problem('conflict', `Pod ${p.id} is locked: it cannot be ${action === 'stop' ? 'stopped' : 'reset'}. Unlock it with PATCH {"locked": false} first.`);
   }
   if (!ACTIONS_BY_STATUS[p.status].includes(action) && !ctx.world.fault('pods.unlisted-action-accepted')) {
-    return problem('conflict', `The action "${action}" is not valid for a ${p.status} pod; valid now: ${availableActions(p).join(', ') || 'none'}.`);
+    return problem('conflict', `The action "${action}" is not valid for a ${p.status} pod; valid now: ${availableActions(p, ctx.world.variant('pods.locked-lists-actions')).join(', ') || 'none'}.`);
   }
   const store = ctx.world.get(podsSlice);
   if (action === 'terminate') {
+    // The live platform removes a terminated pod, like deletePod (variant `pods.terminate-deletes`).
+    if (ctx.world.variant('pods.terminate-deletes')) {
+      store.delete(p);
+      return noContent();
+    }
     p.status = 'TERMINATED';
     p.statusSince = ctx.world.clock.now();
     store.detachVolumes(p);
@@ -60,7 +66,7 @@ export const podOperationRoutes: RouteDef[] = [
   },
   {
     ...pod, method: 'GET', path: '/v2/pods', operation: 'listPods', scope: 'read',
-    handle: (ctx) => json(200, { pods: ctx.world.get(podsSlice).list(ctx.account.id).map((p) => podView(p, ctx.world)) }),
+    handle: (ctx) => listAnswer(ctx.world, 'pods', ctx.world.get(podsSlice).list(ctx.account.id).map((p) => podView(p, ctx.world))),
   },
   { ...pod, method: 'GET', path: '/v2/pods/:podId', operation: 'getPod', scope: 'read', handle: (ctx) => json(200, podView(ownPod(ctx), ctx.world)) },
   {

@@ -86,7 +86,7 @@ export function podView(pod: PodRecord, world: World): Pod & PodLiveFields {
     id: pod.id,
     name: pod.name,
     status: pod.status,
-    actions: availableActions(pod),
+    actions: availableActions(pod, world.variant('pods.locked-lists-actions')),
     image: pod.image,
     args: pod.args,
     disk: pod.disk,

@@ -2,6 +2,7 @@ import type { NetworkVolumeRequest, NetworkVolumeUpdateRequest } from '../../lib
 import { fail, json, noContent } from '../http/reply.js';
 import type { Ctx, RouteDef } from '../http/route.js';
 import { dataCenter } from './catalog.js';
+import { listAnswer } from './list-answer.js';
 import { conflict, validateBody } from './validation.js';
 import { volumesSlice, volumeView, type VolumeRecord } from './volumes.js';
 
@@ -20,7 +21,7 @@ function ownVolume(ctx: Ctx): VolumeRecord {
 export const volumeRouteDefs: RouteDef[] = [
   {
     ...rest, method: 'GET', path: '/v2/network-volumes', operation: 'listNetworkVolumes', scope: 'read',
-    handle: (ctx) => json(200, ctx.world.get(volumesSlice).list(ctx.account.id).map(volumeView)),
+    handle: (ctx) => listAnswer(ctx.world, 'networkVolumes', ctx.world.get(volumesSlice).list(ctx.account.id).map(volumeView)),
   },
   {
     ...rest, method: 'POST', path: '/v2/network-volumes', operation: 'createNetworkVolume', scope: 'write',

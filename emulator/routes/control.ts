@@ -2,6 +2,7 @@ import type { Emulator } from '../app.js';
 import { fail, json, noContent, type Reply } from '../http/reply.js';
 import type { HttpMethod } from '../http/route.js';
 import { faultCatalog } from '../faults.js';
+import { UnknownVariantError, variantCatalog, variantSets } from '../variants.js';
 import { UnknownFaultError, type Scope, type World } from '../world.js';
 import { WINDOWS, type Quotas } from '../rate-limit.js';
 import { worldSeeders } from './index.js';
@@ -40,17 +41,22 @@ function parseQuotas(value: unknown): Partial<Quotas> {
   return out;
 }
 
-function parseFaults(value: unknown): string[] {
+const NAMES = { faults: ['fault ids', 'fault'], variants: ['variant or variant-set names', 'variant'] } as const;
+
+/** The `faults` or `variants` member of a control body: an array of names. */
+function parseNames(value: unknown, field: keyof typeof NAMES): string[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value) || value.some((f) => typeof f !== 'string')) fail('validation-failed', '`faults` must be an array of fault ids.');
+  if (!Array.isArray(value) || value.some((f) => typeof f !== 'string')) fail('validation-failed', `\`${field}\` must be an array of ${NAMES[field][0]}.`);
   return value as string[];
 }
 
-function applyFaults(world: World, faults: string[]): void {
+/** Switches the world's faults or variants; unknown names are a validation failure naming each. */
+function applyNames(world: World, field: keyof typeof NAMES, names: string[]): void {
   try {
-    world.setFaults(faults);
+    if (field === 'faults') world.setFaults(names);
+    else world.setVariants(names);
   } catch (e) {
-    if (e instanceof UnknownFaultError) fail('validation-failed', e.message, e.ids.map((id) => `/faults: unknown fault "${id}"`));
+    if (e instanceof UnknownFaultError || e instanceof UnknownVariantError) fail('validation-failed', e.message, e.ids.map((id) => `/${field}: unknown ${NAMES[field][1]} "${id}"`));
     throw e;
   }
 }
@@ -63,11 +69,12 @@ function describe(world: World): Record<string, unknown> {
     clock: world.clock.settings(),
     quotas: world.rateLimiter.quotas,
     faults: [...world.faults],
+    variants: [...world.variants],
   };
 }
 
 /**
- * The control surface under `/__emulator`: worlds, keys, quotas, the clock and faults.
+ * The control surface under `/__emulator`: worlds, keys, quotas, the clock, faults and variants.
  * Never authenticated and never rate limited; it is how the suite drives the emulator.
  */
 export const controlRoutes: ControlRoute[] = [
@@ -75,10 +82,17 @@ export const controlRoutes: ControlRoute[] = [
     method: 'GET', path: '',
     handle: ({ emulator }) => json(200, {
       emulator: 'compute-platform-emulator', version: EMULATOR_VERSION, defaultWorld: emulator.defaultWorld.id,
-      worlds: emulator.worlds.size, faults: Object.keys(faultCatalog),
+      worlds: emulator.worlds.size, faults: Object.keys(faultCatalog), variants: Object.keys(variantCatalog),
     }),
   },
   { method: 'GET', path: '/faults', handle: () => json(200, { faults: Object.entries(faultCatalog).map(([id, f]) => ({ id, ...f })) }) },
+  {
+    method: 'GET', path: '/variants',
+    handle: () => json(200, {
+      variants: Object.entries(variantCatalog).map(([id, v]) => ({ id, ...v })),
+      sets: Object.entries(variantSets).map(([id, variants]) => ({ id, variants })),
+    }),
+  },
   {
     method: 'POST', path: '/worlds',
     handle: (ctx) => {
@@ -89,12 +103,13 @@ export const controlRoutes: ControlRoute[] = [
       const seed = body.seed === undefined ? undefined : Number(body.seed);
       if (seed !== undefined && !Number.isInteger(seed)) fail('validation-failed', '`seed` must be an integer.');
       const quotas = parseQuotas(body.quotas);
-      const faults = parseFaults(body.faults);
+      const faults = parseNames(body.faults, 'faults');
+      const variants = parseNames(body.variants, 'variants');
       const world = ctx.emulator.createWorld({
         quotas, ...(seed !== undefined ? { seed } : {}),
         clock: { ...(clock.mode ? { mode: clock.mode as 'manual' | 'auto' } : {}), ...(clock.scale ? { scale: clock.scale as number } : {}) },
       });
-      try { applyFaults(world, faults); } catch (e) { ctx.emulator.deleteWorld(world.id); throw e; }
+      try { applyNames(world, 'faults', faults); applyNames(world, 'variants', variants); } catch (e) { ctx.emulator.deleteWorld(world.id); throw e; }
       const main = world.createAccount('main');
       const other = world.createAccount('other');
       const keys = {
@@ -150,7 +165,15 @@ export const controlRoutes: ControlRoute[] = [
     method: 'PUT', path: '/worlds/:world/faults',
     handle: (ctx) => {
       const world = worldOf(ctx);
-      applyFaults(world, parseFaults(objectBody(ctx.body).faults));
+      applyNames(world, 'faults', parseNames(objectBody(ctx.body).faults, 'faults'));
+      return json(200, describe(world));
+    },
+  },
+  {
+    method: 'PUT', path: '/worlds/:world/variants',
+    handle: (ctx) => {
+      const world = worldOf(ctx);
+      applyNames(world, 'variants', parseNames(objectBody(ctx.body).variants, 'variants'));
       return json(200, describe(world));
     },
   },

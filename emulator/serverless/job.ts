@@ -1,5 +1,6 @@
 import type { JobStatus, StreamItem } from '../../lib/types.gen.js';
 import type { TimerHandle } from '../clock.js';
+import type { World } from '../world.js';
 
 /** A job of a queue-based endpoint, as the emulator keeps it until its result expires. */
 export interface JobRecord {
@@ -35,6 +36,12 @@ export interface JobRecord {
   queueToken: number;
   workerId: string | undefined;
 }
+
+/**
+ * A synchronous job's id (spec: "Synchronous jobs carry an identifier with a sync prefix"):
+ * `sync-<plain>` as the live platform, or `rs_<plain>` with the variant `jobs.sync-prefix-other`.
+ */
+export const syncId = (world: World, plain: string): string => `${world.variant('jobs.sync-prefix-other') ? 'rs_' : 'sync-'}${plain}`;
 
 export const ACTIVE: ReadonlySet<JobStatus> = new Set(['IN_QUEUE', 'IN_PROGRESS']);
 export const RETRYABLE: ReadonlySet<JobStatus> = new Set(['FAILED', 'TIMED_OUT']);

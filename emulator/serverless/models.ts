@@ -1,6 +1,7 @@
 import { fail, json, problem, ProblemError } from '../http/reply.js';
 import type { Ctx, RouteDef } from '../http/route.js';
 import { jobInput } from './access.js';
+import { syncId } from './job.js';
 
 /**
  * Public model endpoints (spec: "pre-deployed models reachable with the same job operation
@@ -59,7 +60,7 @@ export const modelRoutes: RouteDef[] = PUBLIC_MODELS.map((model): RouteDef => ({
   handle(ctx) {
     requireBearer(ctx);
     const input = jobInput(ctx);
-    const id = `sync-${ctx.world.nextId('img-')}`;
+    const id = syncId(ctx.world, ctx.world.nextId('img-'));
     const { output, executionTime } = model.run(input, id);
     const body: Record<string, unknown> = { id, status: 'COMPLETED', delayTime: 0, executionTime };
     if (!ctx.world.fault('model.output-missing')) body.output = output;

@@ -21,6 +21,9 @@ export function shownJob(ctx: Ctx, job: JobRecord): Record<string, unknown> {
 
 const path = (op: string): string => `/v2/:endpointId/${op}`;
 
+/** The success status of /run and /runsync: 200 (platform notes), or 201 / 202 with the variants `jobs.submit-201` / `jobs.submit-202`. */
+export const submitStatus = (ctx: Ctx): number => ctx.world.variant('jobs.submit-202') ? 202 : ctx.world.variant('jobs.submit-201') ? 201 : 200;
+
 export const submitRoutes: RouteDef[] = [
   {
     // The job is queued and answered at once (spec, Job status: "Returns immediately with id and status").
@@ -31,7 +34,7 @@ export const submitRoutes: RouteDef[] = [
       const target = queueEndpoint(ctx);
       const input = jobInput(ctx);
       const job = target.store.submit(target.runtime, input, { sync: false, waitGiven: false });
-      return json(200, { id: job.id, status: ctx.world.fault('serverless.run-status-in-progress') ? 'IN_PROGRESS' : 'IN_QUEUE' });
+      return json(submitStatus(ctx), { id: job.id, status: ctx.world.fault('serverless.run-status-in-progress') ? 'IN_PROGRESS' : 'IN_QUEUE' });
     },
   },
   {
@@ -45,7 +48,7 @@ export const submitRoutes: RouteDef[] = [
       const wait = waitParam(ctx);
       const job = target.store.submit(target.runtime, input, { sync: true, waitGiven: wait.given });
       await target.store.waitFor(job, wait.ms);
-      return json(200, shownJob(ctx, job));
+      return json(submitStatus(ctx), shownJob(ctx, job));
     },
   },
 ];

@@ -1,7 +1,7 @@
 import type { StreamItem } from '../../lib/types.gen.js';
 import { endpointObservers, endpointPodProviders, endpointsSlice, type EndpointRecord } from '../state/endpoints.js';
 import { defineSlice, type World } from '../world.js';
-import { isTerminal, newJob, RETRYABLE, type JobRecord } from './job.js';
+import { isTerminal, newJob, RETRYABLE, syncId, type JobRecord } from './job.js';
 import { RetentionLists, retentionMs } from './retention.js';
 import { EndpointRuntime, type RuntimeHost } from './runtime.js';
 import { DEFAULT_TIMINGS, type Timings } from './settings.js';
@@ -67,7 +67,7 @@ export class JobStore implements RuntimeHost {
 
   submit(runtime: EndpointRuntime, input: Record<string, unknown>, options: SubmitOptions): JobRecord {
     const plain = this.world.nextId('job-');
-    const id = options.sync && !this.world.fault('serverless.runsync-no-sync-prefix') ? `sync-${plain}` : plain;
+    const id = options.sync && !this.world.fault('serverless.runsync-no-sync-prefix') ? syncId(this.world, plain) : plain;
     const job = newJob(id, runtime.endpoint.id, runtime.endpoint.accountId, input, options.sync, options.waitGiven, this.world.clock.now());
     this.#jobs.set(id, job);
     runtime.admit(job);

@@ -17,6 +17,8 @@ export interface WorldInfo {
 export interface WorldOptions {
   quotas?: Partial<Record<'minute' | 'hour' | 'day', number>>;
   faults?: readonly string[];
+  /** Conforming variants or variant sets (`live`) the world answers with. */
+  variants?: readonly string[];
   clock?: { mode?: 'manual' | 'auto'; scale?: number };
   seed?: number;
 }
@@ -80,6 +82,10 @@ export class EmulatorControl {
 
   setFaults(world: string, faults: readonly string[]): Promise<unknown> {
     return this.#call('PUT', `/worlds/${world}/faults`, { faults });
+  }
+
+  setVariants(world: string, variants: readonly string[]): Promise<unknown> {
+    return this.#call('PUT', `/worlds/${world}/variants`, { variants });
   }
 
   async mintKey(world: string, options: { accountId?: string; scopes?: ('read' | 'write')[]; label?: string; expiresInMs?: number }): Promise<string> {

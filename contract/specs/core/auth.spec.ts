@@ -3,6 +3,7 @@ import { conform, must, rules } from '../../support/rules.js';
 import { statusCodeConformance } from '../../checks/status.js';
 import { problemJsonConformance } from '../../checks/problem-json.js';
 import type { ApiClient, AuthChoice } from '../../../lib/client/api.js';
+import { listOf } from '../pods/support/catalog.js';
 
 /** A createPod body that is valid on any target: the first GPU type its catalog lists. */
 async function probePod(api: ApiClient): Promise<Record<string, unknown>> {
@@ -13,8 +14,8 @@ async function probePod(api: ApiClient): Promise<Record<string, unknown>> {
 }
 
 async function podCount(api: ApiClient): Promise<number> {
-  const res = await api.op<{ pods?: unknown[] }>('listPods');
-  return res.body?.pods?.length ?? 0;
+  // Wrapped (`{pods: [...]}`) or bare: the spec shows neither.
+  return listOf((await api.op('listPods')).body, 'pods').length;
 }
 
 // Spec, Authentication: "A missing, malformed, expired or invalid bearer token gets 401."

@@ -4,21 +4,23 @@ import { statusCodeConformance } from '../../checks/status.js';
 import { schemaConformance } from '../../checks/schema.js';
 import type { OperationName } from '../../../lib/client/operations.js';
 import type { NetworkVolume } from '../../../lib/types.gen.js';
-
-const isList = (body: unknown): body is unknown[] => Array.isArray(body);
+import { listItems } from './support/catalog.js';
 
 // Spec: "Catalog lookups are referenced as `GET /v2/catalog/cpus` and `GET /v2/catalog/datacenters`";
 // "CPU flavor identifier as listed by `GET /v2/catalog/cpus`"; "eligible data centers are marked by
-// `globalNetwork` in the data center catalog". Their other fields are not shown.
+// `globalNetwork` in the data center catalog". Their other fields are not shown, nor is the shape
+// of the answer: a bare JSON array and an object holding the array (`{cpus: [...]}`, the live
+// platform's) are both lists of entries.
 test.describe('catalog', () => {
   test('GET /v2/catalog/cpus lists CPU flavors with string ids', rules('CATALOG.CPUS.AVAILABLE', 'CATALOG.CPU.FIELDS', 'VERSION.REST_V2.PREFIX'), async ({ api }) => {
     const res = await api.op('listCpuFlavors');
-    const list = isList(res.body) ? res.body : [];
-    observe('CATALOG.CPU.FIELDS', { fields: [...new Set(list.flatMap((e) => Object.keys(e as object)))], conformsToObservedShape: list.every((e) => schemaConformance('CATALOG.CPU.FIELDS', 'cpu-flavor', e).length === 0) });
+    const found = listItems<Record<string, unknown>>(res.body, 'cpus');
+    const list = found?.items ?? [];
+    observe('CATALOG.CPU.FIELDS', { shape: found?.shape ?? null, fields: [...new Set(list.flatMap((e) => Object.keys(e ?? {})))], conformsToObservedShape: list.every((e) => schemaConformance('CATALOG.CPU.FIELDS', 'cpu-flavor', e).length === 0) });
     conform(
       statusCodeConformance('CATALOG.CPUS.AVAILABLE', res, 200),
-      must(isList(res.body) && list.length > 0, 'CATALOG.CPUS.AVAILABLE', `not a non-empty JSON list: ${res.text.slice(0, 200)}`),
-      must(list.every((e) => typeof (e as { id?: unknown }).id === 'string'), 'CATALOG.CPUS.AVAILABLE', 'an entry has no string id'),
+      must(list.length > 0, 'CATALOG.CPUS.AVAILABLE', `not a non-empty list (a JSON array, or an object holding one): ${res.text.slice(0, 200)}`),
+      must(list.every((e) => typeof e?.id === 'string'), 'CATALOG.CPUS.AVAILABLE', 'an entry has no string id'),
     );
   });
 
@@ -26,23 +28,26 @@ test.describe('catalog', () => {
     'CATALOG.DATACENTERS.AVAILABLE', 'CATALOG.DATACENTERS.GLOBAL_NETWORK_FLAG', 'CATALOG.DATACENTER.FIELDS',
   ), async ({ api }) => {
     const res = await api.op('listDataCenters');
-    const list = (isList(res.body) ? res.body : []) as Record<string, unknown>[];
-    observe('CATALOG.DATACENTER.FIELDS', { fields: [...new Set(list.flatMap((e) => Object.keys(e)))], conformsToObservedShape: list.every((e) => schemaConformance('CATALOG.DATACENTER.FIELDS', 'data-center', e).length === 0) });
+    const found = listItems<Record<string, unknown>>(res.body, 'dataCenters');
+    const list = found?.items ?? [];
+    observe('CATALOG.DATACENTER.FIELDS', { shape: found?.shape ?? null, fields: [...new Set(list.flatMap((e) => Object.keys(e ?? {})))], conformsToObservedShape: list.every((e) => schemaConformance('CATALOG.DATACENTER.FIELDS', 'data-center', e).length === 0) });
     conform(
       statusCodeConformance('CATALOG.DATACENTERS.AVAILABLE', res, 200),
-      must(list.length > 0, 'CATALOG.DATACENTERS.AVAILABLE', `not a non-empty JSON list: ${res.text.slice(0, 200)}`),
-      must(list.every((e) => typeof e.id === 'string'), 'CATALOG.DATACENTERS.AVAILABLE', 'an entry has no string id'),
-      must(list.every((e) => typeof e.globalNetwork === 'boolean'), 'CATALOG.DATACENTERS.GLOBAL_NETWORK_FLAG',
-        `entries without a boolean globalNetwork: ${list.filter((e) => typeof e.globalNetwork !== 'boolean').map((e) => String(e.id)).join(', ')}`),
+      must(list.length > 0, 'CATALOG.DATACENTERS.AVAILABLE', `not a non-empty list (a JSON array, or an object holding one): ${res.text.slice(0, 200)}`),
+      must(list.every((e) => typeof e?.id === 'string'), 'CATALOG.DATACENTERS.AVAILABLE', 'an entry has no string id'),
+      must(list.every((e) => typeof e?.globalNetwork === 'boolean'), 'CATALOG.DATACENTERS.GLOBAL_NETWORK_FLAG',
+        `entries without a boolean globalNetwork: ${list.filter((e) => typeof e?.globalNetwork !== 'boolean').map((e) => String(e?.id)).join(', ')}`),
     );
   });
 
   test('further catalog paths are recorded', rules('CATALOG.GPUS_AND_BY_ID'), async ({ api }) => {
-    const served: Record<string, number> = {};
-    for (const [list, one] of [['listGpuTypes', 'getGpuType'], ['listCpuFlavors', 'getCpuFlavor'], ['listDataCenters', 'getDataCenter']] as [OperationName, OperationName][]) {
+    const served: Record<string, number | string> = {};
+    for (const [list, one, member] of [['listGpuTypes', 'getGpuType', 'gpus'], ['listCpuFlavors', 'getCpuFlavor', 'cpus'], ['listDataCenters', 'getDataCenter', 'dataCenters']] as [OperationName, OperationName, string][]) {
       const res = await api.op(list);
       served[list] = res.status;
-      const first = isList(res.body) ? (res.body[0] as { id?: string } | undefined)?.id : undefined;
+      const found = listItems<{ id?: unknown }>(res.body, member);
+      served[`${list}Shape`] = found?.shape ?? 'not a list';
+      const first = typeof found?.items[0]?.id === 'string' ? found.items[0].id : undefined;
       if (first !== undefined) served[one] = (await api.op(one, { params: { id: first } })).status;
     }
     observe('CATALOG.GPUS_AND_BY_ID', served);
@@ -54,10 +59,10 @@ test.describe('network volumes', () => {
   test('the network-volume operations, their answers and fields are recorded', rules('NETVOL.PATHS', 'NETVOL.CREATE_201', 'NETVOL.FIELDS'), async ({ api, pods }) => {
     const dc = (await pods.catalog()).dataCenters[0];
     test.skip(!dc, 'the target lists no data center');
-    const list = await api.op<NetworkVolume[]>('listNetworkVolumes');
+    const list = await api.op('listNetworkVolumes');
     const made = await api.op<NetworkVolume>('createNetworkVolume', { body: { name: 'cpc-recorded', size: 10, dataCenter: dc!.id } });
     const id = made.body?.id;
-    const paths: Record<string, number> = { list: list.status, create: made.status };
+    const paths: Record<string, number | string> = { list: list.status, listShape: listItems(list.body, 'networkVolumes')?.shape ?? 'not a list', create: made.status };
     if (typeof id === 'string') {
       paths.get = (await api.op('getNetworkVolume', { params: { volumeId: id } })).status;
       paths.patch = (await api.op('updateNetworkVolume', { params: { volumeId: id }, body: { size: 20 } })).status;

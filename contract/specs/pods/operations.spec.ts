@@ -3,6 +3,7 @@ import { conform, must, observe, rules } from '../../support/rules.js';
 import { podConformance } from '../../checks/pod-conformance.js';
 import { problemJsonConformance } from '../../checks/problem-json.js';
 import { POD_SHAPE_RULES, PROBLEM_RULES } from './support/rule-sets.js';
+import { listOf } from './support/catalog.js';
 import type { NetworkVolume, Pod, PodList } from '../../../lib/types.gen.js';
 
 // The spec names getPod, listing, update, actions and deletion but shows neither paths nor
@@ -46,7 +47,7 @@ test.describe('pod operations the spec names but does not show', () => {
     const volume = await pods.volume(dc!.id);
     const pod = await pods.created(await pods.gpuBody({ dataCenterIds: [dc!.id], mounts: { network: [{ volumeId: volume.id, path: '/data' }] } }));
     const res = await api.op('deletePod', { params: { podId: pod.id } });
-    const listed = (await api.op<PodList>('listPods')).body?.pods?.some((p) => p.id === pod.id && p.status !== 'TERMINATED');
+    const listed = listOf<Pod>((await api.op('listPods')).body, 'pods').some((p) => p?.id === pod.id && p.status !== 'TERMINATED');
     const get = await api.op('getPod', { params: { podId: pod.id } });
     const vol = await api.op<NetworkVolume>('getNetworkVolume', { params: { volumeId: volume.id } });
     observe('POD.DELETE.204', { status: res.status, bodyBytes: res.bytes });

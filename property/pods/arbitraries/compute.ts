@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import type { CpuFlavor } from '../../../lib/types.gen.js';
-import type { GpuEntry } from '../../../contract/specs/pods/support/catalog.js';
-import { enumOf, minimumOf } from './schema-facts.js';
+import { maxGpusOf, vcpuCounts, type GpuEntry } from '../../../contract/specs/pods/support/catalog.js';
+import { minimumOf } from './schema-facts.js';
 
 /** The most GPUs to ask for when the catalog gives no `maxGpuCount` (the spec gives no maximum). */
 const DEFAULT_MAX_GPUS = 4;
 
-/** vCPU counts valid for a flavor: the schema's power-of-two enum within the flavor's range. */
+/** vCPU counts valid for a flavor: the schema's power-of-two enum within the flavor's range; none when the catalog lists no range. */
 export function validVcpuCounts(flavor: CpuFlavor): number[] {
-  return enumOf<number>('cpu-config-request', '/properties/vcpuCount').filter((n) => n >= flavor.vcpu.min && n <= flavor.vcpu.max);
+  return vcpuCounts(flavor);
 }
 
 /**
@@ -23,7 +23,7 @@ export function gpuConfig(gpus: readonly GpuEntry[]): fc.Arbitrary<{ id: string;
 export function gpuConfigOf(g: GpuEntry): fc.Arbitrary<{ id: string; count?: number }> {
   return fc.record({
     id: fc.constant(g.id),
-    count: fc.integer({ min: minimumOf('gpu-config', '/properties/count'), max: g.maxGpuCount ?? DEFAULT_MAX_GPUS }),
+    count: fc.integer({ min: minimumOf('gpu-config', '/properties/count'), max: maxGpusOf(g) ?? DEFAULT_MAX_GPUS }),
   }, { requiredKeys: ['id'], noNullPrototype: true });
 }
 

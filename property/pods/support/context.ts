@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../../lib/client/api.js';
 import type { NetworkVolume } from '../../../lib/types.gen.js';
-import { loadCatalog, type PodCatalog } from '../../../contract/specs/pods/support/catalog.js';
+import { listOf, loadCatalog, type PodCatalog } from '../../../contract/specs/pods/support/catalog.js';
 
 /**
  * What the pod arbitraries draw from: the target's catalog (read over the API) and network
@@ -26,8 +26,8 @@ export async function loadPodContext(api: ApiClient, volume: VolumeSource): Prom
 /** A volume source over the plain API: an existing volume of the data center, or a new 10 GB one. */
 export function volumeIn(api: ApiClient): VolumeSource {
   return async (dataCenterId) => {
-    const list = await api.op<NetworkVolume[]>('listNetworkVolumes');
-    const found = Array.isArray(list.body) ? list.body.find((v) => v.dataCenter === dataCenterId) : undefined;
+    const list = await api.op('listNetworkVolumes');
+    const found = listOf<NetworkVolume>(list.body, 'networkVolumes').find((v) => v?.dataCenter === dataCenterId);
     if (found) return found;
     const made = await api.op<NetworkVolume>('createNetworkVolume', { body: { name: `cpc-property-${dataCenterId.toLowerCase()}`, size: 10, dataCenter: dataCenterId } });
     if (made.status !== 201) throw new VolumeUnavailableError(dataCenterId, made.status);

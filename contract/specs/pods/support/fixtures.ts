@@ -2,7 +2,7 @@ import { test as base } from '../../../support/fixtures.js';
 import type { ApiClient, ApiResult, CallOptions } from '../../../../lib/client/api.js';
 import type { CreateCpuConfig, CreatePodRequest, NetworkVolume, Pod } from '../../../../lib/types.gen.js';
 import { conform } from '../../../support/rules.js';
-import { isNvidia, loadCatalog, picks, vcpuCounts, type PodCatalog } from './catalog.js';
+import { isNvidia, listOf, loadCatalog, picks, vcpuCounts, type PodCatalog } from './catalog.js';
 import { waitForStatus, type WaitOptions, type WaitResult } from './wait.js';
 import { targetProfile } from '../../../../lib/profile.js';
 import { Registry } from '../../../support/cleanup.js';
@@ -87,8 +87,8 @@ export const test = base.extend<{ pods: PodKit }>({
       },
       async volume(dataCenterId, options = {}) {
         if (!options.fresh) {
-          const list = await api.op<NetworkVolume[]>('listNetworkVolumes');
-          const existing = Array.isArray(list.body) ? list.body.find((v) => v.dataCenter === dataCenterId) : undefined;
+          const list = await api.op('listNetworkVolumes');
+          const existing = listOf<NetworkVolume>(list.body, 'networkVolumes').find((v) => v?.dataCenter === dataCenterId);
           if (existing) return existing;
         }
         const res = await api.op<NetworkVolume>('createNetworkVolume', { body: { name: uniqueName('vol'), size: 10, dataCenter: dataCenterId } });
@@ -97,8 +97,8 @@ export const test = base.extend<{ pods: PodKit }>({
         return res.body;
       },
       async snapshot() {
-        const res = await api.op<{ pods?: Pod[] } | Pod[]>('listPods');
-        const list = Array.isArray(res.body) ? res.body : Array.isArray(res.body?.pods) ? res.body.pods : [];
+        const res = await api.op('listPods');
+        const list = listOf<Pod>(res.body, 'pods');
         return new Map(list.filter((p) => typeof p?.id === 'string').map((p) => [p.id, typeof p.name === 'string' ? p.name : undefined]));
       },
       async madeSince(before) {

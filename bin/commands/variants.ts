@@ -1,0 +1,91 @@
+/**
+ * `npm run variants`: the variant matrix. For every conforming variant of the emulator
+ * (emulator/variants.ts) and every variant set (`live`), the conformance suite runs with it on
+ * (one Playwright run, one project per variant, against one embedded emulator, a world per
+ * test) and must fail no MUST rule and no test: a deployment that makes another legal choice
+ * passes. Writes `reports/out/variants.json` and prints one line per variant.
+ *
+ *   npm run variants -- [--variants id,id] [--full] [--workers N] [--out DIR]
+ *
+ * `--full` runs the whole contract and property suite per variant (nightly); by default each
+ * variant runs the suites of the surfaces it changes, plus the cross-surface core specs.
+ * Exit code: 0 every variant clean, 1 otherwise, 2 configuration error, 130 interrupted.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startEmulator } from '../../emulator/server.js';
+import { expandVariants } from '../../emulator/variants.js';
+import { ConfigError, CpcError } from '../../lib/errors.js';
+import { loadRules } from '../../lib/rules.js';
+import { readRaw } from '../../reports/write.js';
+import { buildVariantPlan } from '../../test/variants/plan.js';
+import { buildVariantMatrix, variantMatrixPasses, variantMatrixText, type VariantMatrix } from '../../test/variants/matrix.js';
+import { PROJECT_ROOT } from '../paths.js';
+import { runPlaywright } from './playwright.js';
+
+export interface VariantRunOptions {
+  outDir: string;
+  /** Variant ids or set names; default: the whole catalog and every set. */
+  variants: string[];
+  full?: boolean;
+  workers?: number;
+}
+
+export async function runVariantMatrix(options: VariantRunOptions): Promise<{ matrix: VariantMatrix; exitCode: number }> {
+  const unknown = expandVariants(options.variants).unknown;
+  if (unknown.length) throw new ConfigError(`unknown variant(s): ${unknown.join(', ')}`);
+  const outDir = resolve(options.outDir);
+  const rawDir = join(outDir, 'variants-raw');
+  rmSync(rawDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const plan = buildVariantPlan(options.variants, options.full ?? false);
+  const planFile = join(outDir, 'variants-plan.json');
+  writeFileSync(planFile, JSON.stringify(plan, null, 2) + '\n');
+  const started = Date.now();
+  const emulator = await startEmulator({ port: 0 });
+  let run;
+  try {
+    const target = { CPC_BASE_URL: emulator.url, CPC_SERVERLESS_URL: emulator.url, CPC_REST_V1_URL: emulator.url };
+    run = await runPlaywright(['--reporter=dot,./reports/playwright-reporter.ts', ...(options.workers ? [`--workers=${options.workers}`] : [])],
+      { ...target, CPC_VARIANT_MATRIX: planFile, CPC_RAW_DIR: rawDir });
+  } finally {
+    await emulator.close();
+  }
+  const must = new Set(loadRules().filter((r) => r.level === 'MUST').map((r) => r.id));
+  const matrix = buildVariantMatrix(plan, readRaw(rawDir).tests, must, Date.now() - started);
+  writeFileSync(join(outDir, 'variants.json'), JSON.stringify(matrix, null, 2) + '\n');
+  process.stdout.write('\n' + variantMatrixText(matrix) + '\n');
+  if (run.interruptedBy) return { matrix, exitCode: 130 };
+  return { matrix, exitCode: variantMatrixPasses(matrix) ? 0 : 1 };
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: { variants: { type: 'string' }, full: { type: 'boolean' }, workers: { type: 'string' }, out: { type: 'string' } }, strict: true });
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
+  const v = parsed.values;
+  const workers = v.workers === undefined ? undefined : Number(v.workers);
+  if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) throw new ConfigError(`--workers must be a positive integer, got "${v.workers}"`);
+  const { exitCode } = await runVariantMatrix({
+    outDir: v.out ?? join(PROJECT_ROOT, 'reports', 'out'),
+    variants: v.variants ? v.variants.split(',').map((s) => s.trim()).filter(Boolean) : [],
+    ...(v.full ? { full: true } : {}),
+    ...(workers ? { workers } : {}),
+  });
+  return exitCode;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).then(
+    (code) => { process.exitCode = code; },
+    (error: unknown) => {
+      process.stderr.write(`variants: ${error instanceof CpcError ? `${error.code}: ` : ''}${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = error instanceof ConfigError ? 2 : 1;
+    },
+  );
+}

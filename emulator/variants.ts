@@ -1,0 +1,119 @@
+/**
+ * The variant catalog: the dual of the fault catalog. Each variant is a choice that another
+ * conforming deployment could make where the spec is silent or permissive, switched on by name
+ * (`--variants`, `CPC_EMULATOR_VARIANTS`, world option `variants`, `PUT
+ * /__emulator/worlds/:id/variants`). With any of them on, the suite must fail no MUST rule (the
+ * variant matrix, test/variants). Each names the CHOICES.md row of the choice it switches.
+ */
+
+/** The surfaces whose answers a variant changes (the variant matrix runs their tests). */
+export type VariantSurface = 'rest-v2' | 'serverless' | 'rest-v1' | 'graphql';
+
+export interface VariantDef {
+  /** The choice it switches: `<surface folder>/CHOICES.md #<row>` or `README.md #<row>`. */
+  choice: string;
+  description: string;
+  surfaces: readonly VariantSurface[];
+}
+
+export const variantCatalog = {
+  'lists.bare': {
+    choice: 'pods/CHOICES.md #26, #31, #32',
+    description: 'List answers are bare JSON arrays (listPods, the three catalog lists, listNetworkVolumes) instead of the live platform\'s wrapped objects ({pods: [...]}, {gpus: [...]}, ...).',
+    surfaces: ['rest-v2'],
+  },
+  'catalog.emulator-fields': {
+    choice: 'pods/CHOICES.md #31',
+    description: 'Catalog entries in the emulator\'s earlier fields: GPU {id, displayName, manufacturer, memoryInGb, maxGpuCount, securePrice, communityPrice}, CPU {id, displayName, vcpu, ramGbPerVcpu, pricePerVcpu}, data center {id, name, globalNetwork}.',
+    surfaces: ['rest-v2'],
+  },
+  'catalog.cpu-no-vcpu-range': {
+    choice: 'pods/CHOICES.md #31',
+    description: 'CPU flavors list no vcpu range ({id, name, group, ramGbPerVcpu, price}): the spec names no field of the CPU catalog but the RAM multiplier.',
+    surfaces: ['rest-v2'],
+  },
+  'validation.422': {
+    choice: 'pods/CHOICES.md #7, #36',
+    description: 'A REST v2 body that breaks the request schema (wrong type, unknown property, out-of-range value, missing field) answers 422; 400 stays for rules across fields (both mount kinds, both or neither of gpu and cpu, persistent on a CPU pod) and handler conflicts, as the live description does.',
+    surfaces: ['rest-v2'],
+  },
+  'jobs.submit-201': {
+    choice: 'serverless/CHOICES.md "Success status of /run and /runsync"',
+    description: '/run and /runsync answer 201 instead of 200.',
+    surfaces: ['serverless'],
+  },
+  'jobs.submit-202': {
+    choice: 'serverless/CHOICES.md "Success status of /run and /runsync"',
+    description: '/run and /runsync answer 202 instead of 200.',
+    surfaces: ['serverless'],
+  },
+  'jobs.sync-prefix-other': {
+    choice: 'serverless/CHOICES.md "Job ids"',
+    description: 'Synchronous job ids carry the prefix `rs_` instead of `sync-`; asynchronous ids stay plain.',
+    surfaces: ['serverless'],
+  },
+  'pods.terminate-deletes': {
+    choice: 'pods/CHOICES.md #22, #25',
+    description: 'terminate removes the pod, like deletePod: it is then absent from listPods and getPod answers 404 (the live platform).',
+    surfaces: ['rest-v2'],
+  },
+  'pods.locked-lists-actions': {
+    choice: 'pods/CHOICES.md #21',
+    description: 'A locked pod lists its status\'s actions, stop and restart included (actions by status only, as the live platform); a stop or restart is still refused.',
+    surfaces: ['rest-v2'],
+  },
+  'ratelimit.rest-v2-only': {
+    choice: 'README.md #7; serverless/CHOICES.md, graphql/CHOICES.md #29',
+    description: 'RateLimit and RateLimit-Policy accompany REST v2 answers only; serverless, REST v1 and GraphQL answers carry none (a 429 still carries them).',
+    surfaces: ['serverless', 'rest-v1', 'graphql'],
+  },
+  'description.deprecation-prose': {
+    choice: 'pods/CHOICES.md #35',
+    description: 'The served description marks persistent mounts deprecated in prose ("Deprecated: prefer NetworkMount") instead of the `deprecated` keyword (the live description).',
+    surfaces: ['rest-v2'],
+  },
+  'graphql.errors-400': {
+    choice: 'graphql/CHOICES.md #1',
+    description: 'A refused GraphQL operation (duplicate name, unknown id, invalid input, conflicts) answers 400 with {data: {<op>: null}, errors: [...]} instead of 200.',
+    surfaces: ['graphql'],
+  },
+} as const satisfies Record<string, VariantDef>;
+
+export type VariantId = keyof typeof variantCatalog;
+
+/**
+ * Named sets of variants, switched on by their name like one variant. `live`: the live
+ * platform's published REST v2 description (spec/platform-notes.md) where the emulator's
+ * default differs from it; wrapped lists and the live catalog fields are the default already.
+ */
+export const variantSets: Readonly<Record<string, readonly VariantId[]>> = {
+  live: ['validation.422', 'pods.terminate-deletes', 'pods.locked-lists-actions', 'description.deprecation-prose'],
+  /** The emulator's earlier list and catalog shapes. */
+  'emulator-0.1': ['lists.bare', 'catalog.emulator-fields'],
+};
+
+export const isVariantId = (id: string): id is VariantId => Object.hasOwn(variantCatalog, id);
+
+/** Variant and set names to variant ids; unknown names are returned apart. */
+export function expandVariants(names: readonly string[]): { ids: VariantId[]; unknown: string[] } {
+  const ids = new Set<VariantId>();
+  const unknown: string[] = [];
+  for (const name of names) {
+    if (isVariantId(name)) ids.add(name);
+    else if (Object.hasOwn(variantSets, name)) for (const id of variantSets[name]!) ids.add(id);
+    else unknown.push(name);
+  }
+  return { ids: [...ids], unknown };
+}
+
+/** The surfaces a list of variant and set names changes. */
+export function variantSurfaces(names: readonly string[]): VariantSurface[] {
+  return [...new Set(expandVariants(names).ids.flatMap((id) => variantCatalog[id].surfaces))];
+}
+
+export class UnknownVariantError extends Error {
+  readonly code = 'EMU_UNKNOWN_VARIANT';
+  constructor(readonly ids: readonly string[]) {
+    super(`unknown variant(s): ${ids.join(', ')} (known: ${[...Object.keys(variantCatalog), ...Object.keys(variantSets)].join(', ')})`);
+  }
+}
