@@ -722,7 +722,7 @@ export type PodStatus = 'PROVISIONING' | 'STARTING' | 'RUNNING' | 'EXITED' | 'ER
 
 // pod.schema.json
 /**
- * Pod (response object; spec: Resources and their fields, Pod): "A pod combines the container configuration fields with the fields below." Every field marked "Required in response" is required; extra fields are accepted (the live platform sends more). Encoded rules: a pod is a GPU pod or a CPU pod (`gpu` "Present for GPU pods; omitted for CPU pods", `cpu` the reverse); "While status is not `RUNNING`, `runtime` is null."; "While `EXITED` or `TERMINATED`, `cost` is 0.0."; a persistent mount "is disallowed on CPU pods".
+ * Pod (response object; spec: Resources and their fields, Pod): "A pod combines the container configuration fields with the fields below." Every field marked "Required in response" is required; extra fields are accepted (the live platform sends more: `cudaVersion` and `ssh`, see pod-live-fields.schema.json, which the suite never holds a target to). Encoded rules: a pod is a GPU pod or a CPU pod (`gpu` "Present for GPU pods; omitted for CPU pods", `cpu` the reverse); "While status is not `RUNNING`, `runtime` is null."; "While `EXITED` or `TERMINATED`, `cost` is 0.0."; a persistent mount "is disallowed on CPU pods".
  */
 export interface Pod {
   /**
