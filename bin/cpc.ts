@@ -81,7 +81,7 @@ const PREFLIGHT_USAGE = `usage: cpc preflight [target options]
 
 ${TARGET_OPTIONS}`;
 
-const DETECT_USAGE = `usage: cpc detect [--faults id,id] [--per-fault N] [--workers N] [--out DIR] [--full]
+const DETECT_USAGE = `usage: cpc detect [--faults id,id] [--per-fault N] [--workers N] [--out DIR] [--full] [--variants id,id]
 
   The detection matrix: runs tests with each emulator fault on; every fault must be detected
   by the rule it breaks. Writes detection.json (and re-renders conformance.json of --out).
@@ -89,6 +89,8 @@ const DETECT_USAGE = `usage: cpc detect [--faults id,id] [--per-fault N] [--work
   --per-fault N        tests run per fault
   --full               the whole suite once per fault (nightly): the MUST rules each fault fails,
                        its own among them and at most 3 (detection-full.json)
+  --variants id,id     conforming emulator variants or sets (live) on in every world: the suite
+                       must still catch every fault (emulator/README.md, Variants)
 `;
 
 const EMULATOR_USAGE = `usage: cpc emulator [--port N] [--host H] [--key K] [--clock auto|manual] [--scale N] [--faults id,id] [--quotas m,h,d]
@@ -230,7 +232,7 @@ async function preflightCommand(rest: string[]): Promise<number> {
 }
 
 async function detectCommand(args: string[]): Promise<number> {
-  const v = parse('detect', args, { faults: { type: 'string' }, 'per-fault': { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, full: { type: 'boolean' } }).values;
+  const v = parse('detect', args, { faults: { type: 'string' }, 'per-fault': { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, full: { type: 'boolean' }, variants: { type: 'string' } }).values;
   const perFault = v['per-fault'] === undefined ? undefined : Number(v['per-fault']);
   if (perFault !== undefined && !(Number.isInteger(perFault) && perFault > 0)) throw new ConfigError(`--per-fault must be a positive integer, got "${v['per-fault']}"`);
   const workers = v.workers === undefined ? undefined : Number(v.workers);
@@ -241,6 +243,7 @@ async function detectCommand(args: string[]): Promise<number> {
     ...(perFault ? { perFault } : {}),
     ...(workers ? { workers } : {}),
     ...(v.full ? { full: true } : {}),
+    ...(v.variants ? { variants: v.variants.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
   });
   return exitCode;
 }

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { faultCatalog } from '../../emulator/faults.js';
+import { expandVariants } from '../../emulator/variants.js';
 import { startEmulator } from '../../emulator/server.js';
 import { loadRules } from '../../lib/rules.js';
 import type { ConformanceReport } from '../../reports/model.js';
@@ -20,6 +21,8 @@ export interface DetectOptions {
   perFault?: number;
   /** The whole suite once per fault (nightly), instead of the tests selected per fault. */
   full?: boolean;
+  /** Conforming variants (or sets, `live`) on in every world: the suite must still catch every fault. */
+  variants?: string[];
 }
 
 /** Tests run per fault: enough to show detection, few enough for `npm test` on two cores. */
@@ -31,14 +34,15 @@ type Catalog = Record<string, { rule: string; description: string }>;
  * One Playwright run of the detection project against one shared emulator (a world per test,
  * each with its planned fault on): `plan` picks the tests and their faults.
  */
-async function runPlan(outDir: string, rawDir: string, workers: number | undefined,
+async function runPlan(outDir: string, rawDir: string, workers: number | undefined, variants: readonly string[],
   plan: (target: Record<string, string>) => Promise<{ plan: unknown; lines: string[] }>) {
   const emulator = await startEmulator({ port: 0 });
   try {
     // One seed for the listing and the run: property titles carry it, and the test list matches titles.
     const seed = process.env.CPC_SEED ?? String(Math.floor(Math.random() * 2 ** 31));
     process.stdout.write(`detection seed: ${seed} (replay with CPC_SEED=${seed})\n`);
-    const target = { CPC_BASE_URL: emulator.url, CPC_SERVERLESS_URL: emulator.url, CPC_REST_V1_URL: emulator.url, CPC_SEED: seed };
+    const target = { CPC_BASE_URL: emulator.url, CPC_SERVERLESS_URL: emulator.url, CPC_REST_V1_URL: emulator.url, CPC_SEED: seed,
+      ...(variants.length ? { CPC_EMULATOR_VARIANTS: variants.join(',') } : {}) };
     const planned = await plan(target);
     const planFile = join(outDir, 'detection-plan.json');
     const listFile = join(outDir, 'detection-tests.txt');
@@ -62,6 +66,8 @@ async function runPlan(outDir: string, rawDir: string, workers: number | undefin
 export async function runDetection(options: DetectOptions): Promise<{ matrix?: DetectionMatrix; blast?: BlastRadius; exitCode: number }> {
   const unknown = options.faults.filter((f) => !Object.hasOwn(faultCatalog, f));
   if (unknown.length) throw new ConfigError(`unknown fault(s): ${unknown.join(', ')}`);
+  const unknownVariants = expandVariants(options.variants ?? []).unknown;
+  if (unknownVariants.length) throw new ConfigError(`unknown variant(s): ${unknownVariants.join(', ')}`);
   const outDir = resolve(options.outDir);
   const rawDir = join(outDir, options.full ? 'detection-full-raw' : 'detection-raw');
   rmSync(rawDir, { recursive: true, force: true });
@@ -69,7 +75,7 @@ export async function runDetection(options: DetectOptions): Promise<{ matrix?: D
   const catalog: Catalog = options.faults.length ? Object.fromEntries(options.faults.map((f) => [f, faultCatalog[f as keyof typeof faultCatalog]])) : faultCatalog;
   const must = new Set(loadRules().filter((r) => r.level === 'MUST').map((r) => r.id));
   const started = Date.now();
-  const run = await runPlan(outDir, rawDir, options.workers, async (target) => (options.full
+  const run = await runPlan(outDir, rawDir, options.workers, options.variants ?? [], async (target) => (options.full
     ? buildFullPlan(await listPlaywright(target), Object.keys(catalog), DETECTION_PROJECT)
     : buildPlan(await listPlaywright(target), catalog, options.perFault ?? DEFAULT_TESTS_PER_FAULT, DETECTION_PROJECT)));
   const raw = readRaw(rawDir).tests;
