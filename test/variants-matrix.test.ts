@@ -1,0 +1,47 @@
+// The variant matrix's plan (which tests each variant runs) and its verdict (test/variants).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildVariantPlan, filesOf, projectOf } from './variants/plan.js';
+import { buildVariantMatrix, variantMatrixPasses, variantMatrixText } from './variants/matrix.js';
+import { variantCatalog, variantSets } from '../emulator/variants.js';
+import type { RawTestResult } from '../reports/raw.js';
+
+const raw = (project: string, status: RawTestResult['status'], failedRules: string[] = []): RawTestResult => ({
+  id: `${project}-${status}-${failedRules.join()}`, project, file: 'contract/specs/x.spec.ts', title: 't', titlePath: ['t'], status, expectedStatus: 'passed',
+  durationMs: 1, rules: ['A', 'B'], failedRules, observed: [],
+});
+
+test('the default plan holds every variant and every set, each with the surfaces it changes', () => {
+  const plan = buildVariantPlan([]);
+  assert.deepEqual(plan.entries.map((e) => e.name), [...Object.keys(variantCatalog), ...Object.keys(variantSets)]);
+  assert.deepEqual(plan.entries.find((e) => e.name === 'live')!.surfaces, ['rest-v2']);
+  assert.deepEqual(buildVariantPlan(['graphql.errors-400']).entries[0]!.surfaces, ['graphql']);
+});
+
+test('an entry runs the core specs and its surfaces\' suites; --full runs everything', () => {
+  const [entry] = buildVariantPlan(['jobs.submit-202']).entries;
+  const runs = (file: string, full = false) => filesOf(entry!, full).some((re) => re.test(file));
+  assert.ok(runs('contract/specs/core/auth.spec.ts'));
+  assert.ok(runs('contract/specs/serverless/run.spec.ts'));
+  assert.ok(runs('property/jobs/jobs.prop.ts'));
+  assert.ok(!runs('contract/specs/pods/catalog.spec.ts'));
+  assert.ok(!runs('reports/test/html.ui.ts', true), 'never the report\'s browser test');
+  assert.ok(runs('contract/specs/pods/catalog.spec.ts', true));
+});
+
+test('a variant is clean only when tests ran and none failed; a failed MUST rule is named', () => {
+  const plan = buildVariantPlan(['lists.bare', 'live', 'jobs.submit-201']);
+  const must = new Set(['A']);
+  const results = [
+    raw(projectOf('lists.bare'), 'passed'), raw(projectOf('lists.bare'), 'skipped'),
+    raw(projectOf('live'), 'passed'), raw(projectOf('live'), 'failed', ['A', 'O']),
+  ];
+  const m = buildVariantMatrix(plan, results, must, 1000);
+  assert.deepEqual(m.rows.map((r) => [r.name, r.tests, r.failedTests, r.failedMust]), [['lists.bare', 2, 0, []], ['live', 2, 1, ['A']], ['jobs.submit-201', 0, 0, []]]);
+  assert.equal(m.clean, 1);
+  assert.equal(variantMatrixPasses(m), false);
+  const text = variantMatrixText(m);
+  assert.match(text, /FAIL live .*failed MUST rules: A/);
+  assert.match(text, /FAIL jobs\.submit-201[\s\S]*no test ran/);
+  assert.ok(variantMatrixPasses(buildVariantMatrix(buildVariantPlan(['lists.bare']), results, must, 1)));
+});
