@@ -17,6 +17,8 @@ import { EmulatorControl } from './client/control.js';
 import { ENV_VARS, type TargetConfig } from './config.js';
 import { loadProfile, type TargetProfile } from './profile.js';
 import { redactText } from './redact.js';
+import type { CpuFlavor, DataCenter } from './types.gen.js';
+import { listOf, picks, type GpuEntry, type PodCatalog } from '../contract/specs/pods/support/catalog.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'missing' | 'fail';
 
@@ -131,18 +133,27 @@ export async function preflight(config: TargetConfig, options: { env?: NodeJS.Pr
     add({ name: 'emulator control surface', status: capabilities.control ? 'ok' : 'warn', required: false,
       detail: capabilities.control ? `${config.baseUrl}/__emulator answers: tests that move the clock, set quotas or switch faults run` : 'absent (a real deployment): tests that need it are skipped' });
 
+    // Against an emulator every test gets a world of its own, with its keys, endpoint and template.
+    const worldKeys = "not set: each test's emulator world has its own";
     if (config.apiKey === undefined) {
-      add({ name: 'main key', status: 'missing', required: true, setting: ENV_VARS.apiKey, detail: `set ${ENV_VARS.apiKey}: every surface needs it` });
+      add(capabilities.control
+        ? { name: 'main key', status: 'ok', required: false, setting: ENV_VARS.apiKey, detail: worldKeys }
+        : { name: 'main key', status: 'missing', required: true, setting: ENV_VARS.apiKey, detail: `set ${ENV_VARS.apiKey}: every surface needs it` });
     }
     // REST v2, with each key.
+    let mainOk = config.apiKey === undefined;
     const pods = config.apiKey === undefined
       ? await reach('REST v2', config.baseUrl!, () => api.op('listPods', { auth: 'none', timeoutMs: TIMEOUT_MS }))
       : await reach('REST v2', config.baseUrl!, () => api.op('listPods', { timeoutMs: TIMEOUT_MS }));
     if (pods) {
       add({ name: 'REST v2 answers', status: 'ok', required: true, detail: `${config.baseUrl}/v2/pods answered ${pods.status}` });
-      if (config.apiKey !== undefined) authCheck('REST v2', pods, 'main', ENV_VARS.apiKey);
+      if (config.apiKey !== undefined) mainOk = authCheck('REST v2', pods, 'main', ENV_VARS.apiKey);
+      for (const [key, variable] of [[config.apiKeyReadonly, ENV_VARS.apiKeyReadonly], [config.apiKeyOther, ENV_VARS.apiKeyOther]] as const) {
+        if (key !== undefined && key === config.apiKey) add({ name: `${variable} is not the main key`, status: 'fail', required: true, setting: variable, detail: `it is the same key as ${ENV_VARS.apiKey}` });
+      }
       if (config.apiKeyReadonly === undefined) {
-        add({ name: 'read-only key', status: 'missing', required: false, setting: ENV_VARS.apiKeyReadonly, detail: `not set: tests of permission refusals are skipped` });
+        capabilities.readonlyKey = capabilities.control;
+        add({ name: 'read-only key', status: capabilities.control ? 'ok' : 'missing', required: false, setting: ENV_VARS.apiKeyReadonly, detail: capabilities.control ? worldKeys : 'not set: tests of permission refusals are skipped' });
       } else {
         const read = await api.op('listPods', { auth: 'readonly', timeoutMs: TIMEOUT_MS });
         if (authCheck('REST v2', read, 'readonly', ENV_VARS.apiKeyReadonly) || read.status < 400) {
@@ -160,7 +171,8 @@ export async function preflight(config: TargetConfig, options: { env?: NodeJS.Pr
         }
       }
       if (config.apiKeyOther === undefined) {
-        add({ name: "another account's key", status: 'missing', required: false, setting: ENV_VARS.apiKeyOther, detail: 'not set: tests of isolation between accounts are skipped' });
+        capabilities.otherKey = capabilities.control;
+        add({ name: "another account's key", status: capabilities.control ? 'ok' : 'missing', required: false, setting: ENV_VARS.apiKeyOther, detail: capabilities.control ? worldKeys : 'not set: tests of isolation between accounts are skipped' });
       } else {
         const read = await api.op('listPods', { auth: 'other', timeoutMs: TIMEOUT_MS });
         capabilities.otherKey = authCheck('REST v2', read, 'other', ENV_VARS.apiKeyOther);
@@ -168,8 +180,8 @@ export async function preflight(config: TargetConfig, options: { env?: NodeJS.Pr
     }
 
     // GraphQL: answers, and tells the accounts apart.
-    const who = async (role: KeyRole) => api.graphql<{ data?: { myself?: { id?: string } } }>('query { myself { id } }', undefined, { auth: role, timeoutMs: TIMEOUT_MS });
-    const gql = config.apiKey === undefined ? undefined : await reach('GraphQL', `${config.baseUrl}/graphql`, () => who('main'));
+    const who = async (role: KeyRole | 'none') => api.graphql<{ data?: { myself?: { id?: string } } }>('query { myself { id } }', undefined, { auth: role, timeoutMs: TIMEOUT_MS });
+    const gql = !pods ? undefined : await reach('GraphQL', `${config.baseUrl}/graphql`, () => who(config.apiKey === undefined ? 'none' : 'main'));
     if (gql) {
       const mine = gql.body?.data?.myself?.id;
       add({ name: 'GraphQL answers', status: 'ok', required: true, detail: `myself answered ${gql.status}${mine ? '' : ' without an account id'}` });
@@ -185,7 +197,11 @@ export async function preflight(config: TargetConfig, options: { env?: NodeJS.Pr
     }
 
     // Serverless: the endpoint when one is named, else any answer of the surface.
-    if (config.endpointId !== undefined && config.apiKey !== undefined) {
+    // A base URL that did not answer is not asked again on the other surfaces it serves (each would wait its time limit).
+    const down = (url: string) => !pods && url === config.baseUrl;
+    if (down(config.serverlessUrl!)) {
+      // (reported once, by REST v2)
+    } else if (config.endpointId !== undefined && config.apiKey !== undefined) {
       const health = await reach('serverless', config.serverlessUrl!, () => api.op('health', { params: { endpointId: config.endpointId! }, timeoutMs: TIMEOUT_MS }));
       if (health) {
         add({ name: 'serverless answers', status: 'ok', required: true, detail: `/v2/{endpoint}/health answered ${health.status}` });
@@ -195,29 +211,32 @@ export async function preflight(config: TargetConfig, options: { env?: NodeJS.Pr
     } else {
       const any = await reach('serverless', config.serverlessUrl!, () => api.call('serverless', 'GET', '/v2/cpc-preflight-no-such-endpoint/health', { auth: 'none', timeoutMs: TIMEOUT_MS }));
       if (any) add({ name: 'serverless answers', status: 'ok', required: true, detail: `an unknown endpoint's /health answered ${any.status}` });
-      add({ name: 'endpoint id', status: 'missing', required: false, setting: ENV_VARS.endpointId, detail: 'not set: serverless job tests are skipped' });
+      add({ name: 'endpoint id', status: capabilities.control ? 'ok' : 'missing', required: false, setting: ENV_VARS.endpointId, detail: capabilities.control ? "not set: each test's emulator world has its own" : 'not set: serverless job tests are skipped' });
     }
 
     // REST v1: any answer (its one operation creates, so it is not called).
-    const v1 = await reach('REST v1', config.restV1Url!, () => api.call('rest-v1', 'GET', '/v1/endpoints', { auth: 'none', timeoutMs: TIMEOUT_MS }));
+    const v1 = down(config.restV1Url!) ? undefined : await reach('REST v1', config.restV1Url!, () => api.call('rest-v1', 'GET', '/v1/endpoints', { auth: 'none', timeoutMs: TIMEOUT_MS }));
     if (v1) add({ name: 'REST v1 answers', status: v1.status >= 500 ? 'warn' : 'ok', required: true, detail: `GET /v1/endpoints answered ${v1.status}` });
 
     if (templateId === undefined) {
       add({ name: 'template id', status: capabilities.control ? 'ok' : 'missing', required: false, setting: 'CPC_TEMPLATE_ID', detail: capabilities.control ? "the emulator's seeded template is used" : 'not set: REST v1 endpoint creation tests are skipped' });
       capabilities.templateId = capabilities.control;
-    } else if (config.apiKey !== undefined && gql) {
-      const res = await api.graphql<{ data?: { myself?: { podTemplates?: { id?: string }[] } } }>('query { myself { podTemplates { id } } }', undefined, { timeoutMs: TIMEOUT_MS });
-      const list = res.body?.data?.myself?.podTemplates;
-      const found = Array.isArray(list) && list.some((t) => t?.id === templateId);
-      capabilities.templateId = found;
-      add({ name: 'CPC_TEMPLATE_ID exists', status: found ? 'ok' : Array.isArray(list) ? 'fail' : 'warn', required: Array.isArray(list), setting: 'CPC_TEMPLATE_ID',
-        detail: found ? 'listed among the account\'s templates' : Array.isArray(list) ? 'not among the account\'s templates (myself.podTemplates)' : `the template list could not be read (${res.status})` });
+    } else {
+      // The spec shows no read of a template (only saveTemplate/deleteTemplate, which change it): an endpoint of the account that uses it proves it exists.
+      capabilities.templateId = true;
+      const res = config.apiKey !== undefined && gql
+        ? await api.graphql<{ data?: { myself?: { endpoints?: { templateId?: string }[] } } }>('query { myself { endpoints { templateId } } }', undefined, { timeoutMs: TIMEOUT_MS })
+        : undefined;
+      const used = res?.body?.data?.myself?.endpoints?.some((e) => e?.templateId === templateId) === true;
+      add({ name: 'CPC_TEMPLATE_ID exists', status: used ? 'ok' : 'warn', required: false, setting: 'CPC_TEMPLATE_ID',
+        detail: used ? 'an endpoint of the account uses it' : 'not confirmed: no endpoint of the account uses it, and the spec shows no read of a template' });
     }
     if (config.endpointId === undefined && capabilities.control) capabilities.endpointId = true;
     if (modelId === undefined && capabilities.control) capabilities.modelEndpointId = true;
 
     // The catalog: what pods would be made of.
-    if (config.apiKey !== undefined && pods) creates = await readCatalog(api, profile, add);
+    if (config.apiKey !== undefined && pods && mainOk) creates = await readCatalog(api, profile, add);
+    else if (capabilities.control) creates = { tests: {}, image: profile.podImage };
   } finally {
     await transport.close();
   }
@@ -233,17 +252,15 @@ export async function preflight(config: TargetConfig, options: { env?: NodeJS.Pr
 }
 
 async function readCatalog(api: ApiClient, profile: TargetProfile, add: (c: PreflightCheck) => void): Promise<CreationPlan> {
-  const list = async (op: 'listGpuTypes' | 'listCpuFlavors' | 'listDataCenters') => {
+  const list = async <T extends { id: string }>(op: 'listGpuTypes' | 'listCpuFlavors' | 'listDataCenters') => {
     const res = await api.op<unknown>(op, { timeoutMs: TIMEOUT_MS });
-    const items = Array.isArray(res.body) ? res.body as Record<string, unknown>[] : [];
+    const items = res.status === 200 ? listOf<T>(res.body) : [];
     add({ name: `catalog: ${op}`, status: res.status === 200 ? 'ok' : 'warn', required: false, detail: `${res.status}, ${items.length} entr${items.length === 1 ? 'y' : 'ies'}` });
     return items;
   };
-  const gpus = await list('listGpuTypes');
-  const cpus = await list('listCpuFlavors');
-  const dcs = await list('listDataCenters');
-  const ids = (items: Record<string, unknown>[]) => items.map((i) => String(i.id));
-  const pick = (what: string, setting: string, wanted: string | undefined, items: Record<string, unknown>[], fallback: () => string | undefined) => {
+  const catalog: PodCatalog = { gpus: await list<GpuEntry>('listGpuTypes'), cpus: await list<CpuFlavor>('listCpuFlavors'), dataCenters: await list<DataCenter>('listDataCenters') };
+  const ids = (items: { id: string }[]) => items.map((i) => String(i.id));
+  const pick = (what: string, setting: string, wanted: string | undefined, items: { id: string }[], fallback: () => string | undefined) => {
     if (wanted !== undefined) {
       const known = ids(items).includes(wanted);
       add({ name: `profile ${what} in the catalog`, status: known ? 'ok' : 'fail', required: true, setting, detail: known ? wanted : `${wanted} is not listed (listed: ${ids(items).slice(0, 12).join(', ')})` });
@@ -251,10 +268,11 @@ async function readCatalog(api: ApiClient, profile: TargetProfile, add: (c: Pref
     }
     return fallback();
   };
-  const nvidia = gpus.filter((g) => /nvidia/i.test(String(g.manufacturer ?? g.displayName ?? g.id)));
-  const gpuType = pick('GPU type', 'CPC_GPU_TYPE', profile.gpuType, gpus, () => (nvidia[0] ?? gpus[0])?.id as string | undefined);
-  const cpuFlavor = pick('CPU flavor', 'CPC_CPU_FLAVOR', profile.cpuFlavor, cpus, () => cpus[0]?.id as string | undefined);
-  const dataCenter = profile.dataCenter === undefined ? undefined : pick('data center', 'CPC_DATA_CENTER', profile.dataCenter, dcs, () => undefined);
+  // What the pod tests choose without a profile (contract/specs/pods/support): an NVIDIA type, a flavor with a vCPU count the schema allows.
+  const chosen = picks(catalog);
+  const gpuType = pick('GPU type', 'CPC_GPU_TYPE', profile.gpuType, catalog.gpus, () => chosen.nvidia?.id);
+  const cpuFlavor = pick('CPU flavor', 'CPC_CPU_FLAVOR', profile.cpuFlavor, catalog.cpus, () => chosen.cpu?.id);
+  const dataCenter = profile.dataCenter === undefined ? undefined : pick('data center', 'CPC_DATA_CENTER', profile.dataCenter, catalog.dataCenters, () => undefined);
   return { tests: {}, ...(gpuType ? { gpuType } : {}), ...(cpuFlavor ? { cpuFlavor } : {}), ...(dataCenter ? { dataCenter } : {}), image: profile.podImage };
 }
 
@@ -305,6 +323,10 @@ export function listedTests(json: unknown): ListedTest[] {
   })));
 }
 
+/** What keeps the target from being ready: the variables (or checks) at fault, each once. */
+export const blockers = (r: PreflightResult): string[] =>
+  [...new Set(r.checks.filter((c) => c.status === 'fail' || (c.status === 'missing' && c.required)).map((c) => c.setting ?? c.name))];
+
 /** The plain-text report of a preflight: checks, rules, creations. */
 export function preflightText(r: PreflightResult): string {
   const mark: Record<CheckStatus, string> = { ok: 'ok  ', warn: 'warn', missing: 'miss', fail: 'FAIL' };
@@ -318,14 +340,15 @@ export function preflightText(r: PreflightResult): string {
   }
   if (r.creates) {
     const c = r.creates;
-    out.push('', 'The run will create (tests that create at least one of each; every creation is deleted after its test):');
+    out.push('', 'The run will create (tests that create, or may create, at least one of each; every creation is deleted after its test):');
     const kinds = Object.entries(c.tests);
     if (kinds.length === 0) out.push('  nothing');
     for (const [kind, n] of kinds) {
-      const of = kind === 'GPU pods' ? ` of GPU type ${c.gpuType ?? '(none in the catalog)'}` : kind === 'CPU pods' ? ` of CPU flavor ${c.cpuFlavor ?? '(none in the catalog)'}` : '';
+      const none = r.capabilities.control && !r.checks.some((x) => x.name.startsWith('catalog')) ? "(from each test's emulator world)" : '(none in the catalog)';
+      const of = kind === 'GPU pods' ? ` of GPU type ${c.gpuType ?? none}` : kind === 'CPU pods' ? ` of CPU flavor ${c.cpuFlavor ?? none}` : '';
       out.push(`  ${kind}${of}: ${n} test(s)${kind.endsWith('pods') ? `, image ${c.image}${c.dataCenter ? `, data center ${c.dataCenter}` : ''}` : ''}`);
     }
   }
-  out.push('', r.ready ? 'Ready.' : `Not ready: ${r.checks.filter((c) => c.status === 'fail' || (c.status === 'missing' && c.required)).map((c) => c.setting ?? c.name).join(', ')}`);
+  out.push('', r.ready ? 'Ready.' : `Not ready: ${blockers(r).join(', ')}`);
   return redactText(out.join('\n'));
 }

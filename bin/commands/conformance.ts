@@ -13,7 +13,7 @@ import { readLoadResults } from '../../reports/load.js';
 import { mutationSectionOf } from '../../reports/mutation.js';
 import { readBaseline } from '../../reports/baseline.js';
 import { SUITE_VERSION, PROJECT_ROOT, outputRoot } from '../paths.js';
-import { preflight, preflightText, listedTests } from '../../lib/preflight.js';
+import { blockers, preflight, preflightText, listedTests } from '../../lib/preflight.js';
 import { listPlaywright } from './playwright.js';
 import { chooseSeed, replayCommand } from './seed.js';
 import { probe, runSupervised } from './supervise.js';
@@ -99,7 +99,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       const pre = await preflight(config, { listTests: async () => listedTests(await listPlaywright({ ...configToEnv(config), CPC_TARGET_KIND: 'remote' })) });
       if (!pre.ready) {
         process.stderr.write(preflightText(pre) + '\n');
-        throw new ConfigError(`preflight: the target is not ready (${pre.checks.filter((c) => c.status === 'fail' || (c.status === 'missing' && c.required)).map((c) => c.setting ?? c.name).join(', ')}); nothing was run`);
+        throw new ConfigError(`preflight: the target is not ready (${blockers(pre).join(', ')}); nothing was run`);
       }
       process.stdout.write(`Preflight: ready (${pre.plan ? `${pre.plan.runs.length} rule(s) will run, ${pre.plan.skipped.length} skipped by capability; ` : ''}cpc preflight shows the plan)\n`);
     }

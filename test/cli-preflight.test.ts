@@ -1,0 +1,91 @@
+// `cpc preflight` against the standalone emulator, as a user would point it at a deployment:
+// directly (control surface there) and behind a proxy that hides /__emulator. It checks the
+// surfaces and keys without creating anything, prints the plan and exits 0 when ready, 2 when
+// a key is refused or misplaced (naming its variable, never printing the key). `cpc
+// conformance` runs it first and stops with 2 instead of failing rules.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { cpc, startHidingProxy, startStandaloneEmulator, type Standalone } from './cli-support.js';
+import { tempDir } from './reports-support.js';
+
+let emulator: Standalone;
+let proxy: Standalone;
+const TARGET_VARS = ['CPC_API_KEY', 'CPC_API_KEY_READONLY', 'CPC_API_KEY_OTHER', 'CPC_ENDPOINT_ID', 'CPC_TEMPLATE_ID', 'CPC_MODEL_ENDPOINT_ID'];
+const targetEnv = (base: Standalone, extra: Record<string, string> = {}): Record<string, string> => ({
+  ...Object.fromEntries(TARGET_VARS.map((k) => [k, emulator.vars[k]!])), CPC_BASE_URL: base.url, ...extra,
+});
+const podCount = async (): Promise<number> => {
+  const res = await fetch(`${emulator.url}/v2/pods`, { headers: { authorization: `Bearer ${emulator.vars.CPC_API_KEY}` } });
+  const body = await res.json() as unknown;
+  return (Array.isArray(body) ? body : Object.values(body as Record<string, unknown[]>).find(Array.isArray) ?? []).length;
+};
+
+before(async () => {
+  emulator = await startStandaloneEmulator();
+  proxy = await startHidingProxy(emulator.url);
+});
+after(async () => {
+  await proxy?.stop();
+  await emulator?.stop();
+});
+
+test('cli-preflight: against the emulator with its control surface: every check passes, no rule skipped; exit 0', { timeout: 120_000 }, async () => {
+  const pods = await podCount();
+  const r = cpc(['preflight'], targetEnv(emulator));
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  for (const surface of ['REST v2', 'serverless', 'REST v1', 'GraphQL']) assert.match(r.stdout, new RegExp(`ok   ${surface} answers`), surface);
+  assert.match(r.stdout, /ok {3}CPC_API_KEY_READONLY is refused writes: createPod with an empty body answered 403/);
+  assert.match(r.stdout, /ok {3}CPC_API_KEY_OTHER is another account/);
+  assert.match(r.stdout, /ok {3}emulator control surface/);
+  assert.match(r.stdout, /Rules: \d+ will run, 0 will be skipped/);
+  assert.match(r.stdout, /GPU pods of GPU type \S.*: \d+ test\(s\), image busybox:latest/);
+  assert.match(r.stdout, /CPU pods of CPU flavor \S+: \d+ test\(s\)/);
+  assert.match(r.stdout, /\nReady\.\n$/);
+  assert.equal(await podCount(), pods, 'preflight created no pod');
+});
+
+test('cli-preflight: behind the proxy (no control surface): the rules that need it are skipped with the reason; exit 0', { timeout: 120_000 }, () => {
+  const r = cpc(['preflight'], targetEnv(proxy));
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /warn emulator control surface: absent/);
+  assert.match(r.stdout, /Rules: \d+ will run, [1-9]\d* will be skipped/);
+  assert.match(r.stdout, /skipped, needs the emulator's control surface \(\/__emulator\): \d+ rule\(s\)/);
+  assert.match(r.stdout, /catalog: listGpuTypes: 200, [1-9]\d* entr/);
+  assert.match(r.stdout, /\nReady\.\n$/);
+});
+
+test('cli-preflight: a wrong key exits 2 naming its variable, never printing a key', { timeout: 120_000 }, () => {
+  const wrong = 'cpk_preflight-wrong-key-000000';
+  const r = cpc(['preflight'], targetEnv(proxy, { CPC_API_KEY: wrong }));
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stdout, /FAIL CPC_API_KEY authenticates on REST v2: listPods answered 401/);
+  assert.match(r.stdout, /Not ready: CPC_API_KEY\b/);
+  for (const key of [wrong, emulator.vars.CPC_API_KEY!, emulator.vars.CPC_API_KEY_READONLY!, emulator.vars.CPC_API_KEY_OTHER!]) {
+    assert.ok(!(r.stdout + r.stderr).includes(key), 'no key in the output');
+  }
+});
+
+test('cli-preflight: keys in the wrong places (a read-only key that writes, the same account twice) exit 2 naming them', { timeout: 120_000 }, () => {
+  const main = emulator.vars.CPC_API_KEY!;
+  const r = cpc(['preflight'], targetEnv(proxy, { CPC_API_KEY_READONLY: main, CPC_API_KEY_OTHER: main }));
+  assert.equal(r.code, 2, r.stdout + r.stderr);
+  assert.match(r.stdout, /FAIL CPC_API_KEY_READONLY is not the main key: it is the same key as CPC_API_KEY/);
+  assert.match(r.stdout, /FAIL CPC_API_KEY_OTHER is another account: myself names the same account for both keys/);
+  assert.match(r.stdout, /Not ready: CPC_API_KEY_READONLY, CPC_API_KEY_OTHER\n/);
+  assert.ok(!(r.stdout + r.stderr).includes(main), 'no key in the output');
+});
+
+test('cli-preflight: cpc conformance runs it first and stops with exit 2 before any test', { timeout: 120_000 }, () => {
+  const { dir, done } = tempDir('preflight-run');
+  try {
+    const r = cpc(['conformance', '--out', dir], targetEnv(proxy, { CPC_API_KEY: 'cpk_preflight-wrong-key-000000' }));
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, /configuration error: preflight: the target is not ready \(CPC_API_KEY\); nothing was run/);
+    assert.ok(!existsSync(join(dir, 'conformance.json')), 'no report: nothing ran');
+    assert.doesNotMatch(r.stdout, /Running \d+ tests/);
+  } finally {
+    done();
+  }
+});

@@ -1,0 +1,62 @@
+// Helpers for the CLI's own tests: run `cpc` through its installed entry (bin/cpc.js), and the
+// standalone emulator as a user starts it.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { ROOT } from './reports-support.js';
+
+export const CPC_JS = join(ROOT, 'bin', 'cpc.js');
+
+export interface CpcResult { code: number | null; stdout: string; stderr: string; ms: number }
+
+/** `node bin/cpc.js ...` with only the given CPC_* variables (the others are removed). */
+export function cpc(args: string[], env: Record<string, string> = {}, options: { cwd?: string; timeoutMs?: number } = {}): CpcResult {
+  const started = Date.now();
+  const r = spawnSync(process.execPath, [CPC_JS, ...args], { cwd: options.cwd ?? ROOT, env: envWith(env), encoding: 'utf8', timeout: options.timeoutMs ?? 120_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - started };
+}
+
+export function envWith(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, FORCE_COLOR: '0' };
+  for (const k of Object.keys(env)) if (k.startsWith('CPC_')) delete env[k];
+  return { ...env, ...extra };
+}
+
+export interface Standalone { child: ChildProcess; url: string; vars: Record<string, string>; stop: () => Promise<void> }
+
+/** A standalone process that prints `CPC_NAME=value` lines (the emulator, the control-hiding proxy). */
+export function startPrinting(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Standalone> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${args[0]} did not start: ${out}`)); }, 30_000);
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const vars = Object.fromEntries([...out.matchAll(/(CPC_[A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
+      if (!vars.CPC_BASE_URL || (args[0]!.includes('emulator') && !out.includes('control surface'))) return;
+      clearTimeout(timer);
+      child.stdout!.off('data', onData);
+      const stop = () => new Promise<void>((done) => {
+        if (child.exitCode !== null || child.signalCode !== null) { done(); return; }
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
+      });
+      resolve({ child, url: vars.CPC_BASE_URL, vars, stop });
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${args[0]} exited with ${code}: ${out}`)); });
+  });
+}
+
+/** The standalone emulator (`npm run emulator -- --port 0`): its URL, keys and seeded ids. */
+export const startStandaloneEmulator = (): Promise<Standalone> => startPrinting(['emulator/main.ts', '--port', '0']);
+
+/** scripts/hide-control-proxy.ts in front of `upstream`: the emulator without its control surface. */
+export const startHidingProxy = (upstream: string): Promise<Standalone> => startPrinting(['scripts/hide-control-proxy.ts', '--upstream', upstream]);
+
+/** Pids of live processes whose environment holds `marker` (a variable every descendant inherits). */
+export function processesWith(marker: string): number[] {
+  const r = spawnSync('sh', ['-c', `grep -l -a -s -F ${JSON.stringify(marker)} /proc/[0-9]*/environ || true`], { encoding: 'utf8' });
+  return r.stdout.split('\n').map((l) => /\/proc\/(\d+)\//.exec(l)?.[1]).filter((p): p is string => p !== undefined).map(Number).filter((p) => p !== process.pid);
+}
