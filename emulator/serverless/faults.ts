@@ -10,6 +10,7 @@ export const serverlessFaults = {
   'serverless.runsync-no-sync-prefix': { rule: 'JOB.OBJECT.SYNC_PREFIX', description: '/runsync job ids carry no sync prefix.' },
   'serverless.completed-no-delay-time': { rule: 'JOB.OBJECT.TIMES_ON_COMPLETED', description: 'Completed job objects omit delayTime.' },
   'serverless.status-no-output': { rule: 'JOB.STATUS.RESPONSE', description: '/status of a COMPLETED job omits its output.' },
+  'serverless.bodyless-post-refused': { rule: 'JOB.HTTP.NO_REQUEST_BODY', description: '/cancel, /retry and /purge-queue sent with no body answer 400 (a JSON body required).' },
   'serverless.purge-status-uppercase': { rule: 'JOB.PURGE.RESPONSE', description: '/purge-queue answers status "COMPLETED" instead of "completed".' },
   'serverless.purge-removes-running': { rule: 'JOB.STATE.PURGE_KEEPS_RUNNING', description: '/purge-queue also removes the jobs already running.' },
   'serverless.purge-count-off-by-one': { rule: 'JOB.PURGE.REMOVED_COUNT', description: '/purge-queue reports one job more than it removed.' },

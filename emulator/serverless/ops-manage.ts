@@ -1,9 +1,14 @@
 import { fail, json } from '../http/reply.js';
-import type { RouteDef } from '../http/route.js';
+import type { Ctx, RouteDef } from '../http/route.js';
 import { jobOf, queueEndpoint, requireWrite } from './access.js';
 import { ACTIVE, RETRYABLE, jobHandle } from './job.js';
 
 const path = (op: string): string => `/v2/:endpointId/${op}`;
+
+/** The fault that refuses the spec's bodiless form ("Request: none") of cancel, retry and purge. */
+function refuseBodyless(ctx: Ctx): void {
+  if (ctx.bodyBytes === 0 && ctx.world.fault('serverless.bodyless-post-refused')) fail('bad-request', 'A JSON body is required.');
+}
 
 /**
  * Cancel, retry and purge. Any body is ignored: clients send none (with or without
@@ -14,6 +19,7 @@ export const manageRoutes: RouteDef[] = [
     method: 'POST', path: path('cancel/:jobId'), operation: 'cancel', surface: 'serverless', auth: 'serverless', scope: 'read',
     handle(ctx) {
       requireWrite(ctx, 'serverless.readonly-can-run');
+      refuseBodyless(ctx);
       const target = queueEndpoint(ctx);
       const job = jobOf(ctx, target);
       // A job that already ended keeps its status; the answer says which (CHOICES.md).
@@ -28,6 +34,7 @@ export const manageRoutes: RouteDef[] = [
     method: 'POST', path: path('retry/:jobId'), operation: 'retry', surface: 'serverless', auth: 'serverless', scope: 'read',
     handle(ctx) {
       requireWrite(ctx, 'serverless.readonly-can-run');
+      refuseBodyless(ctx);
       const target = queueEndpoint(ctx);
       const expired = ctx.world.fault('serverless.retry-after-expiry') ? target.store.findExpired(target.endpoint.id, ctx.params.jobId ?? '') : undefined;
       const job = expired ?? jobOf(ctx, target);
@@ -45,6 +52,7 @@ export const manageRoutes: RouteDef[] = [
     method: 'POST', path: path('purge-queue'), operation: 'purgeQueue', surface: 'serverless', auth: 'serverless', scope: 'read',
     handle(ctx) {
       requireWrite(ctx, 'serverless.readonly-can-run');
+      refuseBodyless(ctx);
       const target = queueEndpoint(ctx);
       const removed = target.store.purge(target.runtime);
       return json(200, {

@@ -9,9 +9,11 @@ import type { JobStatus } from '../../lib/types.gen.js';
  * What it encodes: the spec's transitions (run → IN_QUEUE, cancel → CANCELLED, retry of
  * FAILED/TIMED_OUT → IN_QUEUE with the same id, purge removes waiting jobs and keeps running
  * ones), the retention limits (1 min, 5 min with wait, 30 min for /run), the wait range, and
- * the emulator's documented choices where the spec says "not shown" (CHOICES.md): FIFO order,
- * 409 on a retry of another status, 200 with the current status on a cancel of an ended job,
- * removed and expired jobs answering 404, cumulative health counters.
+ * where the spec says "not shown", only what any answer shows: successes are some 2xx, a retry
+ * of another status does not requeue, removed and expired jobs answer some 4xx. Two choices of
+ * the emulator remain (CHOICES.md), so the model needs the emulator's control surface: jobs start
+ * in FIFO order (which waiting job a free worker takes is not shown), and health counters are
+ * cumulative.
  */
 export const EXECUTION_TIMEOUT_MS = 30_000;
 export const AUTOMATIC_RETRIES = 1;

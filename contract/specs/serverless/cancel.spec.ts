@@ -42,6 +42,26 @@ test.describe('/cancel', () => {
     );
   });
 
+  // Spec, Serverless job operations: Cancel, Retry and Purge queue take "Request: none". Sent with
+  // no body at all (no Content-Type either), each does what the spec says.
+  test('cancel, retry and purge-queue sent with no request body are carried out', rules('JOB.HTTP.NO_REQUEST_BODY'), async ({ api, emu, target }) => {
+    const rule = 'JOB.HTTP.NO_REQUEST_BODY';
+    const jobs = jobsFor({ api, emu, target });
+    const waiting = await jobs.submit({ sleepMs: 600_000 });
+    const failed = await jobs.submit({ fail: 'for retry' });
+    const { last } = await jobs.until(failed, (s) => s === 'FAILED', { stepMs: 1_000, maxVirtualMs: 30_000, maxRealMs: 60_000 });
+    test.skip(statusOf(last) !== 'FAILED', `setup: the failing job ended ${statusOf(last)}, not FAILED`);
+    const cancel = await jobs.cancel(waiting);
+    const retry = await jobs.retry(failed);
+    const purge = await jobs.purge();
+    const purged = (purge.body ?? {}) as { status?: unknown };
+    conform(
+      jobHandleConformance(rule, cancel, 'CANCELLED', waiting),
+      jobHandleConformance(rule, retry, 'IN_QUEUE', failed),
+      must(purge.status >= 200 && purge.status < 300 && purged.status === 'completed', rule, `/purge-queue with no body answered ${purge.status} ${purge.text.slice(0, 160)}`),
+    );
+  });
+
   test('cancel, retry and purge-queue with an empty body and with {} are recorded', rules('JOB.HTTP.EMPTY_BODY_POST'), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const seen: Record<string, number> = {};

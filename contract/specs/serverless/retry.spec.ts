@@ -76,15 +76,15 @@ test.describe('/retry', () => {
     conform(must(!requeued, 'LIMIT.RETRY.AFTER_EXPIRY', `/retry after expiry answered ${res.status} ${res.text.slice(0, 200)}`));
   });
 
-  test('the platform retries a failing job on its own, and health counts it', rules('SERVICE.QB.AUTOMATIC_RETRIES'), async ({ api, emu, target }) => {
+  // The spec names the counter `retried` but not what it counts (automatic retries, /retry
+  // requests, or jobs retried): recorded, never failed. Automatic retries themselves are checked
+  // by their timing (job-edges.spec.ts).
+  test('records whether health jobs.retried counts the platform\'s automatic retries', rules('HEALTH.JOBS.RETRIED_MEANING'), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const before = jobCounters(await jobs.health()).retried;
     const id = await jobs.submit({ fail: 'always' });
     const { last } = await jobs.until(id, ended, { stepMs: 1_000, maxVirtualMs: 30_000, maxRealMs: 120_000 });
     const after = jobCounters(await jobs.health()).retried;
-    conform(
-      must(statusOf(last) === 'FAILED', 'SERVICE.QB.AUTOMATIC_RETRIES', `setup: the failing job ended ${statusOf(last)}`),
-      must(after > before, 'SERVICE.QB.AUTOMATIC_RETRIES', `health jobs.retried stayed ${before} → ${after} while a failing job ran out its attempts`),
-    );
+    observe('HEALTH.JOBS.RETRIED_MEANING', { failingJobEnded: statusOf(last) ?? null, retriedBefore: before, retriedAfter: after });
   });
 });

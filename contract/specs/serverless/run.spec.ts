@@ -5,8 +5,8 @@ import { jobsFor, setTimings, TERMINAL } from './support/jobs.js';
 
 // Spec, Serverless job operations: "Asynchronous run | `POST /run` | `{input: object}` | `{id, status}` with status `IN_QUEUE`."
 test.describe('/run', () => {
-  test('/run answers {id, status: IN_QUEUE} with a plain id, and /status then knows the job', rules(
-    'JOB.RUN.RESPONSE', 'JOB.OBJECT.ID', 'JOB.OBJECT.SYNC_PREFIX', 'JOB.HTTP.JSON', 'SERVICE.QB.REQUESTS_BECOME_JOBS',
+  test('/run answers {id, status: IN_QUEUE}, and /status then knows the job', rules(
+    'JOB.RUN.RESPONSE', 'JOB.OBJECT.ID', 'JOB.HTTP.JSON', 'SERVICE.QB.REQUESTS_BECOME_JOBS',
     'SERVICE.QB.ADDRESS', 'HTTP.SERVERLESS_URL.ENDPOINT_PATHS', 'VERSION.SERVERLESS.PREFIX', 'JOB.RUN.SUCCESS_200',
   ), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
@@ -19,7 +19,6 @@ test.describe('/run', () => {
       must(res.status >= 200 && res.status < 300, 'HTTP.SERVERLESS_URL.ENDPOINT_PATHS', `/v2/<endpoint_id>/run answered ${res.status}`),
       must(res.status !== 404 && res.status !== 405, 'VERSION.SERVERLESS.PREFIX', `the /v2/ path /v2/${jobs.endpointId}/run is not served: ${res.status}`),
       jobHandleConformance('JOB.RUN.RESPONSE', res, 'IN_QUEUE'),
-      must(!id.startsWith('sync'), 'JOB.OBJECT.SYNC_PREFIX', `the /run job id "${id}" carries the sync prefix`),
       jobObjectConformance(status),
       must(status.status === 200 && (status.body as { id?: string }).id === id, 'SERVICE.QB.REQUESTS_BECOME_JOBS', `/status/${id} answered ${status.status}: ${status.text.slice(0, 200)}`),
     );

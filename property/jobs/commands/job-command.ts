@@ -5,7 +5,7 @@ import { expectModel, type RealEndpoint } from '../real.js';
 
 /**
  * A command on one of the jobs run so far (`/status`, `/cancel`, `/retry`): it picks the job,
- * calls the operation, and expects 404 when the model has the job gone (purged, cancelled
+ * calls the operation, and expects some 4xx when the model has the job gone (purged, cancelled
  * before it started, or past retention). Subclasses check the answer for a job that is there.
  */
 export abstract class JobCommand implements fc.AsyncCommand<JobModel, RealEndpoint> {
@@ -22,7 +22,7 @@ export abstract class JobCommand implements fc.AsyncCommand<JobModel, RealEndpoi
     const job = model.visible(index);
     const res = await real[this.operation](index);
     if (!job) {
-      expectModel(res.status === 404, `/${this.operation} of job #${index} (gone in the model) answered ${res.status} ${res.text.slice(0, 160)}`);
+      expectModel(res.status >= 400 && res.status < 500, `/${this.operation} of job #${index} (gone in the model) answered ${res.status} ${res.text.slice(0, 160)}`);
       return;
     }
     this.answered(model, real, index, job, res);
