@@ -1,10 +1,15 @@
-import { parseList, type Item } from 'structured-headers';
+import { parseList, Token, type Item } from 'structured-headers';
 
 /** The spec's three windows (Limits: "three windows named `minute`, `hour`, `day`"). */
 export const RATE_WINDOWS = ['minute', 'hour', 'day'] as const;
 export type RateWindow = (typeof RATE_WINDOWS)[number];
 
-export interface RateLimitMember { name: string; params: Record<string, unknown>; nameIsString: boolean }
+/**
+ * One member: its window name, parameters, and how the name was written. The spec says "one
+ * member per window" with windows "named `minute`, `hour`, `day`": a String (`"minute"`, as the
+ * IETF draft writes it) or a Token (`minute`) both name the window; other item types do not.
+ */
+export interface RateLimitMember { name: string; params: Record<string, unknown>; nameIsString: boolean; nameIsToken: boolean }
 
 /** Parse outcome: data, never an exception. */
 export type ParsedField =
@@ -25,7 +30,8 @@ export function parseRateLimitField(value: string | undefined): ParsedField {
     if (Array.isArray(member[0])) return { ok: false, error: 'inner lists are not allowed as members' };
     const [bare, params] = member as Item;
     const nameIsString = typeof bare === 'string';
-    members.push({ name: nameIsString ? bare : String(bare), nameIsString, params: Object.fromEntries(params) });
+    const nameIsToken = bare instanceof Token;
+    members.push({ name: nameIsString ? bare : nameIsToken ? bare.toString() : String(bare), nameIsString, nameIsToken, params: Object.fromEntries(params) });
   }
   return { ok: true, members };
 }
@@ -61,7 +67,7 @@ export function readRateLimit(headers: Record<string, string>): { snapshot: Rate
     }
     const seen = new Set<string>();
     for (const m of parsed.members) {
-      if (!m.nameIsString) problems.push({ header, kind: 'syntax', message: `${header}: member ${m.name} is not a quoted String` });
+      if (!m.nameIsString && !m.nameIsToken) problems.push({ header, kind: 'syntax', message: `${header}: member ${m.name} is neither a String nor a Token naming a window` });
       if (!(RATE_WINDOWS as readonly string[]).includes(m.name)) { problems.push({ header, kind: 'windows', message: `${header}: unexpected member "${m.name}"` }); continue; }
       if (seen.has(m.name)) problems.push({ header, kind: 'windows', message: `${header}: "${m.name}" appears more than once` });
       seen.add(m.name);

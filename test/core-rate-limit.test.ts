@@ -54,12 +54,22 @@ test('headers serialise as RFC 9651 lists that the suite parses back', () => {
   assert.deepEqual(snapshot.policy.day, { q: 50000, w: 86400 });
 });
 
-test('the parser reports tokens, missing windows and bad parameters as problems', () => {
-  const { problems } = readRateLimit({ ratelimit: 'minute;r=1;t=2', 'ratelimit-policy': '"minute";q=x;w=60, "hour";q=1;w=3600' });
+test('the parser reports members that name no window, missing windows and bad parameters as problems', () => {
+  const { problems } = readRateLimit({ ratelimit: '1;r=1;t=2', 'ratelimit-policy': '"minute";q=x;w=60, "hour";q=1;w=3600' });
   const messages = problems.map((p) => `${p.kind}: ${p.message}`);
-  assert.ok(messages.some((m) => m.startsWith('syntax') && m.includes('not a quoted String')), messages.join('\n'));
+  assert.ok(messages.some((m) => m.startsWith('syntax') && m.includes('neither a String nor a Token')), messages.join('\n'));
   assert.ok(messages.some((m) => m.startsWith('windows') && m.includes('"day"')), messages.join('\n'));
   assert.ok(messages.some((m) => m.startsWith('syntax') && m.includes('parameter q')), messages.join('\n'));
+});
+
+test('window names written as Tokens are read like Strings (the spec names the windows, not the item type)', () => {
+  const { snapshot, problems } = readRateLimit({
+    ratelimit: 'minute;r=59;t=12, hour;r=2999;t=3552, day;r=49999;t=86352',
+    'ratelimit-policy': 'minute;q=60;w=60, "hour";q=3000;w=3600, day;q=50000;w=86400',
+  });
+  assert.deepEqual(problems, []);
+  assert.deepEqual(snapshot.limit.minute, { r: 59, t: 12 });
+  assert.deepEqual(snapshot.policy.day, { q: 50000, w: 86400 });
 });
 
 test('Decimal parameters are reported even though they parse to whole numbers', () => {

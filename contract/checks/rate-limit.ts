@@ -19,7 +19,7 @@ export const RATE_RULES = {
 const WINDOW_SECONDS = { minute: 60, hour: 3600, day: 86400 } as const;
 
 /**
- * `RateLimit` and `RateLimit-Policy` are RFC 9651 Lists with one String member per window
+ * `RateLimit` and `RateLimit-Policy` are RFC 9651 Lists with one member per window, a String or a Token
  * (`"minute"`, `"hour"`, `"day"`) carrying `r`/`t` and `q`/`w` (spec, Limits), parsed with
  * the structured-headers library; `w` is the window's length, `0 <= r <= q`, `0 <= t <= w`.
  * `absentRule` is the rule a missing header breaks (on successes, on 429s).

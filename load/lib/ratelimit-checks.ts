@@ -5,7 +5,7 @@
  */
 export const CHECK = {
   status: 'every answer under concurrency is 2xx or 429',
-  syntax: 'RateLimit and RateLimit-Policy parse as structured-field Lists of Strings with Integer parameters',
+  syntax: 'RateLimit and RateLimit-Policy parse as structured-field Lists of Strings or Tokens with Integer parameters',
   windows: 'RateLimit and RateLimit-Policy each have one minute, one hour and one day member',
   policyConstant: 'q and w stay the same on every answer',
   windowLength: 'w is 60 for minute, 3600 for hour and 86400 for day',

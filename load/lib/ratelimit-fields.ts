@@ -18,7 +18,7 @@ export interface PolicyMember { q: number; w: number }
 export interface RateLimitReading {
   limit: Partial<Record<WindowName, LimitMember>>;
   policy: Partial<Record<WindowName, PolicyMember>>;
-  /** Syntax problems: absent header, not a List, a member not a String, a parameter not an Integer. */
+  /** Syntax problems: absent header, not a List, a member neither a String nor a Token, a parameter not an Integer. */
   syntax: string[];
   /** Window problems: a window missing, repeated or unknown. */
   windows: string[];
@@ -53,7 +53,8 @@ function readField<K extends string>(
   for (const m of members) {
     if (m.kind !== 'item') { syntax.push(`${header} holds an inner list`); continue; }
     const name = m.value.type === 'string' || m.value.type === 'token' ? m.value.value : String(m.value.value);
-    if (m.value.type !== 'string') syntax.push(`${header} member ${name} is a ${m.value.type}, not a String`);
+    // The spec names the windows, not the item type: a String or a Token names one.
+    if (m.value.type !== 'string' && m.value.type !== 'token') syntax.push(`${header} member ${name} is a ${m.value.type}, not a String or a Token`);
     if (!(WINDOWS as readonly string[]).includes(name)) { windows.push(`${header} names an unknown window "${name}"`); continue; }
     if (seen.includes(name)) windows.push(`${header} names "${name}" twice`);
     seen.push(name);
