@@ -16,6 +16,8 @@ import { findK6 } from '../lib/k6node/k6-binary.js';
 import { loadRules } from '../lib/rules.js';
 import type { LoadSummary } from '../reports/load-model.js';
 import { readLoadResults } from '../reports/load.js';
+import { parse as parseYaml } from 'yaml';
+import { PROJECT_ROOT } from '../bin/paths.js';
 
 let outDir: string;
 before(() => { outDir = mkdtempSync(join(tmpdir(), 'load-segments-')); });
@@ -25,6 +27,13 @@ test('an n-way split has the segments and sequence k6-operator gives its runners
   assert.deepEqual(executionSegments(2), { segments: ['0:1/2', '1/2:1'], sequence: '0,1/2,1' });
   assert.deepEqual(executionSegments(3), { segments: ['0:1/3', '1/3:2/3', '2/3:1'], sequence: '0,1/3,2/3,1' });
   assert.deepEqual(executionSegments(1), { segments: ['0:1'], sequence: '0,1' });
+});
+
+test('the k6-operator example splits as this test does: parallelism 2, at least one VU per runner', () => {
+  const run = parseYaml(readFileSync(join(PROJECT_ROOT, 'load', 'k6-operator-testrun.yaml'), 'utf8')) as { spec: { parallelism: number; runner: { env: { name: string; value: string }[] } } };
+  assert.equal(run.spec.parallelism, executionSegments(2).segments.length);
+  const vus = Number(run.spec.runner.env.find((e) => e.name === 'CPC_LOAD_VUS')?.value);
+  assert.ok(vus >= run.spec.parallelism, `CPC_LOAD_VUS ${vus} gives every runner a VU`);
 });
 
 test('combined summaries: thresholds hold only where every segment held, checks and counters add up', () => {
