@@ -1,4 +1,4 @@
-import type { CreatePodLiveFields, CreatePodRequest } from '../../lib/types.gen.js';
+import type { CreatePodLiveFields, CreatePodRequest, NetworkMount } from '../../lib/types.gen.js';
 import type { Account, World } from '../world.js';
 import { cpuFlavor, gpuType } from './catalog.js';
 import { chooseCudaVersion } from './cuda.js';
@@ -61,7 +61,9 @@ export function createPodRecord(world: World, account: Account, body: unknown): 
   let volumeDataCenter: { volumeId: string; dataCenter: string } | undefined;
   if (req.mounts?.persistent) mounts.persistent = { size: req.mounts.persistent.size, path: req.mounts.persistent.path };
   if (req.mounts?.network) {
-    mounts.network = req.mounts.network.map((m, i) => {
+    // Only the fault pods.network-object-accepted lets a single NetworkMount object through validation.
+    const network = Array.isArray(req.mounts.network) ? req.mounts.network : [req.mounts.network as NetworkMount];
+    mounts.network = network.map((m, i) => {
       const volume = world.get(volumesSlice).get(m.volumeId, account.id);
       if (!volume) throw conflict(`/mounts/network/${i}/volumeId`, `no network volume "${m.volumeId}" exists (see GET /v2/network-volumes)`);
       volumeDataCenter ??= { volumeId: volume.id, dataCenter: volume.dataCenter };

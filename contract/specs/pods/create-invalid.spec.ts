@@ -60,6 +60,8 @@ const cases: Case[] = [
   { title: 'with ports as a string', rule: 'POD.CREATE.FIELD_TYPES', expected: badRequest, base: 'gpu', build: (b) => ({ ...b, ports: '8888/http' }) },
   { title: 'with a numeric port', rule: 'POD.CREATE.FIELD_TYPES', expected: badRequest, base: 'gpu', build: (b) => ({ ...b, ports: [8888] }) },
   { title: 'with a non-string env value', rule: 'POD.CREATE.FIELD_TYPES', expected: badRequest, base: 'gpu', build: (b) => ({ ...b, env: { WORKERS: 4 } }) },
+  { title: 'with a ports entry not of the form <port>/<protocol>', rule: 'POD.CREATE.PORTS_FORMAT', expected: badRequest, base: 'gpu', build: (b) => ({ ...b, ports: ['8888'] }) },
+  { title: 'with a cloud other than SECURE or COMMUNITY', rule: 'POD.CREATE.CLOUD_VALUES', expected: badRequest, base: 'gpu', build: (b) => ({ ...b, cloud: 'PRIVATE' }) },
   { title: 'with args as an array', rule: 'POD.CREATE.FIELD_TYPES', expected: badRequest, base: 'gpu', build: (b) => ({ ...b, args: ['--port', '8888'] }) },
   {
     title: 'with both gpu and cpu', rule: 'POD.CREATE.GPU_AND_CPU_REJECTED', expected: 'client-error', base: 'cpu', observed: 'POD.CREATE.GPU_AND_CPU_STATUS',

@@ -31,6 +31,7 @@ const refused: Case[] = [
   { title: 'a persistent mount on a CPU pod', rule: 'MOUNT.PERSISTENT.CPU_INVALID', expected: [400, 422], cpu: true, mounts: () => ({ persistent: { size: 20, path: '/workspace' } }) },
   { title: 'an unknown property in the persistent mount', rule: 'MOUNT.PERSISTENT.NO_ADDITIONAL_PROPERTIES', expected: [400, 422], mounts: () => ({ persistent: { size: 20, path: '/workspace', readOnly: true } }) },
   { title: 'an unknown property in the network mount', rule: 'MOUNT.NETWORK.NO_ADDITIONAL_PROPERTIES', expected: [400, 422], mounts: (v) => ({ network: [{ volumeId: v, path: '/data', readOnly: true }] }) },
+  { title: 'a network mount given as an object, not an array', rule: 'MOUNT.NETWORK.ARRAY', expected: [400, 422], mounts: (v) => ({ network: { volumeId: v, path: '/data' } }) },
   { title: 'a network volume that does not exist', rule: 'MOUNT.NETWORK.VOLUME_EXISTS', expected: 'client-error', mounts: () => ({ network: [{ volumeId: 'vol-does-not-exist-0000', path: '/data' }] }) },
   { title: 'a network mount without path', rule: 'MOUNT.NETWORK.PATH_NO_DEFAULT', expected: 422, mounts: (v) => ({ network: [{ volumeId: v }] }) },
   { title: 'a network mount without volumeId', rule: 'ERR.CREATE_POD.422_INCOMPLETE_MOUNT', expected: 422, mounts: () => ({ network: [{ path: '/data' }] }) },
