@@ -60,3 +60,41 @@ export function processesWith(marker: string): number[] {
   const r = spawnSync('sh', ['-c', `grep -l -a -s -F ${JSON.stringify(marker)} /proc/[0-9]*/environ || true`], { encoding: 'utf8' });
   return r.stdout.split('\n').map((l) => /\/proc\/(\d+)\//.exec(l)?.[1]).filter((p): p is string => p !== undefined).map(Number).filter((p) => p !== process.pid);
 }
+
+export interface Timed { code: number | null; signal: NodeJS.Signals | null; out: string; ms: number; timedOut: boolean }
+
+/**
+ * Runs a command in a process group of its own and waits at most `limitMs`: a command still
+ * running then is a hang (the group is killed and `timedOut` set). `onOutput` sees the output as it comes.
+ */
+export function runTimed(command: string[], env: NodeJS.ProcessEnv, limitMs: number, options: { cwd?: string; onOutput?: (all: string) => void } = {}): Promise<Timed> {
+  const started = Date.now();
+  const child = spawn(command[0]!, command.slice(1), { cwd: options.cwd ?? ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const seen = (d: Buffer) => { out += d.toString(); options.onOutput?.(out); };
+  child.stdout!.on('data', seen);
+  child.stderr!.on('data', seen);
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ }
+  }, limitMs);
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, out, ms: Date.now() - started, timedOut });
+    });
+  });
+}
+
+/** Waits up to `ms` for no process to carry `marker`; returns the pids still there. */
+export async function leftAfter(marker: string, ms = 3_000): Promise<number[]> {
+  const end = Date.now() + ms;
+  let left = processesWith(marker);
+  while (left.length > 0 && Date.now() < end) {
+    await new Promise((r) => setTimeout(r, 100));
+    left = processesWith(marker);
+  }
+  for (const pid of left) try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ }
+  return left;
+}

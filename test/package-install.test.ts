@@ -1,0 +1,63 @@
+// The suite as a user installs it: `npm pack`, `npm install <tarball>` in an empty project
+// (from the local npm cache where it can), then `npx cpc conformance` there against the
+// embedded emulator: exit 0, the four report files under the project's reports/out, nothing
+// written inside node_modules, none of the project's own tests, benchmarks or mutation setup
+// shipped. Then a missing runtime module (@playwright/test removed) must make `cpc conformance`
+// exit 1 with its message within seconds, leaving no process behind.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { envWith, leftAfter, runTimed } from './cli-support.js';
+import { filesUnder, ROOT, tempDir } from './reports-support.js';
+
+const FORMATS = ['conformance.json', 'junit.xml', 'report.html', 'summary.md'];
+const npm = (args: string[], cwd: string) => {
+  const r = spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' }, timeout: 300_000 });
+  assert.equal(r.status, 0, `npm ${args.join(' ')}: ${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+};
+
+test('package-install: npm pack, install in an empty project, npx cpc conformance writes its reports there', { timeout: 600_000 }, async () => {
+  const { dir, done } = tempDir('install');
+  try {
+    const packed = npm(['pack', '--pack-destination', dir, '--silent'], ROOT).trim().split('\n').at(-1)!;
+    const project = join(dir, 'project');
+    spawnSync('mkdir', ['-p', project]);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'a-platform-team', version: '1.0.0', private: true }));
+    npm(['install', '--prefer-offline', '--no-audit', '--no-fund', join(dir, packed)], project);
+
+    const installed = join(project, 'node_modules', 'compute-platform-conformance');
+    const shipped = filesUnder(installed).map((f) => f.slice(installed.length + 1));
+    assert.ok(shipped.includes('bin/cpc.js') && shipped.includes('playwright.config.ts'), 'the entry and the Playwright config are shipped');
+    const own = shipped.filter((f) => /^(test\/[^/]+\.test\.ts|bench\/|mutation\/|stryker|reports\/test\/|reports\/out\/|\.github\/|\.ci\/|bin\/commands\/mutation-)/.test(f));
+    assert.deepEqual(own, [], 'none of the project\'s own tests, benchmarks, mutation setup or CI files');
+
+    const env = envWith({ CPC_SEED: '31337' });
+    const help = spawnSync('npx', ['--no', 'cpc', 'conformance', '--help'], { cwd: project, env, encoding: 'utf8' });
+    assert.equal(help.status, 0, help.stderr);
+    assert.match(help.stdout, /^usage: cpc conformance/);
+
+    const run = await runTimed(['npx', '--no', 'cpc', 'conformance', '--quiet-summary'], env, 420_000, { cwd: project });
+    assert.equal(run.timedOut, false, `hung: ${run.out.slice(-3000)}`);
+    assert.equal(run.code, 0, run.out.slice(-3000));
+    for (const f of FORMATS) assert.ok(existsSync(join(project, 'reports', 'out', f)), `reports/out/${f} in the project`);
+    assert.ok(!existsSync(join(installed, 'reports', 'out')) && !existsSync(join(installed, 'test-results')), 'nothing written inside node_modules');
+    assert.match(run.out, /Result: CONFORMANT/);
+
+    // A runtime module missing: a clear error and an exit, never a hang.
+    rmSync(join(project, 'node_modules', '@playwright', 'test'), { recursive: true, force: true });
+    const marker = `cpc-missing-${randomUUID()}`;
+    const broken = await runTimed(['npx', '--no', 'cpc', 'conformance', '--skip-load'], { ...env, CPC_NOHANG_TEST_MARK: marker }, 60_000, { cwd: project });
+    assert.equal(broken.timedOut, false, `hung: ${broken.out.slice(-2000)}`);
+    assert.equal(broken.code, 1, broken.out);
+    assert.match(broken.out, /cpc: unexpected error: .*@playwright\/test/);
+    assert.ok(broken.ms < 30_000, `exited in ${broken.ms} ms`);
+    assert.deepEqual(await leftAfter(marker), [], 'no process left');
+    assert.deepEqual(readdirSync(project).sort(), ['node_modules', 'package-lock.json', 'package.json', 'reports', 'test-results'].sort());
+  } finally {
+    done();
+  }
+});
