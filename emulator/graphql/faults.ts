@@ -16,6 +16,7 @@ export const graphqlFaults = {
   'graphql.delete-endpoint-with-workers': { rule: 'ENDPOINT.DELETE.NONZERO_WORKERS_FAILS', description: 'deleteEndpoint deletes an endpoint whose workersMin or workersMax is not 0.' },
   'graphql.delete-endpoint-returns-true': { rule: 'GQL.DELETE_ENDPOINT.RESULT', description: 'deleteEndpoint answers true instead of null.' },
   'graphql.myself-leaks-other-accounts': { rule: 'GQL.MYSELF.ENDPOINTS', description: 'myself.endpoints lists the endpoints of every account in the world.' },
+  'graphql.template-requires-optional-field': { rule: 'GQL.SAVE_TEMPLATE.REQUIRED_ONLY', description: 'saveTemplate creating a template from its four required fields alone fails, as if dockerArgs were required.' },
   'graphql.duplicate-template-name': { rule: 'TEMPLATE.NAME_UNIQUE', description: 'saveTemplate creates a second template with an existing name.' },
   'graphql.serverless-volume-unchecked': { rule: 'TEMPLATE.VOLUME_ZERO_SERVERLESS', description: 'A serverless template may have volumeInGb other than 0.' },
   'graphql.template-update-creates-new': { rule: 'TEMPLATE.ID_MODIFIES', description: 'saveTemplate with id ignores the id and creates another template.' },

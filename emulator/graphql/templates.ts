@@ -3,6 +3,10 @@ import { TEMPLATE_DELETION_DELAY_MS, templatesSlice, type TemplateFields, type T
 import type { RootResolver, GqlContext } from './context.js';
 import { GqlOpError } from './errors.js';
 
+/** Whether the input gives the four required fields (spec, GraphQL rule 3) and nothing else. */
+const onlyRequiredFields = (input: TemplateInputArgs): boolean =>
+  Object.entries(input).every(([k, v]) => v === null || v === undefined || ['name', 'imageName', 'containerDiskInGb', 'volumeInGb'].includes(k));
+
 /** `saveTemplate(input:)` as graphql-js coerces it. */
 export interface TemplateInputArgs {
   id?: string | null;
@@ -77,6 +81,9 @@ export const saveTemplate: RootResolver<{ input: TemplateInputArgs }> = ({ input
   const updating = typeof input.id === 'string' && !ctx.world.fault('graphql.template-update-creates-new');
   const existing = updating ? store.get(input.id!, ctx.account.id) : undefined;
   if (updating && !existing) throw new GqlOpError('NOT_FOUND', `No template "${input.id}" in this account.`);
+  if (!existing && ctx.world.fault('graphql.template-requires-optional-field') && onlyRequiredFields(input)) {
+    throw new GqlOpError('BAD_USER_INPUT', 'dockerArgs is required.');
+  }
   const fields = mergedFields(ctx, input, existing);
   const clash = store.findByName(ctx.account.id, fields.name);
   if (clash && clash.id !== existing?.id && !ctx.world.fault('graphql.duplicate-template-name')) {

@@ -16,6 +16,7 @@ export const podFaults = {
   'pods.network-object-accepted': { rule: 'MOUNT.NETWORK.ARRAY', description: 'mounts.network given as one NetworkMount object instead of an array is accepted.' },
   'pods.ports-format-accepted': { rule: 'POD.CREATE.PORTS_FORMAT', description: 'A request ports entry not of the form <port>/<protocol> is accepted.' },
   'pods.cloud-any-accepted': { rule: 'POD.CREATE.CLOUD_VALUES', description: 'A cloud other than SECURE or COMMUNITY is accepted.' },
+  'pods.errors-first-only': { rule: 'ERR.REST_V2.ERRORS_PER_FAILURE', description: 'A refused body\'s errors[] names only its first validation failure.' },
   'pods.gpu-count-0-accepted': { rule: 'LIMIT.POD.GPU_COUNT_MIN_1', description: 'gpu.count 0 is accepted.' },
   'pods.vcpu-not-power-of-two-accepted': { rule: 'POD.CPU.VCPU_POWER_OF_TWO', description: 'A vcpuCount of at least 2 that is not a power of two (3, 6...) is accepted.' },
   'pods.vcpu-beyond-flavor-accepted': { rule: 'POD.CPU.VCPU_VALID_FOR_FLAVOR', description: 'A power-of-two vcpuCount outside the flavor\'s vcpu range is accepted.' },

@@ -64,13 +64,15 @@ export function validateBody(world: World, schema: BodySchema, body: unknown, op
   const result = { issues: live ? withLiveFields(live, body, checked.issues) : checked.issues };
   const issues = result.issues.filter((i) => !RELAXATIONS.some((r) => world.fault(r.fault) && r.drops(i, body)));
   if (issues.length === 0) return;
+  // Fault pods.errors-first-only: errors[] names the first failure only.
+  const reported = world.fault('pods.errors-first-only') ? issues.slice(0, 1) : issues;
   const faulty = options.incompleteFault !== undefined && world.fault(options.incompleteFault)
     && issues.some((i) => (options.incompleteFaultScope ?? /.*/).test(i.path));
   const incompleteOnly = issues.every(isIncompleteMount) && !faulty;
-  if (incompleteOnly) throw new ProblemError(issuesProblem('unprocessable', issues));
+  if (incompleteOnly) throw new ProblemError(issuesProblem('unprocessable', reported));
   // Variant `validation.422`: the live description's 422 for a body that breaks the schema; rules across fields stay 400.
-  if (world.variant('validation.422') && !issues.some(isRuleAcrossFields)) throw new ProblemError(issuesProblem('schema-422', issues));
-  throw new ProblemError(issuesProblem('validation-failed', issues));
+  if (world.variant('validation.422') && !issues.some(isRuleAcrossFields)) throw new ProblemError(issuesProblem('schema-422', reported));
+  throw new ProblemError(issuesProblem('validation-failed', reported));
 }
 
 /**

@@ -33,7 +33,7 @@ test.describe('GraphQL over HTTP', () => {
       const endpoint = await gql.endpoint(template.id, rule, { workersMax: 0 });
       await gql.ok('myself', doc.myself('id'), rule);
       await gql.ok('deleteEndpoint', doc.deleteEndpoint(endpoint.id), rule);
-      const spare = await gql.ok<{ name: string }>('saveTemplate', doc.saveTemplate({ name: gql.name('spare'), imageName: 'x/y:1', containerDiskInGb: 5, volumeInGb: 0 }, 'name'), rule);
+      const spare = await gql.ok<{ name: string }>('saveTemplate', doc.saveTemplate({ name: gql.name('spare'), imageName: 'x/y:1', containerDiskInGb: 5, volumeInGb: 0, isServerless: true }, 'name'), rule);
       await gql.ok('deleteTemplate', doc.deleteTemplate(spare.value.name), rule);
       const secret = await gql.ok<{ id: string }>('secretCreate', doc.secretCreate({ name: gql.name('sec'), value: 'v-1' }, 'id'), rule);
       await gql.ok('secretDelete', doc.secretDelete(secret.value.id), rule);

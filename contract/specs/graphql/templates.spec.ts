@@ -10,10 +10,11 @@ const FAILURE_RULES = ['GQL.ERRORS.FAILURE_SIGNALLED', 'GQL.ERRORS.NO_RESULT_FOR
 
 /**
  * "No template was created under this name": a complete saveTemplate with the name succeeds
- * (names are unique, so it would fail if a template of that name existed).
+ * (names are unique, so it would fail if a template of that name existed). It sends an optional
+ * field too, so it does not rest on the four-field form GQL.SAVE_TEMPLATE.REQUIRED_ONLY checks.
  */
 async function nameIsFree(gql: GqlKit, name: string, rule: string, what: string): Promise<Finding[]> {
-  const res = await gql.send(doc.saveTemplate({ ...PROBE_TEMPLATE, name }, 'id'));
+  const res = await gql.send(doc.saveTemplate({ ...PROBE_TEMPLATE, name, isServerless: true }, 'id'));
   return graphqlConformance(res, 'saveTemplate', rule).findings.map((f) => ({ rule, message: `${what}: a template named ${name} seems to exist: ${f.message}` }));
 }
 
@@ -41,6 +42,13 @@ test.describe('saveTemplate', () => {
       );
     });
 
+  // Rule 3 names the four required fields and the Template view marks every other one "no".
+  test('with only its four required fields succeeds', rules('GQL.SAVE_TEMPLATE.REQUIRED_ONLY'), async ({ gql }) => {
+    const name = gql.name('four');
+    const { value: t } = await gql.ok<TemplateResult>('saveTemplate', doc.saveTemplate({ ...PROBE_TEMPLATE, name }, 'id name'), 'GQL.SAVE_TEMPLATE.REQUIRED_ONLY');
+    conform(must(t.name === name && typeof t.id === 'string', 'GQL.SAVE_TEMPLATE.REQUIRED_ONLY', `the result does not name the template: ${JSON.stringify(t)}`));
+  });
+
   for (const missing of ['containerDiskInGb', 'imageName', 'name', 'volumeInGb'] as const) {
     test(`without ${missing} fails and creates nothing`, rules('GQL.SAVE_TEMPLATE.REQUIRED', ...FAILURE_RULES), async ({ gql }) => {
       const name = gql.name('req');
@@ -64,8 +72,8 @@ test.describe('saveTemplate', () => {
     async ({ gql }) => {
       const rule = 'TEMPLATE.NAME_UNIQUE';
       const name = gql.name('dup');
-      await gql.ok('saveTemplate', doc.saveTemplate({ ...PROBE_TEMPLATE, name }, 'id'), rule);
-      const dup = await gql.send(doc.saveTemplate({ ...PROBE_TEMPLATE, name, imageName: 'other/image:9' }, 'id'));
+      await gql.ok('saveTemplate', doc.saveTemplate({ ...PROBE_TEMPLATE, name, isServerless: true }, 'id'), rule);
+      const dup = await gql.send(doc.saveTemplate({ ...PROBE_TEMPLATE, name, imageName: 'other/image:9', isServerless: true }, 'id'));
       observe('GQL.ERRORS.FORMAT', failureFormat(dup, 'saveTemplate'));
       // Exactly one template of that name: deleting by name succeeds once, then finds nothing.
       const first = await gql.send(doc.deleteTemplate(name));
@@ -80,10 +88,10 @@ test.describe('saveTemplate', () => {
     async ({ gql }) => {
       const rule = 'TEMPLATE.ID_MODIFIES';
       const name = gql.name('mod');
-      const { value: created } = await gql.ok<TemplateResult>('saveTemplate', doc.saveTemplate({ ...PROBE_TEMPLATE, name }, 'id name imageName'), rule);
+      const { value: created } = await gql.ok<TemplateResult>('saveTemplate', doc.saveTemplate({ ...PROBE_TEMPLATE, name, isServerless: true }, 'id name imageName'), rule);
       const { value: updated } = await gql.ok<TemplateResult>('saveTemplate',
         doc.saveTemplate({ ...PROBE_TEMPLATE, id: created.id, name, imageName: 'repo/image:3.0', containerDiskInGb: 9 }, 'id name imageName containerDiskInGb'), rule);
-      const { value: other } = await gql.ok<TemplateResult>('saveTemplate', doc.saveTemplate({ ...PROBE_TEMPLATE, name: gql.name('mod2') }, 'id'), rule);
+      const { value: other } = await gql.ok<TemplateResult>('saveTemplate', doc.saveTemplate({ ...PROBE_TEMPLATE, name: gql.name('mod2'), isServerless: true }, 'id'), rule);
       conform(
         must(updated.id === created.id, rule, `the update answered id ${updated.id}, not ${created.id}`),
         must(updated.imageName === 'repo/image:3.0' && updated.containerDiskInGb === 9, rule, `the changes were not applied: ${JSON.stringify(updated)}`),

@@ -88,6 +88,18 @@ test.describe('createPod: invalid requests are refused with problem+json and cre
     });
   }
 
+  // Spec, Errors: `errors` holds "Individual request-validation failures, one string each". Two
+  // unknown top-level properties are two failures: an `errors` array, when sent, names both.
+  test('errors[] has one string per validation failure', rules('ERR.REST_V2.ERRORS_PER_FAILURE', ...PROBLEM_RULES), async ({ pods }) => {
+    const rule = 'ERR.REST_V2.ERRORS_PER_FAILURE';
+    const res = await pods.create({ ...(await pods.gpuBody()), colour: 'blue', flavour: 'mint' } as unknown as Body);
+    const errors = (res.body as { errors?: unknown } | undefined)?.errors;
+    conform(
+      rejectionConformance(rule, res, badRequest),
+      must(errors === undefined || (Array.isArray(errors) && errors.length >= 2), rule, `two unknown properties were refused with errors ${JSON.stringify(errors)}`),
+    );
+  });
+
   test('createPod without a body is refused', rules('POD.CREATE.BODY_REQUIRED', 'POD.CREATE.ERRORS_HAVE_BODY'), async ({ pods }) => {
     const before = await pods.snapshot();
     const res = await pods.create(undefined, { contentType: 'application/json' });
