@@ -3,7 +3,8 @@
  * (lib/k6node/body-write.ts): a server that answers and resets the connection under the write
  * fails the request with k6's error (1201 `write: broken pipe` or 1220 `write: connection reset
  * by peer`), and a server that reads the rest (a lingering close, as the emulator's
- * http/body.ts does) gets its answer read.
+ * http/body.ts does) gets its answer read. The bodies are larger than loopback's socket buffers,
+ * so a server that stops reading leaves part of the body unwritten.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,8 +27,14 @@ const servers: [string, Behaviour, 'fails' | 'answers'][] = [
   // Node's http server default: `Connection: close`, then the socket closes with the body unread (a reset).
   ['answers 413 with Connection: close and closes with the body unread', early({ connection: 'close' }, () => undefined), 'fails'],
   ['answers 413 and resets the connection at once', early({}, (req) => req.socket.resetAndDestroy()), 'fails'],
+  ['answers 413 and closes its socket at once', early({}, (req) => req.socket.destroy()), 'fails'],
   ['answers 413 and reads the rest of the body (lingering close)', (req, res) => {
     readBody(req, LIMIT, { bodyRead: () => { res.writeHead(413, { 'content-type': 'application/problem+json', 'content-length': ANSWER.length }).end(ANSWER); } });
+  }, 'answers'],
+  // nginx: `Connection: close`, its side shut after the answer (a FIN), the rest of the body read.
+  ['answers 413 with Connection: close, shuts its side and reads the rest (nginx lingering close)', (req, res) => {
+    req.socket.destroySoon = function halfClose(this: typeof req.socket) { this.end(); req.resume(); req.on('end', () => this.destroy()); };
+    res.writeHead(413, { 'content-type': 'application/problem+json', 'content-length': ANSWER.length, connection: 'close' }).end(ANSWER);
   }, 'answers'],
   ['reads the whole body, then answers 413', (req, res) => { req.resume(); req.on('end', () => res.writeHead(413, { 'content-length': ANSWER.length }).end(ANSWER)); }, 'answers'],
 ];

@@ -4,18 +4,20 @@
  *
  * Go writes a request and reads its answer at once, and returns whichever comes first: the
  * answer, or the error of the write (`write: broken pipe`, `write: connection reset by peer`).
- * A server that answers early and then resets the connection under the client's write (Node's
- * http server after a `Connection: close` answer, for one) makes that a race Go often loses:
- * k6 reports the request failed. undici instead completes any request whose answer it has read,
- * and when the answer comes first it destroys the socket itself (client-h1 `onMessageComplete`,
- * "Response completed before request"), dropping the rest of the body unsent, so it never sees
- * whether the server would have taken it. Here:
+ * A server that answers early and then closes or resets the connection under the client's write
+ * (Node's http server after a `Connection: close` answer, for one) makes that a race Go often
+ * loses: k6 reports the request failed. undici instead completes any request whose answer it has
+ * read, and when the answer comes first it destroys the socket itself (client-h1
+ * `onMessageComplete`, "Response completed before request"), dropping the rest of the body unsent,
+ * so it never sees whether the server would have taken it. Here:
  *
  * - undici's own destroy of a socket whose body is still being written waits until the write
- *   ends (or {@link WRITE_RACE_MS}), as Go's writer goes on writing after an early answer;
- * - a request whose connection fails with a write error while its body is unsent, before its
- *   answer or within {@link WRITE_RACE_MS} after it, fails with k6's error (1201 broken pipe,
- *   1220 reset by peer): where Go's outcome is a race, the Node path takes the failing side.
+ *   ends (at most {@link BODY_WRITE_WAIT_MS}), as Go's writer goes on writing after an early answer;
+ * - a request whose body write fails (the connection reset or closed under it) fails with k6's
+ *   error (1201 broken pipe, 1220 reset by peer), whether or not its answer came first: where Go's
+ *   outcome is a race the Node path takes the failing side, so it never passes where k6 may fail.
+ *   It is stricter than Go for a server that answers, reads on for a while and only then drops
+ *   the connection (Go has returned the answer by then).
  *
  * A server that reads the rest of the body (a lingering close, as nginx and the emulator do)
  * gets its answer read on both. Requests are matched to sockets by undici's diagnostics
@@ -24,8 +26,8 @@
 import diagnostics from 'node:diagnostics_channel';
 import type { Socket } from 'node:net';
 
-/** How long after an answer a write failure of the same request still fails it, in ms. */
-export const WRITE_RACE_MS = 100;
+/** How long after an answer the rest of its body may take to be written before the answer stands, in ms. */
+export const BODY_WRITE_WAIT_MS = 10_000;
 
 /** A write that failed under a request's unsent body: k6's error code and message. */
 export interface BodyCut { errorCode: 1201 | 1220; error: string }
@@ -39,36 +41,39 @@ export const WRITE_ERRORS: Record<string, BodyCut> = {
 type Settled = { cut: BodyCut | undefined; at: number };
 
 const BODIES = new WeakMap<Buffer, BodyWrite>();
-/** Per watched socket: its first write error (a reset or broken pipe), and when it came. */
-const SOCKETS = new WeakMap<Socket, { failure?: Settled }>();
+const WATCHED = new WeakSet<Socket>();
 
-/** Installs, once per socket, the write callback that settles a watched body, the failure record and the deferral of undici's reset. */
+/** Installs, once per socket, the write callback that settles a watched body and the deferral of undici's reset. */
 function watchSocket(socket: Socket): void {
-  if (SOCKETS.has(socket)) return;
-  const watch: { failure?: Settled } = {};
-  SOCKETS.set(socket, watch);
-  socket.on('error', (e: NodeJS.ErrnoException) => {
-    const cut = WRITE_ERRORS[e.code ?? ''];
-    if (cut && !watch.failure) watch.failure = { cut, at: performance.now() };
-  });
+  if (WATCHED.has(socket)) return;
+  WATCHED.add(socket);
   const write = socket.write;
   socket.write = function watchedWrite(this: Socket, chunk: unknown, ...rest: unknown[]): boolean {
     const body = Buffer.isBuffer(chunk) ? BODIES.get(chunk) : undefined;
     if (!body) return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest);
     const cb = typeof rest[rest.length - 1] === 'function' ? rest.pop() as (e?: Error | null) => void : undefined;
-    return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest, (e?: Error | null) => { body.settle(e); cb?.(e); });
+    // Node reports a write cut short by the socket's destroy as done (no error): the destroy's cause decides.
+    return (write as (...a: unknown[]) => boolean).call(this, chunk, ...rest, (e?: Error | null) => {
+      body.settle(e ? (e as NodeJS.ErrnoException).code ?? 'error' : this.destroyed ? endedWith ?? 'destroyed' : undefined);
+      cb?.(e);
+    });
   } as typeof socket.write;
-  const destroy = socket.destroy;
+  const original = socket.destroy;
+  let endedWith: string | undefined;
+  const destroy = (self: Socket, error: Error | undefined, code: string | undefined): Socket => { endedWith ??= code ?? 'destroyed'; return original.call(self, error); };
   let deferred = false;
   socket.destroy = function deferUndiciReset(this: Socket, error?: Error): Socket {
-    // undici's own destroy with a body still being written, after an answer (`reset`) or the
-    // server's FIN (`other side closed`): let the write end first, as Go's writer goes on; the
-    // server takes the rest (a lingering close) or resets the connection (a failed write).
     const code = (error as { code?: string } | undefined)?.code;
-    if (deferred || (code !== 'UND_ERR_INFO' && code !== 'UND_ERR_SOCKET') || this.writableLength === 0) return destroy.call(this, error);
+    // While deferred, undici's later destroys (the server's FIN: `other side closed`) wait too;
+    // a real error (a reset, a broken pipe) ends the socket at once.
+    if (deferred) return code === 'UND_ERR_INFO' || code === 'UND_ERR_SOCKET' ? this : destroy(this, error, code);
+    // undici's `InformationalError('reset')` after an answer, with a body still being written
+    // (it no longer sends requests on this socket): let the write end first, as Go's writer goes
+    // on; the server takes the rest (a lingering close) or resets the connection (a failed write).
+    if (code !== 'UND_ERR_INFO' || this.writableLength === 0) return destroy(this, error, code);
     deferred = true;
-    const finish = (): void => { clearTimeout(timer); this.off('drain', finish); destroy.call(this, error); };
-    const timer = setTimeout(finish, WRITE_RACE_MS);
+    const finish = (): void => { clearTimeout(timer); this.off('drain', finish); destroy(this, error, code); };
+    const timer = setTimeout(finish, BODY_WRITE_WAIT_MS);
     this.once('drain', finish);
     return this;
   };
@@ -84,13 +89,14 @@ function subscribe(): void {
     const body = Buffer.isBuffer(request.body) ? BODIES.get(request.body) : undefined;
     if (!body) return;
     watchSocket(socket);
-    body.socket = socket;
+    body.sent = true;
   });
 }
 
 /** The write of one request body: settled when the socket has taken all of it, or failed. */
 export class BodyWrite {
-  socket: Socket | undefined;
+  /** True once undici started writing the request on a watched socket. */
+  sent = false;
   #settled: Settled | undefined;
   #wake: (() => void) | undefined;
 
@@ -100,38 +106,34 @@ export class BodyWrite {
     BODIES.set(body, this);
   }
 
-  /** The write's callback: no error (all taken), a write error, or another end (a destroy of our own). */
-  settle(error: Error | null | undefined): void {
+  /**
+   * The end of the write: undefined when the socket took all of it, else the code of what ended
+   * it (a write error, or the cause of the socket's destroy). A reset or broken pipe, or undici's
+   * `other side closed` (the server closed under the body), is a cut; an end of our own is not.
+   */
+  settle(endedBy: string | undefined): void {
     if (this.#settled) return;
-    this.#settled = { cut: error ? WRITE_ERRORS[(error as NodeJS.ErrnoException).code ?? ''] : undefined, at: performance.now() };
+    const cut = endedBy === undefined ? undefined : WRITE_ERRORS[endedBy] ?? (endedBy === 'UND_ERR_SOCKET' ? WRITE_ERRORS.EPIPE : undefined);
+    this.#settled = { cut, at: performance.now() };
     this.#wake?.();
   }
 
   /**
    * Called once the answer is read (its headers arrived at `headersAt`, a `performance.now()`):
-   * the failure that fails the request as k6 would, or undefined. A body taken in full before
-   * the answer never fails; after an early answer, a failed write or a reset of the connection
-   * within {@link WRITE_RACE_MS} fails it (the server dropped the rest of the body unread).
+   * the write failure that fails the request as k6 would, or undefined. A body taken in full
+   * before the answer never fails; after an early answer, the rest of the write decides.
    */
   async cutAfter(headersAt: number): Promise<BodyCut | undefined> {
-    const socket = this.socket;
-    if (!socket) return undefined;
+    if (!this.sent) return undefined;
     const settled = this.#settled;
-    if (settled && !settled.cut && settled.at <= headersAt) return undefined;
-    const deadline = headersAt + WRITE_RACE_MS;
-    for (;;) {
-      const failure = this.#settled?.cut ? this.#settled : SOCKETS.get(socket)?.failure;
-      if (failure) return failure.at <= deadline ? failure.cut : undefined;
-      const left = deadline - performance.now();
-      // A destroyed socket emits its error on the next tick: wait for its close before deciding.
-      if (left <= 0 || socket.closed) return undefined;
+    if (settled) return settled.cut;
+    const left = headersAt + BODY_WRITE_WAIT_MS - performance.now();
+    if (left > 0) {
       await new Promise<void>((resume) => {
-        const done = (): void => { clearTimeout(timer); this.#wake = undefined; socket.off('error', done); socket.off('close', done); resume(); };
-        const timer = setTimeout(done, left);
-        this.#wake = done;
-        socket.once('error', done);
-        socket.once('close', done);
+        const timer = setTimeout(() => { this.#wake = undefined; resume(); }, left);
+        this.#wake = () => { clearTimeout(timer); this.#wake = undefined; resume(); };
       });
     }
+    return this.#settled?.cut;
   }
 }
