@@ -5,10 +5,12 @@
  * test) and must fail no MUST rule and no test: a deployment that makes another legal choice
  * passes. Writes `reports/out/variants.json` and prints one line per variant.
  *
- *   npm run variants -- [--variants id,id] [--full] [--workers N] [--out DIR]
+ *   npm run variants -- [--variants id,id] [--full] [--property-runs N] [--workers N] [--out DIR]
  *
  * `--full` runs the whole contract and property suite per variant (nightly); by default each
- * variant runs the suites of the surfaces it changes, plus the cross-surface core specs.
+ * variant runs the suites of the surfaces it changes, plus the cross-surface core specs. The
+ * properties run `--property-runs` times each (default 50 per variant, 200 with `--full`; the
+ * conformance run itself keeps its 200).
  * Exit code: 0 every variant clean, 1 otherwise, 2 configuration error, 130 interrupted.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,7 +33,12 @@ export interface VariantRunOptions {
   variants: string[];
   full?: boolean;
   workers?: number;
+  /** Runs per property and variant (CPC_PROPERTY_RUNS of the run). */
+  propertyRuns?: number;
 }
+
+/** Runs per property in the matrix of `npm test`: every variant meets every property, at a quarter of a conformance run's 200. */
+export const MATRIX_PROPERTY_RUNS = 50;
 
 export async function runVariantMatrix(options: VariantRunOptions): Promise<{ matrix: VariantMatrix; exitCode: number }> {
   const unknown = expandVariants(options.variants).unknown;
@@ -43,18 +50,19 @@ export async function runVariantMatrix(options: VariantRunOptions): Promise<{ ma
   const plan = buildVariantPlan(options.variants, options.full ?? false);
   const planFile = join(outDir, 'variants-plan.json');
   writeFileSync(planFile, JSON.stringify(plan, null, 2) + '\n');
+  const propertyRuns = options.propertyRuns ?? (options.full ? 200 : MATRIX_PROPERTY_RUNS);
   const started = Date.now();
   const emulator = await startEmulator({ port: 0 });
   let run;
   try {
     const target = { CPC_BASE_URL: emulator.url, CPC_SERVERLESS_URL: emulator.url, CPC_REST_V1_URL: emulator.url };
     run = await runPlaywright(['--reporter=dot,./reports/playwright-reporter.ts', ...(options.workers ? [`--workers=${options.workers}`] : [])],
-      { ...target, CPC_VARIANT_MATRIX: planFile, CPC_RAW_DIR: rawDir });
+      { ...target, CPC_VARIANT_MATRIX: planFile, CPC_RAW_DIR: rawDir, CPC_PROPERTY_RUNS: String(propertyRuns) });
   } finally {
     await emulator.close();
   }
   const must = new Set(loadRules().filter((r) => r.level === 'MUST').map((r) => r.id));
-  const matrix = buildVariantMatrix(plan, readRaw(rawDir).tests, must, Date.now() - started);
+  const matrix = buildVariantMatrix(plan, readRaw(rawDir).tests, must, Date.now() - started, propertyRuns);
   writeFileSync(join(outDir, 'variants.json'), JSON.stringify(matrix, null, 2) + '\n');
   process.stdout.write('\n' + variantMatrixText(matrix) + '\n');
   if (run.interruptedBy) return { matrix, exitCode: 130 };
@@ -64,18 +72,21 @@ export async function runVariantMatrix(options: VariantRunOptions): Promise<{ ma
 async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { variants: { type: 'string' }, full: { type: 'boolean' }, workers: { type: 'string' }, out: { type: 'string' } }, strict: true });
+    parsed = parseArgs({ args: argv, options: { variants: { type: 'string' }, full: { type: 'boolean' }, workers: { type: 'string' }, 'property-runs': { type: 'string' }, out: { type: 'string' } }, strict: true });
   } catch (e) {
     throw new ConfigError((e as Error).message);
   }
   const v = parsed.values;
   const workers = v.workers === undefined ? undefined : Number(v.workers);
   if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) throw new ConfigError(`--workers must be a positive integer, got "${v.workers}"`);
+  const propertyRuns = v['property-runs'] === undefined ? undefined : Number(v['property-runs']);
+  if (propertyRuns !== undefined && !(Number.isInteger(propertyRuns) && propertyRuns > 0)) throw new ConfigError(`--property-runs must be a positive integer, got "${v['property-runs']}"`);
   const { exitCode } = await runVariantMatrix({
     outDir: v.out ?? join(PROJECT_ROOT, 'reports', 'out'),
     variants: v.variants ? v.variants.split(',').map((s) => s.trim()).filter(Boolean) : [],
     ...(v.full ? { full: true } : {}),
     ...(workers ? { workers } : {}),
+    ...(propertyRuns ? { propertyRuns } : {}),
   });
   return exitCode;
 }

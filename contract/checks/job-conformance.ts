@@ -58,5 +58,8 @@ export function jobHandleConformance(rule: string, res: ApiResult, status: JobSt
 }
 
 /** The job status of a /status answer, or undefined when there is no job object. */
+/** A 2xx answer: the spec shows no success status for job operations ("accepted"), so 200, 201 and 202 all accept. */
+export const accepted = (res: Pick<ApiResult, 'status'>): boolean => res.status >= 200 && res.status < 300;
+
 export const statusOf = (res: ApiResult): JobStatus | undefined =>
-  res.status === 200 ? (res.body as { status?: JobStatus } | undefined)?.status : undefined;
+  accepted(res) ? (res.body as { status?: JobStatus } | undefined)?.status : undefined;

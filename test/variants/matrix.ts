@@ -23,6 +23,8 @@ export interface VariantMatrix {
   durationMs: number;
   /** Whether each entry ran the whole suite, or the suites of the surfaces it changes. */
   full: boolean;
+  /** Runs per property (fast-check's numRuns) with each variant. */
+  propertyRuns: number;
   entries: number;
   /** Entries with no failed test and no failed MUST rule. */
   clean: number;
@@ -32,7 +34,7 @@ export interface VariantMatrix {
 const isFailed = (t: RawTestResult): boolean => t.status === 'failed' || t.status === 'timedOut' || t.status === 'interrupted';
 
 /** The matrix from the raw results of the run: one row per plan entry, by its project. `must`: the MUST rule ids of the catalog. */
-export function buildVariantMatrix(plan: VariantPlan, raw: readonly RawTestResult[], must: ReadonlySet<string>, durationMs: number): VariantMatrix {
+export function buildVariantMatrix(plan: VariantPlan, raw: readonly RawTestResult[], must: ReadonlySet<string>, durationMs: number, propertyRuns: number): VariantMatrix {
   const rows = plan.entries.map((entry): VariantRow => {
     const tests = raw.filter((t) => t.project === projectOf(entry.name));
     const failed = tests.filter(isFailed);
@@ -46,7 +48,7 @@ export function buildVariantMatrix(plan: VariantPlan, raw: readonly RawTestResul
     };
   });
   return {
-    schemaVersion: '1.0.0', generatedAt: new Date().toISOString(), durationMs: Math.round(durationMs), full: plan.full,
+    schemaVersion: '1.0.0', generatedAt: new Date().toISOString(), durationMs: Math.round(durationMs), full: plan.full, propertyRuns,
     entries: rows.length, clean: rows.filter(rowClean).length, rows,
   };
 }
@@ -58,7 +60,7 @@ export const variantMatrixPasses = (m: VariantMatrix): boolean => m.clean === m.
 
 /** One line per entry, then the failures of the entries that are not clean. */
 export function variantMatrixText(m: VariantMatrix): string {
-  const lines = [`Variant matrix: ${m.clean}/${m.entries} variants with 0 failed MUST rules and no failed test (${m.full ? 'whole suite' : 'suites of the surfaces each changes'} per variant, ${(m.durationMs / 1000).toFixed(0)} s)`];
+  const lines = [`Variant matrix: ${m.clean}/${m.entries} variants with 0 failed MUST rules and no failed test (${m.full ? 'whole suite' : 'suites of the surfaces each changes'} per variant, ${m.propertyRuns} runs per property, ${(m.durationMs / 1000).toFixed(0)} s)`];
   for (const r of m.rows) {
     lines.push(`  ${rowClean(r) ? 'ok  ' : 'FAIL'} ${r.name.padEnd(32)} ${String(r.tests).padStart(4)} tests, ${String(r.passed).padStart(4)} passed, ${String(r.skipped).padStart(3)} skipped, ${r.failedTests} failed, failed MUST rules: ${r.failedMust.length ? r.failedMust.join(', ') : 'none'}`);
     if (!rowClean(r)) for (const f of r.failures.slice(0, 10)) lines.push(`         ${f}`);

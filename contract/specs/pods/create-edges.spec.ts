@@ -8,7 +8,10 @@ import type { CpuFlavor } from '../../../lib/types.gen.js';
 /** Flavors whose `vcpu.min` is above a count the request schema allows, each with such a count. */
 function belowMinimum(catalog: PodCatalog): { flavor: CpuFlavor; vcpuCount: number }[] {
   return catalog.cpus.flatMap((flavor) => {
-    const below = SCHEMA_VCPU_COUNTS.filter((n) => n < flavor.vcpu.min);
+    // A catalog without a numeric range (the spec names no field of it) gives no edge to try.
+    const min = (flavor as { vcpu?: { min?: unknown } }).vcpu?.min;
+    if (typeof min !== 'number') return [];
+    const below = SCHEMA_VCPU_COUNTS.filter((n) => n < min);
     return below.length > 0 ? [{ flavor, vcpuCount: below[below.length - 1]! }] : [];
   });
 }

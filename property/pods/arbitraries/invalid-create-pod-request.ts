@@ -12,7 +12,7 @@ export interface InvalidCase {
 }
 
 /** Whether the target's catalog and volumes let the mutation be built. */
-function buildable(m: Mutation, ctx: PodContext): boolean {
+export function buildable(m: Mutation, ctx: PodContext): boolean {
   return m.needs.every((n) => (n === 'gpu' ? ctx.catalog.gpus.length > 0 : n === 'cpu' || n === 'cpu-flavors' ? hasCpuFlavors(ctx) : ctx.volumes.length > 0));
 }
 

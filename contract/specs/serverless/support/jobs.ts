@@ -105,7 +105,7 @@ export class Jobs {
     let moved = 0;
     for (;;) {
       const last = await this.status(jobId);
-      const status = last.status === 200 ? (last.body as { status?: JobStatus }).status : undefined;
+      const status = last.status >= 200 && last.status < 300 ? (last.body as { status?: JobStatus }).status : undefined;
       if (seen.at(-1) !== status || seen.length === 0) seen.push(status);
       if (done(status)) return { seen, last };
       if (this.emu.available) {
