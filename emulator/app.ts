@@ -283,7 +283,7 @@ function rateLimitHeadersFor(windows: readonly WindowState[], world: World): Rec
   if (world.fault('ratelimit.reset-beyond-window')) shown = shown.map((w) => ({ ...w, resetSeconds: w.resetSeconds + w.seconds }));
   if (world.fault('ratelimit.policy-wrong-window')) shown = shown.map((w) => ({ ...w, seconds: w.seconds * 2 }));
   const headers: Record<string, string> = rateLimitHeaders(shown);
-  if (world.fault('ratelimit.policy-token-items')) headers['RateLimit-Policy'] = shown.map((w) => `${w.name};q=${w.quota};w=${w.seconds}`).join(', ');
+  if (world.fault('ratelimit.policy-string-quota')) headers['RateLimit-Policy'] = shown.map((w) => `"${w.name}";q="${w.quota}";w=${w.seconds}`).join(', ');
   if (world.fault('ratelimit.limit-float-params')) headers.RateLimit = shown.map((w) => `"${w.name}";r=${w.remaining}.0;t=${w.resetSeconds}`).join(', ');
   return headers;
 }

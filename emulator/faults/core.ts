@@ -19,7 +19,7 @@ export const coreFaults = {
   'ratelimit.no-headers-on-429': { rule: 'RATE.429.HEADERS', description: '429 answers carry no RateLimit or RateLimit-Policy header.' },
   'ratelimit.vague-detail': { rule: 'RATE.429.DETAIL_NAMES_WINDOW', description: 'The 429 detail does not name the exceeded window.' },
   'ratelimit.no-headers-on-success': { rule: 'RATE.HEADERS.ON_SUCCESS', description: 'Successful answers carry no rate-limit headers.' },
-  'ratelimit.policy-token-items': { rule: 'RATE.POLICY.MEMBERS', description: 'RateLimit-Policy names its windows as Tokens, not Strings.' },
+  'ratelimit.policy-string-quota': { rule: 'RATE.POLICY.MEMBERS', description: 'RateLimit-Policy carries the quota q as a String ("60") instead of an Integer.' },
   'ratelimit.limit-float-params': { rule: 'RATE.RATELIMIT.MEMBERS', description: 'RateLimit carries r as a Decimal (59.0) instead of an Integer.' },
   'ratelimit.policy-wrong-window': { rule: 'RATE.POLICY.WINDOW_LENGTHS', description: 'RateLimit-Policy doubles every window length w.' },
   'ratelimit.no-day-window': { rule: 'RATE.WINDOWS', description: 'Both headers omit the day window.' },
