@@ -1,6 +1,6 @@
-import { rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startEmulator } from '../emulator/server.js';
 import { loadTargetConfig } from '../lib/config.js';
@@ -8,7 +8,7 @@ import { targetProfile } from '../lib/profile.js';
 import { ApiClient, type Keys } from '../lib/client/api.js';
 import { EmulatorControl } from '../lib/client/control.js';
 import { undiciTransport } from '../lib/client/transport.js';
-import { Pacer, pacedTransport } from '../lib/client/pacing.js';
+import { Pacer, pacedTransport, type PacingStats } from '../lib/client/pacing.js';
 import { describeLeftovers, leftoversPath, newRunId, Registry, sweep, writeLeftovers } from './support/cleanup.js';
 
 /**
@@ -18,7 +18,8 @@ import { describeLeftovers, leftoversPath, newRunId, Registry, sweep, writeLefto
  * Against a target without the emulator's control surface (a deployment), every test shares
  * its account: the run gets an id that every name it makes carries, a registry of what it
  * creates (CPC_CLEANUP_FILE), and a teardown, run also after a failure or Ctrl-C, that deletes
- * whatever is still there and writes the rest to `leftovers.json` beside the report.
+ * whatever is still there and writes the rest to `leftovers.json` beside the report; the
+ * time tests waited for the target's rate limit goes to `pacing.json` there.
  */
 export default async function globalSetup(config: FullConfig): Promise<(() => Promise<void>) | undefined> {
   process.env.CPC_RUN_ID ??= newRunId();
@@ -38,6 +39,9 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
 
   const file = join(tmpdir(), `cpc-created-${runId}.jsonl`);
   process.env.CPC_CLEANUP_FILE = file;
+  process.env.CPC_PACING_FILE = join(tmpdir(), `cpc-pacing-${runId}.jsonl`);
+  const pacing = join(dirname(leftovers), 'pacing.json');
+  rmSync(pacing, { force: true });
   process.stdout.write(`Run ${runId}: what it creates on the target is named cpc-${runId}-… and deleted before the run ends (record: ${file})\n`);
   return async () => {
     const registry = new Registry(file);
@@ -57,6 +61,22 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
       for (const r of open) if (!left.some((l) => l.kind === r.kind && l.id === r.id && l.name === r.name)) registry.done(r);
     }
     writeLeftovers(leftovers, { runId, created, leftovers: left, writtenAt: new Date().toISOString() });
+    const waits = summarisePacing(process.env.CPC_PACING_FILE!);
+    writeFileSync(pacing, JSON.stringify({ runId, ...waits }, null, 2) + '\n');
+    if (waits.tests.length) process.stdout.write(`rate limit: ${waits.tests.length} test(s) waited ${(waits.totalMs / 1000).toFixed(1)} s in all for the target's rate limit (${waits.retried} 429 answer(s) waited out, ${waits.gaveUp} given back when the budget ran out)\n`);
     process.stdout.write(left.length ? describeLeftovers(left) + '\n' : `cleanup: the run created ${created} resource(s) on the target; none is left\n`);
+  };
+}
+
+/** The tests' waits for the rate limit (one JSON line per test that waited), summed for `pacing.json`. */
+function summarisePacing(file: string): { totalMs: number; retried: number; gaveUp: number; tests: ({ test: string } & PacingStats)[] } {
+  const tests = existsSync(file)
+    ? readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { test: string } & PacingStats)
+    : [];
+  return {
+    totalMs: tests.reduce((n, t) => n + t.pacedMs + t.retryAfterMs, 0),
+    retried: tests.reduce((n, t) => n + t.retried, 0),
+    gaveUp: tests.reduce((n, t) => n + t.gaveUp, 0),
+    tests,
   };
 }

@@ -121,3 +121,14 @@ test('Retry-After is read as delay-seconds or an HTTP date', () => {
   assert.equal(retryAfterMs('soon', 0), undefined);
   assert.equal(retryAfterMs(undefined, 0), undefined);
 });
+
+test('every wait is announced first (a test extends its timeout by it)', async () => {
+  const c = clock();
+  const target = fakeTarget([{ status: 200, headers: limit(0, 3) }, { status: 429, headers: { ...limit(0, 4), 'retry-after': '4' } }, { status: 200, headers: limit(59, 60) }], c.now);
+  const waits: number[] = [];
+  const transport = pacedTransport(target.transport, new Pacer(c), { budgetMs: 60_000, onWait: (ms) => waits.push(ms) });
+  const api = new ApiClient(urls, { main: 'k-main-0001' }, transport);
+  await api.op('listPods');
+  assert.equal((await api.op('listPods')).status, 200);
+  assert.deepEqual(waits, [3000, 4000]);
+});

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { test as base } from '@playwright/test';
 import { readPlan, testKey } from '../../test/detection/plan.js';
@@ -105,12 +106,20 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   api: async ({ request, target, world, pacer, selfLimited }, use, testInfo) => {
     const keys = world ? world.keys : target.envKeys;
-    const transport = pacedTransport(playwrightTransport(request), pacer, { budgetMs: targetProfile().rateLimitBudgetMs, disabled: () => selfLimited.on });
+    const transport = pacedTransport(playwrightTransport(request), pacer, {
+      budgetMs: targetProfile().rateLimitBudgetMs, disabled: () => selfLimited.on,
+      // Time spent waiting for the target's rate limit does not count against the test's timeout.
+      onWait: (ms) => { if (testInfo.timeout > 0) testInfo.setTimeout(testInfo.timeout + ms); },
+    });
     const client = new ApiClient(target.urls, keys, transport, world ? { 'x-emulator-world': world.id } : {},
       (role: KeyRole) => testInfo.skip(true, `the target has no ${role} key (set ${role === 'main' ? 'CPC_API_KEY' : role === 'readonly' ? 'CPC_API_KEY_READONLY' : 'CPC_API_KEY_OTHER'})`));
     await use(client);
     const note = pacingNote(transport.stats);
-    if (note) testInfo.annotations.push({ type: 'rate-limit-wait', description: note });
+    if (note) {
+      testInfo.annotations.push({ type: 'rate-limit-wait', description: note });
+      // The run's teardown sums these into pacing.json beside the report.
+      if (process.env.CPC_PACING_FILE) appendFileSync(process.env.CPC_PACING_FILE, JSON.stringify({ test: testInfo.titlePath.slice(1).join(' › '), ...transport.stats }) + '\n');
+    }
     if (client.history.length > 0) {
       await testInfo.attach('evidence', { body: JSON.stringify(client.history.slice(-6), null, 2), contentType: 'application/json' });
     }
@@ -149,6 +158,17 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use(emu);
   },
 });
+
+/**
+ * Whether counts of a shared resource (an endpoint's job counts) show what this test alone did:
+ * in an emulator world, yes; on a deployment other tests change them meanwhile and no id tells
+ * their jobs apart, so the count comparison is not made there, and a note on the test says so.
+ */
+export function countsAreOwn(emu: Emu, what: string): boolean {
+  if (emu.available) return true;
+  test.info().annotations.push({ type: 'note', description: `not checked on a shared target: ${what} (other tests change the endpoint's job counts meanwhile, and jobs cannot be listed by id)` });
+  return false;
+}
 
 /** What the client waited for the rate limit, as a note for the report (none when it never waited). */
 function pacingNote(stats: PacingStats): string | undefined {

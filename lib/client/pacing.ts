@@ -126,6 +126,8 @@ export interface PacedTransportOptions {
   budgetMs?: number;
   /** Pacing off for every request (a test that sets its own emulator quotas). */
   disabled?: () => boolean;
+  /** Told before each wait (a test extends its timeout by it: waiting for the target is not the test being slow). */
+  onWait?: (ms: number) => void;
 }
 
 export const DEFAULT_RATE_LIMIT_BUDGET_MS = 5 * 60_000;
@@ -152,7 +154,7 @@ export function pacedTransport(inner: Transport, pacer: Pacer, options: PacedTra
       }
       for (;;) {
         const wait = Math.min(pacer.reserve(credential), Math.max(0, budgetMs - waited()));
-        if (wait > 0) { stats.pacedMs += wait; await pacer.sleep(wait); }
+        if (wait > 0) { stats.pacedMs += wait; options.onWait?.(wait); await pacer.sleep(wait); }
         const res: HttpResponse = await inner.send(req);
         pacer.observe(credential, res.headers);
         if (res.status !== 429) return res;
@@ -161,6 +163,7 @@ export function pacedTransport(inner: Transport, pacer: Pacer, options: PacedTra
         if (waited() + after > budgetMs) { stats.gaveUp += 1; return res; }
         stats.retried += 1;
         stats.retryAfterMs += after;
+        options.onWait?.(after);
         await pacer.sleep(after);
       }
     },
