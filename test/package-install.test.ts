@@ -46,6 +46,7 @@ test('package-install: npm pack, install in an empty project, npx cpc conformanc
     for (const f of FORMATS) assert.ok(existsSync(join(project, 'reports', 'out', f)), `reports/out/${f} in the project`);
     assert.ok(!existsSync(join(installed, 'reports', 'out')) && !existsSync(join(installed, 'test-results')), 'nothing written inside node_modules');
     assert.match(run.out, /Result: CONFORMANT/);
+    assert.match(run.out, /^Seed: 31337 \(replay: CPC_SEED=31337 npx cpc conformance\)$/m, 'the replay hint is the installed command');
 
     // A runtime module missing: a clear error and an exit, never a hang.
     rmSync(join(project, 'node_modules', '@playwright', 'test'), { recursive: true, force: true });

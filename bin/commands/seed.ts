@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { ConfigError } from '../../lib/errors.js';
+import { INSTALLED } from '../paths.js';
 
 /** Seeds are 31-bit non-negative integers: fast-check and every worker agree on them. */
 export const MAX_SEED = 2 ** 31 - 1;
@@ -17,7 +18,12 @@ export function chooseSeed(given: string | undefined): number {
 
 const shellWord = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
-/** The command that replays a run: same seed, same selection, target from the environment. */
-export function replayCommand(seed: number, args: readonly string[]): string {
-  return `CPC_SEED=${seed} npm run conformance${args.length ? ` -- ${args.map(shellWord).join(' ')}` : ''}`;
+/**
+ * The command that replays a run: same seed, same selection, target from the environment
+ * (`npx cpc conformance` from an installed package, the npm script from a clone).
+ */
+export function replayCommand(seed: number, args: readonly string[], installed = INSTALLED): string {
+  const words = args.map(shellWord).join(' ');
+  if (installed) return `CPC_SEED=${seed} npx cpc conformance${words ? ` ${words}` : ''}`;
+  return `CPC_SEED=${seed} npm run conformance${words ? ` -- ${words}` : ''}`;
 }
