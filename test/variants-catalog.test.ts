@@ -3,6 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { request } from 'undici';
 import { startEmulator, type RunningEmulator } from '../emulator/server.js';
 import { expandVariants, variantCatalog, variantSets, variantSurfaces, type VariantId } from '../emulator/variants.js';
@@ -175,4 +176,37 @@ test('variants are per world: another world keeps the defaults', async () => {
   const off = await worldWith([]);
   assert.ok(Array.isArray((await on.call('GET', '/v2/pods')).json));
   assert.deepEqual((await off.call('GET', '/v2/pods')).json, { pods: [] });
+});
+
+/** Runs `npm run emulator` (emulator/main.ts) with `args` until its first lines or its exit. */
+function emulatorProcess(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string; world?: Loose }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'emulator/main.ts', '--port', '0', ...args], { cwd: new URL('..', import.meta.url), env: { ...process.env, ...env } });
+    let out = '';
+    let err = '';
+    let world: Loose;
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    child.stdout.on('data', (d: Buffer) => {
+      out += d;
+      const url = /CPC_BASE_URL=(\S+)/.exec(out)?.[1];
+      if (!out.includes('control surface') || !url) return;
+      // The default world as the control surface describes it, then stop.
+      void request(`${url}/__emulator/worlds/default`).then((r) => r.body.json()).then((w) => { world = w; }, () => undefined).finally(() => child.kill('SIGTERM'));
+    });
+    child.stderr.on('data', (d: Buffer) => { err += d; });
+    child.on('exit', (code) => { clearTimeout(timer); resolve({ code, out, err, world }); });
+  });
+}
+
+test('npm run emulator: --variants and CPC_EMULATOR_VARIANTS switch the default world; an unknown name exits 2 naming it', async () => {
+  const bad = await emulatorProcess(['--variants', 'live,no.such']);
+  assert.equal(bad.code, 2);
+  assert.match(bad.err, /unknown variant\(s\): no\.such/);
+  assert.doesNotMatch(bad.err, /\n\s+at /, 'no stack trace');
+  const flag = await emulatorProcess(['--variants', 'live']);
+  assert.match(flag.out, /variants live/);
+  assert.deepEqual(flag.world?.variants, variantSets.live);
+  const env = await emulatorProcess([], { CPC_EMULATOR_VARIANTS: 'lists.bare' });
+  assert.match(env.out, /variants lists\.bare/);
+  assert.deepEqual(env.world?.variants, ['lists.bare']);
 });
