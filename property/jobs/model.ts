@@ -35,6 +35,12 @@ export interface ModelJob {
   seq: number;
   expiresAt: number;
   gone: boolean;
+  /**
+   * The rule that says why the model has the job where it is (its last transition: created,
+   * cancelled, retried, automatically retried, purged, or left running by a purge). A /status
+   * or /runsync that disagrees with the model fails this rule.
+   */
+  because: string;
 }
 
 export interface Counters { completed: number; failed: number; inProgress: number; inQueue: number; retried: number }
@@ -56,8 +62,15 @@ export class JobModel {
     return job && !job.gone && !(job.expiresAt <= this.now) ? job : undefined;
   }
 
+  /** Why the model has job `index` gone: purged, or past its retention (by how it was submitted). */
+  goneBecause(index: number): string {
+    const job = this.jobs[index];
+    if (!job || job.gone) return job?.because ?? 'SERVICE.QB.REQUESTS_BECOME_JOBS';
+    return !job.sync ? 'LIMIT.RUN.RETENTION_30_MIN' : job.waitGiven ? 'LIMIT.RUNSYNC.RETENTION_WAIT_5_MIN' : 'LIMIT.RUNSYNC.RETENTION_1_MIN';
+  }
+
   submit(input: JobInput, sync: boolean, waitGiven: boolean): ModelJob {
-    const job: ModelJob = { index: this.jobs.length, input, sync, waitGiven, status: 'IN_QUEUE', attempt: 1, endsAt: Infinity, seq: 0, expiresAt: Infinity, gone: false };
+    const job: ModelJob = { index: this.jobs.length, input, sync, waitGiven, status: 'IN_QUEUE', attempt: 1, endsAt: Infinity, seq: 0, expiresAt: Infinity, gone: false, because: 'SERVICE.QB.REQUESTS_BECOME_JOBS' };
     this.jobs.push(job);
     this.counters.inQueue++;
     this.#queue.push(job);
@@ -66,12 +79,14 @@ export class JobModel {
   }
 
   cancel(job: ModelJob): void {
+    job.because = job.status === 'IN_QUEUE' ? 'JOB.STATE.CANCEL_QUEUED' : 'JOB.STATE.CANCEL_IN_PROGRESS';
     if (job.status === 'IN_QUEUE') this.#queue = this.#queue.filter((j) => j !== job);
     this.#end(job, 'CANCELLED');
     this.#settle();
   }
 
   retry(job: ModelJob): void {
+    job.because = job.status === 'TIMED_OUT' ? 'JOB.STATE.RETRY_TIMED_OUT' : 'JOB.STATE.RETRY_FAILED';
     job.attempt = 1;
     job.expiresAt = Infinity;
     this.#requeue(job);
@@ -81,7 +96,8 @@ export class JobModel {
   /** Removes every waiting job; returns how many. */
   purge(): number {
     const removed = this.#queue.length;
-    for (const job of this.#queue) { job.gone = true; this.#set(job, 'CANCELLED'); }
+    for (const job of this.jobs) if (job.status === 'IN_PROGRESS') job.because = 'JOB.STATE.PURGE_KEEPS_RUNNING';
+    for (const job of this.#queue) { job.gone = true; job.because = 'JOB.STATE.PURGE_REMOVES_QUEUED'; this.#set(job, 'CANCELLED'); }
     this.#queue = [];
     return removed;
   }
@@ -118,7 +134,7 @@ export class JobModel {
   #finish(job: ModelJob): void {
     if (job.input.sleepMs > EXECUTION_TIMEOUT_MS) this.#end(job, 'TIMED_OUT');
     else if (!job.input.fail) this.#end(job, 'COMPLETED');
-    else if (job.attempt <= AUTOMATIC_RETRIES) { job.attempt++; this.#requeue(job); return; }
+    else if (job.attempt <= AUTOMATIC_RETRIES) { job.attempt++; job.because = 'SERVICE.QB.AUTOMATIC_RETRIES'; this.#requeue(job); return; }
     else this.#end(job, 'FAILED');
     this.#dispatch();
   }

@@ -1,19 +1,26 @@
 import type { ApiClient, ApiResult } from '../../lib/client/api.js';
 import type { Emu } from '../../contract/support/fixtures.js';
 import type { Counters } from './model.js';
+import type { Finding } from '../../contract/support/rules.js';
 
-/** A difference between the target and the model: fast-check shrinks the commands that led to it. */
+/**
+ * A difference between the target and the model: fast-check shrinks the commands that led to
+ * it. It names the rule of the command (or of the model's last transition of the job) that
+ * diverged, as `findings`, so the property fails that rule and blocks the others it declares.
+ */
 export class Divergence extends Error {
   readonly code = 'CPC_MODEL_DIVERGENCE';
-  constructor(message: string) {
-    super(message);
+  readonly findings: readonly Finding[];
+  constructor(readonly rule: string, message: string) {
+    super(`[${rule}] ${message}`);
     this.name = 'Divergence';
+    this.findings = [{ rule, message }];
   }
 }
 
-/** Fails the run with a divergence unless `ok`. */
-export function expectModel(ok: boolean, message: string): void {
-  if (!ok) throw new Divergence(message);
+/** Fails the run with a divergence of `rule` unless `ok`. */
+export function expectModel(ok: boolean, rule: string, message: string): void {
+  if (!ok) throw new Divergence(rule, message);
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -30,7 +37,8 @@ export class RealEndpoint {
   static async create(api: ApiClient, emu: Emu, templateId: string, workers: number): Promise<RealEndpoint> {
     const res = await api.op('createEndpointV1', { body: { name: 'model-run', templateId, gpuTypeIds: ['AMPERE_16'], workersMin: 0, workersMax: workers, idleTimeout: 5 } });
     const id = (res.body as { id?: unknown } | undefined)?.id;
-    if (typeof id !== 'string') throw new Divergence(`setup: POST /v1/endpoints answered ${res.status} ${res.text.slice(0, 200)}`);
+    // Setup, not a divergence: the run is blocked, its rules unchecked.
+    if (typeof id !== 'string') throw new Error(`setup: POST /v1/endpoints answered ${res.status} ${res.text.slice(0, 200)}`);
     return new RealEndpoint(api, emu, id);
   }
 
@@ -64,7 +72,7 @@ export class RealEndpoint {
 
   async counters(): Promise<Counters> {
     const res = await this.api.op('health', { params: this.#params() });
-    expectModel(res.status >= 200 && res.status < 300, `/health answered ${res.status}`);
+    expectModel(res.status >= 200 && res.status < 300, 'HEALTH.RESPONSE', `/health answered ${res.status}`);
     return (res.body as { jobs: Counters }).jobs;
   }
 
@@ -78,7 +86,7 @@ export class RealEndpoint {
     for (;;) {
       const c = await this.counters();
       if (c.inQueue + c.inProgress === active) return;
-      if (Date.now() > deadline) throw new Divergence(`the endpoint shows ${c.inQueue + c.inProgress} active jobs, the model ${active}`);
+      if (Date.now() > deadline) throw new Divergence('HEALTH.JOBS.COUNTS', `the endpoint shows ${c.inQueue + c.inProgress} active jobs, the model ${active}`);
       await sleep(5);
     }
   }

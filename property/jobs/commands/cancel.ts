@@ -11,9 +11,10 @@ export class CancelCommand extends JobCommand {
     // The answer for a job that already ended is not shown; later reads check it kept its status.
     if (!isActive(job.status)) return;
     const expected = 'CANCELLED';
+    const rule = job.status === 'IN_QUEUE' ? 'JOB.STATE.CANCEL_QUEUED' : 'JOB.STATE.CANCEL_IN_PROGRESS';
     model.cancel(job);
     const body = (res.body ?? {}) as { id?: unknown; status?: unknown };
-    expectModel(res.status >= 200 && res.status < 300 && body.id === real.ids[index], `/cancel of job #${index} answered ${res.status} ${res.text.slice(0, 160)}`);
-    expectModel(body.status === expected, `/cancel of job #${index} answered ${String(body.status)}; the model says ${expected}`);
+    expectModel(res.status >= 200 && res.status < 300 && body.id === real.ids[index], rule, `/cancel of job #${index} answered ${res.status} ${res.text.slice(0, 160)}`);
+    expectModel(body.status === expected, rule, `/cancel of job #${index} answered ${String(body.status)}; the model says ${expected}`);
   }
 }

@@ -12,7 +12,7 @@ export class HealthCommand implements fc.AsyncCommand<JobModel, RealEndpoint> {
     const got = await real.counters();
     const want = model.counters;
     const keys = ['completed', 'failed', 'inProgress', 'inQueue', 'retried'] as const;
-    expectModel(keys.every((k) => got[k] === want[k]), `/health jobs ${JSON.stringify(got)}; the model says ${JSON.stringify(want)}`);
+    expectModel(keys.every((k) => got[k] === want[k]), 'HEALTH.JOBS.COUNTS', `/health jobs ${JSON.stringify(got)}; the model says ${JSON.stringify(want)}`);
   }
 
   toString(): string {

@@ -22,7 +22,7 @@ export abstract class JobCommand implements fc.AsyncCommand<JobModel, RealEndpoi
     const job = model.visible(index);
     const res = await real[this.operation](index);
     if (!job) {
-      expectModel(res.status >= 400 && res.status < 500, `/${this.operation} of job #${index} (gone in the model) answered ${res.status} ${res.text.slice(0, 160)}`);
+      expectModel(res.status >= 400 && res.status < 500, model.goneBecause(index), `/${this.operation} of job #${index} (gone in the model) answered ${res.status} ${res.text.slice(0, 160)}`);
       return;
     }
     this.answered(model, real, index, job, res);

@@ -12,8 +12,8 @@ export class PurgeCommand implements fc.AsyncCommand<JobModel, RealEndpoint> {
     const removed = model.purge();
     const res = await real.purge();
     const body = (res.body ?? {}) as { removed?: unknown; status?: unknown };
-    expectModel(res.status >= 200 && res.status < 300 && body.status === 'completed', `/purge-queue answered ${res.status} ${res.text.slice(0, 160)}`);
-    expectModel(body.removed === removed, `/purge-queue removed ${String(body.removed)}; the model had ${removed} waiting`);
+    expectModel(res.status >= 200 && res.status < 300 && body.status === 'completed', 'JOB.PURGE.RESPONSE', `/purge-queue answered ${res.status} ${res.text.slice(0, 160)}`);
+    expectModel(body.removed === removed, 'JOB.PURGE.REMOVED_COUNT', `/purge-queue removed ${String(body.removed)}; the model had ${removed} waiting`);
   }
 
   toString(): string {

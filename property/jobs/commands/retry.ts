@@ -14,12 +14,13 @@ export class RetryCommand extends JobCommand {
   protected answered(model: JobModel, real: RealEndpoint, index: number, job: ModelJob, res: ApiResult): void {
     if (job.status !== 'FAILED' && job.status !== 'TIMED_OUT') {
       const requeued = res.status >= 200 && res.status < 300 && (res.body as { status?: unknown } | undefined)?.status === 'IN_QUEUE';
-      expectModel(!requeued, `/retry of the ${job.status} job #${index} answered ${res.status} ${res.text.slice(0, 160)}`);
+      expectModel(!requeued, 'JOB.STATE.RETRY_NOT_REQUEUED_OTHERWISE', `/retry of the ${job.status} job #${index} answered ${res.status} ${res.text.slice(0, 160)}`);
       return;
     }
+    const rule = job.status === 'TIMED_OUT' ? 'JOB.STATE.RETRY_TIMED_OUT' : 'JOB.STATE.RETRY_FAILED';
     model.retry(job);
     const body = (res.body ?? {}) as { id?: unknown; status?: unknown };
-    expectModel(res.status >= 200 && res.status < 300 && body.status === 'IN_QUEUE', `/retry of job #${index} answered ${res.status} ${res.text.slice(0, 160)}`);
-    expectModel(body.id === real.ids[index], `/retry answered id ${String(body.id)}, not ${real.ids[index]}`);
+    expectModel(res.status >= 200 && res.status < 300 && body.status === 'IN_QUEUE', rule, `/retry of job #${index} answered ${res.status} ${res.text.slice(0, 160)}`);
+    expectModel(body.id === real.ids[index], 'JOB.STATE.RETRY_SAME_ID', `/retry answered id ${String(body.id)}, not ${real.ids[index]}`);
   }
 }

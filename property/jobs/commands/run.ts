@@ -14,8 +14,8 @@ export class RunCommand implements fc.AsyncCommand<JobModel, RealEndpoint> {
     const job = model.submit(this.input, false, false);
     const res = await real.run(handlerInput(this.input, job.index));
     const body = (res.body ?? {}) as { id?: unknown; status?: unknown };
-    expectModel(res.status >= 200 && res.status < 300 && typeof body.id === 'string', `/run answered ${res.status} ${res.text.slice(0, 160)}`);
-    expectModel(body.status === 'IN_QUEUE', `/run answered status ${String(body.status)}, not IN_QUEUE`);
+    expectModel(res.status >= 200 && res.status < 300 && typeof body.id === 'string', 'JOB.RUN.RESPONSE', `/run answered ${res.status} ${res.text.slice(0, 160)}`);
+    expectModel(body.status === 'IN_QUEUE', 'JOB.RUN.RESPONSE', `/run answered status ${String(body.status)}, not IN_QUEUE`);
     real.ids.push(body.id as string);
   }
 

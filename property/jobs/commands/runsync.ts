@@ -26,7 +26,7 @@ export class RunsyncCommand implements fc.AsyncCommand<JobModel, RealEndpoint> {
         await real.untilActive(activeAfterSubmit);
         await real.advance(model.now - submittedAt);
       }
-      expectModel(await settlesWithin(pending, 3_000), `/runsync had not answered ${model.now - submittedAt} ms after it was sent; the model answers then`);
+      expectModel(await settlesWithin(pending, 3_000), 'LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING', `/runsync had not answered ${model.now - submittedAt} ms after it was sent; the model answers then`);
     } catch (e) {
       // Free the waiting request (past the longest wait) before reporting the divergence.
       await real.advance(300_001).catch(() => undefined);
@@ -35,8 +35,8 @@ export class RunsyncCommand implements fc.AsyncCommand<JobModel, RealEndpoint> {
     }
     const res = await pending;
     const body = (res.body ?? {}) as { id?: unknown; status?: unknown };
-    expectModel(res.status >= 200 && res.status < 300 && typeof body.id === 'string', `/runsync answered ${res.status} ${res.text.slice(0, 160)}`);
-    expectModel(body.status === job.status, `/runsync answered ${String(body.status)} after ${model.now - submittedAt} ms; the model says ${job.status}`);
+    expectModel(res.status >= 200 && res.status < 300 && typeof body.id === 'string', 'JOB.RUNSYNC.RESPONSE', `/runsync answered ${res.status} ${res.text.slice(0, 160)}`);
+    expectModel(body.status === job.status, job.because, `/runsync answered ${String(body.status)} after ${model.now - submittedAt} ms; the model says ${job.status}`);
     real.ids.push(body.id as string);
   }
 

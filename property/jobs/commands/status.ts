@@ -9,8 +9,8 @@ export class StatusCommand extends JobCommand {
 
   protected answered(_model: JobModel, _real: RealEndpoint, index: number, job: ModelJob, res: ApiResult): void {
     const body = (res.body ?? {}) as { status?: unknown; output?: unknown };
-    expectModel(res.status >= 200 && res.status < 300, `/status of job #${index} answered ${res.status}; the model has it ${job.status}`);
-    expectModel(body.status === job.status, `/status of job #${index} is ${String(body.status)}; the model says ${job.status}`);
-    expectModel(job.status !== 'COMPLETED' || body.output !== undefined, `the COMPLETED job #${index} shows no output`);
+    expectModel(res.status >= 200 && res.status < 300, job.because, `/status of job #${index} answered ${res.status}; the model has it ${job.status}`);
+    expectModel(body.status === job.status, job.because, `/status of job #${index} is ${String(body.status)}; the model says ${job.status}`);
+    expectModel(job.status !== 'COMPLETED' || body.output !== undefined, 'JOB.STATUS.RESPONSE', `the COMPLETED job #${index} shows no output`);
   }
 }
