@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { mergeReports } from '../reports/merge.js';
 import type { ConformanceReport, TestOutcome } from '../reports/model.js';
 import { fixtureReport } from '../reports/test/fixture.js';
+import { validateReport } from '../reports/validate.js';
 import { cpc } from './cli-support.js';
 import { tempDir } from './reports-support.js';
 
@@ -39,6 +40,8 @@ test('cli-shard: shard 1/2 + shard 2/2 merged give the rule verdicts of one run 
     assert.equal(merged.code, 1, `merge exits as the run would: ${merged.stderr}`);
     const a = read(join(dir, 'whole'));
     const b = read(join(dir, 'merged'));
+    assert.deepEqual(validateReport(b), { valid: true }, 'the merged report matches reports/report.schema.json');
+    for (const p of parts) assert.deepEqual(validateReport(p), { valid: true }, 'a partial report matches the schema');
     assert.deepEqual(verdicts(b), verdicts(a), 'identical rule verdicts');
     assert.deepEqual(outcomes(b), outcomes(a), 'identical test outcomes');
     assert.deepEqual(b.summary.rules, a.summary.rules);
