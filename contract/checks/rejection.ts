@@ -16,3 +16,13 @@ export function rejectionConformance(rule: string, res: ApiResult, expected: Exp
   if (res.status < 400 || res.status >= 500) return findings;
   return [...findings, ...problemJsonConformance(res)];
 }
+
+/**
+ * An error answer (4xx or 5xx) carries an error body: `rule` fails when it is empty. Checked on
+ * error answers only: an accepted request fails the rule that says it is refused, not this
+ * one; the body's media type and members are the problem rules' (problemJsonConformance).
+ */
+export function errorBodyConformance(rule: string, res: ApiResult): Finding[] {
+  if (res.status < 400) return [];
+  return res.text.trim().length > 0 ? [] : [{ rule, message: `${res.operation} → ${res.status}: the error answer has no body` }];
+}

@@ -1,6 +1,6 @@
 import { test } from './support/fixtures.js';
 import { conform, must, rules } from '../../support/rules.js';
-import { rejectionConformance } from '../../checks/rejection.js';
+import { errorBodyConformance, rejectionConformance } from '../../checks/rejection.js';
 import { SCHEMA_VCPU_COUNTS, type PodCatalog } from './support/catalog.js';
 import { PROBLEM_RULES } from './support/rule-sets.js';
 import type { CpuFlavor } from '../../../lib/types.gen.js';
@@ -30,7 +30,7 @@ test.describe('createPod: edges of the CPU flavor range', () => {
         const made = await pods.madeSince(before);
         conform(
           rejectionConformance('POD.CPU.VCPU_VALID_FOR_FLAVOR', res, 'client-error'),
-          rejectionConformance('POD.CREATE.ERRORS_HAVE_BODY', res, 'client-error'),
+          errorBodyConformance('POD.CREATE.ERRORS_HAVE_BODY', res),
           must(made.length === 0, 'POD.CPU.VCPU_VALID_FOR_FLAVOR',
             `vcpuCount ${vcpuCount} for ${flavor.id} (range ${flavor.vcpu.min}..${flavor.vcpu.max}) answered ${res.status} and created a pod (${made.join(', ')})`),
         );

@@ -1,6 +1,6 @@
 import { test } from './support/fixtures.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
-import { rejectionConformance } from '../../checks/rejection.js';
+import { errorBodyConformance, rejectionConformance } from '../../checks/rejection.js';
 import { acceptedConformance, type ExpectedStatus } from '../../checks/status.js';
 import { SCHEMA_VCPU_COUNTS, vcpuCounts, type PodCatalog } from './support/catalog.js';
 import { PROBLEM_RULES } from './support/rule-sets.js';
@@ -82,7 +82,7 @@ test.describe('createPod: invalid requests are refused with problem+json and cre
       if (c.observed) observe(c.observed, { status: res.status, contentType: res.contentType });
       conform(
         rejectionConformance(c.rule, res, c.expected),
-        rejectionConformance('POD.CREATE.ERRORS_HAVE_BODY', res, 'client-error'),
+        errorBodyConformance('POD.CREATE.ERRORS_HAVE_BODY', res),
         must(made.length === 0, c.rule, `a refused createPod still created a pod (${made.join(', ')})`),
       );
     });

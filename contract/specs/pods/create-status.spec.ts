@@ -1,6 +1,6 @@
 import { test } from './support/fixtures.js';
 import { conform, must, rules } from '../../support/rules.js';
-import { rejectionConformance } from '../../checks/rejection.js';
+import { errorBodyConformance, rejectionConformance } from '../../checks/rejection.js';
 import { tooManyRequestsConformance } from '../../checks/rate-limit.js';
 import { PROBLEM_RULES } from './support/rule-sets.js';
 
@@ -10,7 +10,7 @@ test.describe('createPod status codes', () => {
   test('401 without a bearer token', rules('ERR.CREATE_POD.401', 'POD.CREATE.ERRORS_HAVE_BODY', ...PROBLEM_RULES), async ({ pods }) => {
     const before = await pods.snapshot();
     const res = await pods.create(await pods.gpuBody(), { auth: 'none' });
-    conform(rejectionConformance('ERR.CREATE_POD.401', res, 401), rejectionConformance('POD.CREATE.ERRORS_HAVE_BODY', res, 'client-error'),
+    conform(rejectionConformance('ERR.CREATE_POD.401', res, 401), errorBodyConformance('POD.CREATE.ERRORS_HAVE_BODY', res),
       must((await pods.madeSince(before)).length === 0, 'ERR.CREATE_POD.401', 'an unauthenticated createPod created a pod'));
   });
 
@@ -42,6 +42,6 @@ test.describe('createPod status codes', () => {
   test('another error status (415 for a non-JSON content type) still carries problem+json', rules('ERR.CREATE_POD.OTHER_STATUS', 'POD.CREATE.ERRORS_HAVE_BODY', ...PROBLEM_RULES), async ({ pods }) => {
     const res = await pods.create(undefined, { rawBody: 'name=cpc&image=busybox', contentType: 'application/x-www-form-urlencoded' });
     test.skip([400, 401, 403, 422, 429].includes(res.status), `the target answered a form body with ${res.status}, one of the listed statuses`);
-    conform(rejectionConformance('ERR.CREATE_POD.OTHER_STATUS', res, 'client-error'), rejectionConformance('POD.CREATE.ERRORS_HAVE_BODY', res, 'client-error'));
+    conform(rejectionConformance('ERR.CREATE_POD.OTHER_STATUS', res, 'client-error'), errorBodyConformance('POD.CREATE.ERRORS_HAVE_BODY', res));
   });
 });
