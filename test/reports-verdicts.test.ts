@@ -94,3 +94,30 @@ test('summary: a test blocked by a plain error fails no rule but still makes the
   const [must] = r.rules;
   assert.deepEqual(must!.blockedReasons, [{ test: must!.tests[0], reason: `"${r.tests[0]!.title}" stopped before checking it: ECONNREFUSED` }]);
 });
+
+// Where the rules a failed test names come from: the errors checks throw carry their findings.
+test('attribution: property and model errors carry the rules that broke; a plain error names none', async () => {
+  const { findingsOf } = await import('../property/support/run.js');
+  const { PropertyViolation } = await import('../property/pods/support/violation.js');
+  const { ModelDivergence } = await import('../property/pods/model/model.js');
+  const { Divergence } = await import('../property/jobs/real.js');
+  const { NonConformanceError } = await import('../contract/support/rules.js');
+  const f = { rule: 'POD.CREATE.201_POD', message: 'createPod answered 200' };
+  for (const e of [new PropertyViolation([f]), new ModelDivergence([f]), new NonConformanceError([f]), new Divergence(f.rule, f.message)]) assert.deepEqual(findingsOf(e), [f], e.name);
+  assert.deepEqual(findingsOf(new Error('setup: POST /v1/endpoints answered 500')), []);
+  assert.deepEqual(findingsOf('a string'), []);
+  assert.deepEqual(findingsOf({ findings: [{ rule: 1 }] }), [], 'malformed findings are ignored');
+});
+
+test('attribution: an acceptance answered with another 2xx fails the status rule; a refusal fails the acceptance rule; error bodies only on errors', async () => {
+  const { acceptedConformance } = await import('../contract/checks/status.js');
+  const { errorBodyConformance } = await import('../contract/checks/rejection.js');
+  const res = (status: number, text = '{}') => ({ status, text, operation: 'createPod' }) as unknown as import('../lib/client/api.js').ApiResult;
+  assert.deepEqual(acceptedConformance('MOUNT.X', 'POD.CREATE.201_POD', res(201), 201), []);
+  assert.deepEqual(acceptedConformance('MOUNT.X', 'POD.CREATE.201_POD', res(200), 201).map((x) => x.rule), ['POD.CREATE.201_POD']);
+  assert.deepEqual(acceptedConformance('MOUNT.X', 'POD.CREATE.201_POD', res(400), 201).map((x) => x.rule), ['MOUNT.X']);
+  assert.deepEqual(acceptedConformance('MOUNT.X', 'POD.CREATE.201_POD', res(500), 201).map((x) => x.rule), ['MOUNT.X']);
+  assert.deepEqual(errorBodyConformance('POD.CREATE.ERRORS_HAVE_BODY', res(201)), [], 'an accepted request is not an error answer');
+  assert.deepEqual(errorBodyConformance('POD.CREATE.ERRORS_HAVE_BODY', res(400, '')).map((x) => x.rule), ['POD.CREATE.ERRORS_HAVE_BODY']);
+  assert.deepEqual(errorBodyConformance('POD.CREATE.ERRORS_HAVE_BODY', res(400, '{"title":"x"}')), []);
+});
