@@ -63,7 +63,7 @@ export const variantCatalog = {
     surfaces: ['rest-v2'],
   },
   'ratelimit.rest-v2-only': {
-    choice: 'README.md #7; serverless/CHOICES.md, graphql/CHOICES.md #29',
+    choice: 'README.md #7; graphql/CHOICES.md #29',
     description: 'RateLimit and RateLimit-Policy accompany REST v2 answers only; serverless, REST v1 and GraphQL answers carry none (a 429 still carries them).',
     surfaces: ['serverless', 'rest-v1', 'graphql'],
   },

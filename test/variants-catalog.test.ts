@@ -26,8 +26,8 @@ async function send(method: string, path: string, body?: unknown, headers: Recor
 }
 
 /** A world with these variants; `call` sends with its main key. */
-async function worldWith(variants: string[]) {
-  const info = (await send('POST', '/__emulator/worlds', { variants, quotas: { minute: 1e6, hour: 1e7, day: 1e8 } })).json;
+async function worldWith(variants: string[], faults: string[] = []) {
+  const info = (await send('POST', '/__emulator/worlds', { variants, faults, quotas: { minute: 1e6, hour: 1e7, day: 1e8 } })).json;
   const auth = { authorization: `Bearer ${info.keys.main}` };
   return {
     info,
@@ -117,6 +117,8 @@ test('validation.422: a body that breaks the schema answers 422; rules across fi
   assert.equal((await w.call('POST', '/v2/pods', { ...GPU, mounts: { persistent: { size: 10 } } })).status, 422, 'an incomplete mount entry, as always');
   const plain = await worldWith([]);
   assert.equal((await plain.call('POST', '/v2/pods', { ...GPU, colour: 'blue' })).status, 400, 'the default');
+  const faulty = await worldWith(['validation.422'], ['pods.incomplete-mount-400']);
+  assert.equal((await faulty.call('POST', '/v2/pods', { ...GPU, mounts: { persistent: { size: 10 } } })).status, 400, 'a fault still breaks its rule with the variant on');
 });
 
 test('pods.terminate-deletes removes the pod; pods.locked-lists-actions lists stop on a locked pod and still refuses it', async () => {

@@ -71,7 +71,8 @@ export function validateBody(world: World, schema: BodySchema, body: unknown, op
   const incompleteOnly = issues.every(isIncompleteMount) && !faulty;
   if (incompleteOnly) throw new ProblemError(issuesProblem('unprocessable', reported));
   // Variant `validation.422`: the live description's 422 for a body that breaks the schema; rules across fields stay 400.
-  if (world.variant('validation.422') && !issues.some(isRuleAcrossFields)) throw new ProblemError(issuesProblem('schema-422', reported));
+  // (The fault that answers an incomplete mount with 400 still does.)
+  if (!faulty && world.variant('validation.422') && !issues.some(isRuleAcrossFields)) throw new ProblemError(issuesProblem('schema-422', reported));
   throw new ProblemError(issuesProblem('validation-failed', reported));
 }
 
