@@ -59,15 +59,28 @@ export class RealEndpoint {
   }
 
   cancel(index: number): Promise<ApiResult> {
-    return this.api.op('cancel', { params: this.#params(this.ids[index]!) });
+    return this.#bodiless('cancel', this.#params(this.ids[index]!));
   }
 
   retry(index: number): Promise<ApiResult> {
-    return this.api.op('retry', { params: this.#params(this.ids[index]!) });
+    return this.#bodiless('retry', this.#params(this.ids[index]!));
   }
 
   purge(): Promise<ApiResult> {
-    return this.api.op('purgeQueue', { params: this.#params() });
+    return this.#bodiless('purgeQueue', this.#params());
+  }
+
+  /**
+   * Sends a bodiless operation ("Request: none"). A refusal that `{}` would not get is a
+   * divergence of JOB.HTTP.NO_REQUEST_BODY, not of the command's own rule.
+   */
+  async #bodiless(operation: 'cancel' | 'retry' | 'purgeQueue', params: Record<string, string>): Promise<ApiResult> {
+    const res = await this.api.op(operation, { params });
+    if (res.status < 400 || res.status >= 500 || [401, 403, 404, 429].includes(res.status)) return res;
+    const withBody = await this.api.op(operation, { params, body: {} });
+    expectModel(withBody.status < 200 || withBody.status >= 300, 'JOB.HTTP.NO_REQUEST_BODY',
+      `/${operation} with no body answered ${res.status} (${res.text.slice(0, 160)}); with {} it answered ${withBody.status}`);
+    return res;
   }
 
   async counters(): Promise<Counters> {
