@@ -62,9 +62,9 @@ test.describe('/runsync wait', () => {
         must(!TERMINAL.has(statusOf(res) ?? ''), 'LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING', `a 60 s job was answered ${statusOf(res)} after 5 s`),
       );
     } else {
-      const started = Date.now();
       const res = await jobs.runsync({ sleepMs: 20_000 }, { wait: 3_000 });
-      const took = Date.now() - started;
+      // The target's answer time: a wait for the rate limit before sending is the client's, not the target's.
+      const took = Math.round(res.durationMs);
       conform(must(took < 10_000, 'LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING', `/runsync with wait=3000 took ${took} ms for a 20 s job`),
         must(!TERMINAL.has(statusOf(res) ?? ''), 'LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING', `a 20 s job was answered ${statusOf(res)} after ${took} ms`));
     }
