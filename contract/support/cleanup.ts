@@ -253,7 +253,9 @@ export interface SweepOptions {
 export async function sweep(api: ApiClient, resources: Resource[], options: SweepOptions = {}): Promise<Leftover[]> {
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const deadline = now() + (options.retryForMs ?? 150_000);
+  // Counted from the end of the first pass: deleting endpoints there is the templates' last use,
+  // and under a rate limit the first pass itself can take minutes.
+  let deadline = Number.POSITIVE_INFINITY;
   let pending = sortForDeletion(resources);
   for (;;) {
     const left: Leftover[] = [];
@@ -261,6 +263,7 @@ export async function sweep(api: ApiClient, resources: Resource[], options: Swee
       const reason = await deleteResource(api, r);
       if (reason !== undefined) left.push({ ...r, reason });
     }
+    if (deadline === Number.POSITIVE_INFINITY) deadline = now() + (options.retryForMs ?? 150_000);
     if (left.length === 0 || now() + (options.retryEveryMs ?? 15_000) > deadline) return left;
     options.log?.(`cleanup: ${left.length} resource(s) not deleted yet, trying again in ${Math.round((options.retryEveryMs ?? 15_000) / 1000)} s`);
     await sleep(options.retryEveryMs ?? 15_000);
