@@ -5,7 +5,6 @@ import { rejectionConformance } from '../../checks/rejection.js';
 import { acceptedConformance, type ExpectedStatus } from '../../checks/status.js';
 import { podConformance } from '../../checks/pod-conformance.js';
 import { createdPodConformance } from '../../checks/pod-echo.js';
-import { schemaConformance } from '../../checks/schema.js';
 import { PROBLEM_RULES } from './support/rule-sets.js';
 import type { CreatePodRequest, NetworkVolume } from '../../../lib/types.gen.js';
 
@@ -71,7 +70,8 @@ test.describe('createPod: mount rules', () => {
       const later = await pods.waitFor(res.body.id, ['RUNNING'], { maxMs: 20_000 });
       conform(
         createdPodConformance(body, res.body),
-        schemaConformance('MOUNT.NETWORK.CUSTOM_PATH', 'pod', later.pod),
+        // The Pod's shape is the Pod rules' (each breach its own rule), not this test's.
+        later.pod ? podConformance(later.pod, { kind }) : [],
         must(later.pod?.mounts?.network?.[0]?.path === path, 'MOUNT.NETWORK.CUSTOM_PATH', `getPod reports path ${JSON.stringify(later.pod?.mounts?.network)}`),
         must([res.body.dataCenterId, later.pod?.dataCenterId].every((dc) => dc === null || dc === volume.dataCenter), 'MOUNT.NETWORK.SAME_DATA_CENTER',
           `volume in ${volume.dataCenter}, pod placed in ${res.body.dataCenterId} then ${later.pod?.dataCenterId}`),
