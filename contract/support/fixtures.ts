@@ -33,6 +33,9 @@ export interface Emu {
   setQuotas(quotas: Partial<Record<'minute' | 'hour' | 'day', number>>, resetCounters?: boolean): Promise<void>;
 }
 
+/** Time a test keeps for its own deletions; past it they are left to the run's teardown. */
+const CLEANUP_RESERVE_MS = 20_000;
+
 /** Quotas for test worlds: high enough that only rate-limit tests meet a 429. */
 export const TEST_WORLD_QUOTAS = { minute: 100_000, hour: 1_000_000, day: 10_000_000 } as const;
 
@@ -131,9 +134,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     if (target.control || !file) { await use(undefined); return; }
     const tracker = new TestTracker(new Registry(file), testInfo.titlePath.slice(1).join(' › '));
     tracker.attach(api);
+    const started = Date.now();
     await use(tracker);
-    // Whatever the test left (failed or not): deleted now; what resists is the run's teardown's to retry.
-    for (const r of sortForDeletion([...tracker.open.values()])) await deleteResource(api, r);
+    // Whatever the test left (failed or not): deleted now, while the test's time lasts (a paced
+    // target may take seconds a deletion); what remains or resists is the run's teardown's to
+    // delete, so cleaning up never stops a test that passed its checks.
+    for (const r of sortForDeletion([...tracker.open.values()])) {
+      if (testInfo.timeout > 0 && testInfo.timeout - (Date.now() - started) < CLEANUP_RESERVE_MS) break;
+      await deleteResource(api, r);
+    }
   }, { auto: true }],
 
   emu: async ({ target, world, selfLimited }, use, testInfo) => {
