@@ -12,8 +12,6 @@ import type { MutationSection } from './mutation-model.js';
 
 export type { LoadSection, LoadScenarioResult, LoadSummary } from './load-model.js';
 export type { MutationSection, MutantRef, EquivalentMutant } from './mutation-model.js';
-export { buildReport, type BuildInput } from './build.js';
-export { ruleResults, toOutcomes } from './verdicts.js';
 
 /** Major.minor.patch; a reader accepts every report of its own major version. */
 export const REPORT_SCHEMA_VERSION = '2.0.0';
