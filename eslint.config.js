@@ -36,11 +36,20 @@ export default tseslint.config(
     },
   },
   {
+    // k6 runs lib/iso too (load/ imports it): no Node built-ins, no npm packages, nothing outside lib/iso.
+    files: ['lib/iso/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: nodeBuiltins.filter((n) => !n.includes('*')), patterns: [
+        { regex: String.raw`^(?!\./[^/]+$)`, message: 'lib/iso is isomorphic (k6 and Node): it imports only its own files.' },
+      ] }],
+    },
+  },
+  {
     files: ['load/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: nodeBuiltins.filter((n) => !n.includes('*')), patterns: [
         { group: ['node:*'], message: 'k6 runs load/: no Node built-ins.' },
-        { group: ['**/lib/**', '**/emulator/**', '**/contract/**', '**/property/**', '!**/lib/iso/**', '!./lib/**'], message: 'load/ imports only k6 modules and isomorphic code (lib/iso, load/lib).' },
+        { group: ['**/lib/*', '**/emulator/**', '**/contract/**', '**/property/**', '!**/lib/iso', '!./lib/**'], message: 'load/ imports only k6 modules and isomorphic code (lib/iso, load/lib).' },
       ] }],
     },
   },

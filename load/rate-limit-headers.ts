@@ -18,7 +18,8 @@ import exec from 'k6/execution';
 import { Counter, Gauge, Trend } from 'k6/metrics';
 import { intKnob, numberKnob } from './lib/config.ts';
 import { CHECK } from './lib/ratelimit-checks.ts';
-import { complete, headerValue, readRateLimit, type PolicyMember, type WindowName } from './lib/ratelimit-fields.ts';
+import { complete, headerValue, readRateLimit, type PolicyMember } from '../lib/iso/rate-limit-fields.ts';
+import type { RateWindow } from '../lib/iso/spec-constants.ts';
 import { createMonitor, type Observed, type Outcome, type RateLimitMonitor } from './lib/ratelimit-monitor.ts';
 import { summaryOutputs, TREND_STATS, type K6SummaryData } from './lib/summary.ts';
 import { bearer, closeTarget, openTarget, type Target } from './lib/target.ts';
@@ -58,7 +59,7 @@ const retryAfter = new Trend('ratelimit_retry_after_s');
 // Gauges per time slice carry the first VU's minute `r` to handleSummary (the report's series).
 const remaining = Array.from({ length: SLICES }, (_, i) => new Gauge(`ratelimit_remaining_s${String(i).padStart(2, '0')}`));
 
-interface SetupData { target: Target; baseline: Record<WindowName, PolicyMember> | null; sliceMs: number }
+interface SetupData { target: Target; baseline: Record<RateWindow, PolicyMember> | null; sliceMs: number }
 
 export function setup(): SetupData {
   const target = openTarget(__ENV, { quotas: { minute: QUOTA_MINUTE, hour: 1000000, day: 10000000 }, scale: SCALE }, VUS);

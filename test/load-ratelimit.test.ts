@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CHECK } from '../load/lib/ratelimit-checks.ts';
-import { readRateLimit } from '../load/lib/ratelimit-fields.ts';
+import { problemMessages, readRateLimit } from '../lib/iso/rate-limit-fields.ts';
 import { createMonitor, type Observed, type Outcome } from '../load/lib/ratelimit-monitor.ts';
 
 type W = { r: number; t: number };
@@ -102,11 +102,10 @@ test('the header reader finds both headers under any capitalisation and flags no
   const a = readRateLimit({ ratelimit: '"minute";r=1;t=2, "hour";r=3;t=4, "day";r=5;t=6', 'RATELIMIT-POLICY': policy(9) });
   assert.deepEqual(a.limit.hour, { r: 3, t: 4 });
   assert.deepEqual(a.policy.minute, { q: 9, w: 60 });
-  assert.deepEqual([a.syntax, a.windows], [[], []]);
+  assert.deepEqual(a.problems, []);
   const b = readRateLimit({ RateLimit: '"minute";r=1.0;t=2, "hour";r=3;t=4, "day";r=5;t=6', 'RateLimit-Policy': policy(9) });
-  assert.equal(b.syntax.length, 1);
-  assert.match(b.syntax[0]!, /Integer parameters r and t/);
-  assert.deepEqual(readRateLimit({}).syntax, ['RateLimit is absent', 'RateLimit-Policy is absent']);
+  assert.deepEqual(problemMessages(b, ['absent', 'syntax']), ['RateLimit "minute" parameter r=1.0 is a Decimal, not an Integer']);
+  assert.deepEqual(problemMessages(readRateLimit({}), ['absent', 'syntax']), ['RateLimit is absent', 'RateLimit-Policy is absent']);
 });
 
 test('answers that carry their own arrival time are placed one by one, however long the batch', () => {

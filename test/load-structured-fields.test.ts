@@ -1,16 +1,21 @@
 /**
- * The k6-side RFC 9651 List parser (load/lib/structured-fields.ts) against the
- * `structured-headers` package as the oracle: a table of edge cases, then generated field
- * values (valid ones from the oracle's serializer, and noise from the grammar's alphabet).
- * Both must agree: the same members, or both refuse.
+ * The one RFC 9651 List parser (lib/iso/structured-fields.ts, shared by the suite, the client
+ * and the k6 scripts) against the `structured-headers` package as the oracle: a table of edge
+ * cases, then generated field values (valid ones from the oracle's serializer, and noise from the
+ * grammar's alphabet). Both must agree: the same members, or both refuse. Then the RateLimit
+ * reader built on it (lib/iso/rate-limit-fields.ts) against a reading made with the oracle.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { parseList as oracleParse, serializeList, Token, DisplayString, type BareItem as OracleBare, type List } from 'structured-headers';
-import { parseList, type BareItem, type ListMember, type Parameters } from '../load/lib/structured-fields.ts';
+import { parseList, type BareItem, type ListMember, type Parameters } from '../lib/iso/structured-fields.ts';
+import { readRateLimit } from '../lib/iso/rate-limit-fields.ts';
+import { RATE_WINDOWS } from '../lib/iso/spec-constants.ts';
+import { chooseSeed } from '../lib/run-config.ts';
 
-const seed = Number(process.env.CPC_SEED ?? Date.now() % 2 ** 31);
+const seed = chooseSeed(process.env, Date.now() % 2 ** 31);
+console.log(`structured fields: seed ${seed} (CPC_SEED=${seed} replays it)`);
 
 type Norm = { t: string; v: unknown };
 const normOracle = (v: OracleBare): Norm => {
@@ -108,4 +113,57 @@ test(`the parser agrees with structured-headers on noise from the grammar's alph
     fc.pre(!dateNotLast(input));
     assert.deepEqual(mine(input), oracle(input), `input ${JSON.stringify(input)}`);
   }), { seed, numRuns: 3000 });
+});
+
+/**
+ * What the RateLimit reader must make of a field, read with the oracle: per window member (a
+ * String or a Token naming one), each parameter's value when it is a number, and how many
+ * parameters are not Integers (structured-headers serialises a whole number as an Integer and
+ * any other as a Decimal, so the parsed number tells which it was).
+ */
+function oracleReading(text: string, keys: readonly [string, string]) {
+  const values: Record<string, Record<string, number>> = {};
+  let notInteger = 0;
+  for (const [bare, params] of oracleParse(text)) {
+    const name = typeof bare === 'string' ? bare : bare instanceof Token ? bare.toString() : String(bare);
+    const got: Record<string, number> = {};
+    for (const k of keys) {
+      const v = params.get(k);
+      if (typeof v === 'number') got[k] = v;
+      if (typeof v !== 'number' || !Number.isInteger(v)) notInteger++;
+    }
+    if (keys.every((k) => got[k] !== undefined)) values[name] = got;
+  }
+  return { values, notInteger };
+}
+
+const rateParam = fc.oneof(
+  { weight: 6, arbitrary: fc.integer({ min: 0, max: 999_999 }) },
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: 999_999 }).map((n) => n / 1000) },
+  { weight: 1, arbitrary: fc.constantFrom('60', 'x') },
+);
+type Member = [OracleBare, Map<string, OracleBare>];
+/** A rate-limit field as the oracle serialises it: some of the windows in any order, each a String or a Token, with its two parameters or fewer. */
+const rateField = (keys: readonly [string, string]): fc.Arbitrary<Member[]> =>
+  fc.uniqueArray(fc.constantFrom(...RATE_WINDOWS), { maxLength: 3 }).chain((names) => fc.tuple(...names.map((name) => fc.tuple(
+    fc.oneof(fc.constant<OracleBare>(name), fc.constant<OracleBare>(new Token(name))),
+    fc.option(rateParam, { nil: undefined, freq: 8 }),
+    fc.option(rateParam, { nil: undefined, freq: 8 }),
+  ).map(([n, a, b]): Member => [n, new Map([[keys[0], a], [keys[1], b]].filter((e): e is [string, OracleBare] => e[1] !== undefined))]))));
+
+test(`the RateLimit reader reads what structured-headers serialises as the oracle reads it (seed ${seed})`, () => {
+  fc.assert(fc.property(rateField(['r', 't']), rateField(['q', 'w']), (limitList, policyList) => {
+    const fields = { ratelimit: serializeList(limitList), 'ratelimit-policy': serializeList(policyList) };
+    const reading = readRateLimit({ RateLimit: fields.ratelimit, 'RateLimit-Policy': fields['ratelimit-policy'] });
+    const context = `${JSON.stringify(fields)}\n${JSON.stringify(reading.problems)}`;
+    const expected = { ratelimit: oracleReading(fields.ratelimit, ['r', 't']), 'ratelimit-policy': oracleReading(fields['ratelimit-policy'], ['q', 'w']) };
+    assert.deepEqual({ ...reading.limit }, expected.ratelimit.values, context);
+    assert.deepEqual({ ...reading.policy }, expected['ratelimit-policy'].values, context);
+    for (const [header, list] of [['ratelimit', limitList], ['ratelimit-policy', policyList]] as const) {
+      const mine = reading.problems.filter((p) => p.header === header);
+      assert.equal(mine.filter((p) => p.kind === 'syntax').length, expected[header].notInteger, context);
+      assert.equal(mine.filter((p) => p.kind === 'windows').length, RATE_WINDOWS.filter((w) => !list.some(([n]) => String(n) === w)).length, context);
+      assert.equal(mine.filter((p) => p.kind === 'absent').length, 0, context);
+    }
+  }), { seed, numRuns: 500 });
 });

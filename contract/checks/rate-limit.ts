@@ -1,5 +1,6 @@
 import type { ApiResult } from '../../lib/client/api.js';
-import { readRateLimit, RATE_WINDOWS, type RateLimitSnapshot } from '../../lib/rate-limit-headers.js';
+import { readRateLimit, type RateLimitReading } from '../../lib/iso/rate-limit-fields.js';
+import { RATE_WINDOW_SECONDS, RATE_WINDOWS } from '../../lib/iso/spec-constants.js';
 import type { Finding } from '../support/rules.js';
 
 export const RATE_RULES = {
@@ -15,18 +16,16 @@ export const RATE_RULES = {
   headersOn429: 'RATE.429.HEADERS',
 } as const;
 
-/** The spec's window lengths in seconds ("three windows named `minute`, `hour`, `day`"). */
-const WINDOW_SECONDS = { minute: 60, hour: 3600, day: 86400 } as const;
-
 /**
  * `RateLimit` and `RateLimit-Policy` are RFC 9651 Lists with one member per window, a String or a Token
  * (`"minute"`, `"hour"`, `"day"`) carrying `r`/`t` and `q`/`w` (spec, Limits), parsed with
- * the structured-headers library; `w` is the window's length, `0 <= r <= q`, `0 <= t <= w`.
+ * lib/iso/rate-limit-fields.ts (tested against the structured-headers library); `w` is the window's length, `0 <= r <= q`, `0 <= t <= w`.
  * `absentRule` is the rule a missing header breaks (on successes, on 429s).
  */
-export function rateLimitHeadersConformance(res: ApiResult, absentRule: string = RATE_RULES.onSuccess): { findings: Finding[]; snapshot: RateLimitSnapshot } {
+export function rateLimitHeadersConformance(res: ApiResult, absentRule: string = RATE_RULES.onSuccess): { findings: Finding[]; snapshot: RateLimitReading } {
   const where = `${res.operation} → ${res.status}`;
-  const { snapshot, problems } = readRateLimit(res.headers);
+  const snapshot = readRateLimit(res.headers);
+  const { problems } = snapshot;
   const findings: Finding[] = problems.map((p) => ({
     rule: p.kind === 'absent' ? absentRule : p.kind === 'windows' ? RATE_RULES.windows : p.header === 'ratelimit' ? RATE_RULES.limitMembers : RATE_RULES.policyMembers,
     message: `${where}: ${p.message}`,
@@ -34,7 +33,7 @@ export function rateLimitHeadersConformance(res: ApiResult, absentRule: string =
   for (const w of RATE_WINDOWS) {
     const l = snapshot.limit[w];
     const p = snapshot.policy[w];
-    if (p && p.w !== WINDOW_SECONDS[w]) findings.push({ rule: RATE_RULES.windowLengths, message: `${where}: "${w}" has w=${p.w}, the ${w} window is ${WINDOW_SECONDS[w]} s` });
+    if (p && p.w !== RATE_WINDOW_SECONDS[w]) findings.push({ rule: RATE_RULES.windowLengths, message: `${where}: "${w}" has w=${p.w}, the ${w} window is ${RATE_WINDOW_SECONDS[w]} s` });
     if (p && p.q < 0) findings.push({ rule: RATE_RULES.bounds, message: `${where}: "${w}" quota q=${p.q} is negative` });
     if (!l || !p) continue;
     if (l.r < 0 || l.r > p.q) findings.push({ rule: RATE_RULES.bounds, message: `${where}: "${w}" has r=${l.r}, outside 0..q=${p.q}` });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readRateLimit, RATE_WINDOWS } from '../rate-limit-headers.js';
+import { readRateLimit } from '../iso/rate-limit-fields.js';
+import { RATE_WINDOWS } from '../iso/spec-constants.js';
 import type { HttpRequest, HttpResponse, Transport } from './transport.js';
 
 /**
@@ -102,7 +103,7 @@ export class Pacer {
   /** Learns the windows from an answer's `RateLimit` (and quotas from `RateLimit-Policy`). */
   observe(credential: string, headers: Record<string, string>): void {
     if (headers.ratelimit === undefined) return;
-    const { snapshot } = readRateLimit(headers);
+    const snapshot = readRateLimit(headers);
     const now = this.now();
     const windows = this.#windows.get(credential) ?? new Map<string, WindowView>();
     for (const name of RATE_WINDOWS) {

@@ -3,7 +3,7 @@
  * under `{serverless_url}/v2/<endpoint_id>`, key in `authorization`). k6 code.
  */
 import http, { type RefinedResponse, type ResponseType } from 'k6/http';
-import { headerValue } from './ratelimit-fields.ts';
+import { headerValue } from '../../lib/iso/rate-limit-fields.ts';
 import { serverlessAuth, type Target } from './target.ts';
 
 export type Res = RefinedResponse<ResponseType | undefined>;

@@ -9,7 +9,8 @@
  * whose estimated reset instants lie within half a window of each other belong to one instance.
  */
 import { CHECK } from './ratelimit-checks.ts';
-import { complete, headerValue, readRateLimit, WINDOW_SECONDS, WINDOWS, type PolicyMember, type WindowName } from './ratelimit-fields.ts';
+import { complete, headerValue, problemMessages, readRateLimit, type PolicyMember } from '../../lib/iso/rate-limit-fields.ts';
+import { RATE_WINDOW_SECONDS, RATE_WINDOWS, type RateWindow } from '../../lib/iso/spec-constants.ts';
 
 export interface Observed {
   status: number;
@@ -29,7 +30,7 @@ export interface MonitorOptions {
   /** Virtual milliseconds per real millisecond on the target (1 on a real deployment). */
   scale: number;
   /** The policy every response must show; when absent, the first complete response's policy. */
-  baseline?: Record<WindowName, PolicyMember>;
+  baseline?: Record<RateWindow, PolicyMember>;
   /** True when nobody else spends this VU's quota, so refusals can be counted exactly. */
   ownAccount: boolean;
 }
@@ -57,23 +58,25 @@ export interface RateLimitMonitor {
 /** A monitor for one VU's responses (closures, not a class: k6 runs this). */
 export function createMonitor(o: MonitorOptions): RateLimitMonitor {
   let baseline = o.baseline;
-  const instances: Partial<Record<WindowName, Instance>> = {};
+  const instances: Partial<Record<RateWindow, Instance>> = {};
 
   function observeBatch(responses: readonly Observed[], startMs: number, endMs: number): Outcome[] {
     const out: Outcome[] = [];
     const readings = responses.map((res) => ({ res, reading: readRateLimit(res.headers) }));
     for (const { res, reading } of readings) {
       out.push(ok(CHECK.status, res.status === 429 || (res.status >= 200 && res.status < 300), `status ${res.status}`));
-      out.push(ok(CHECK.syntax, reading.syntax.length === 0, reading.syntax.join('; ')));
-      out.push(ok(CHECK.windows, reading.windows.length === 0, reading.windows.join('; ')));
+      const syntax = problemMessages(reading, ['absent', 'syntax']);
+      const windows = problemMessages(reading, ['windows']);
+      out.push(ok(CHECK.syntax, syntax.length === 0, syntax.join('; ')));
+      out.push(ok(CHECK.windows, windows.length === 0, windows.join('; ')));
       if (!complete(reading)) continue;
       if (!baseline) baseline = reading.policy;
-      for (const w of WINDOWS) {
+      for (const w of RATE_WINDOWS) {
         const { r, t } = reading.limit[w];
         const { q, w: len } = reading.policy[w];
         const base = baseline[w];
         out.push(ok(CHECK.policyConstant, q === base.q && len === base.w, `${w}: q=${q};w=${len}, first seen q=${base.q};w=${base.w}`));
-        out.push(ok(CHECK.windowLength, len === WINDOW_SECONDS[w], `${w}: w=${len}`));
+        out.push(ok(CHECK.windowLength, len === RATE_WINDOW_SECONDS[w], `${w}: w=${len}`));
         out.push(ok(CHECK.rBounds, r >= 0 && r <= q, `${w}: r=${r}, q=${q}`));
         out.push(ok(CHECK.tBounds, t >= 0 && t <= len, `${w}: t=${t}, w=${len}`));
       }
@@ -82,8 +85,8 @@ export function createMonitor(o: MonitorOptions): RateLimitMonitor {
     const midMs = (startMs + endMs) / 2;
     const spanV = (endMs - startMs) * o.scale;
     const timed = responses.every((r) => r.atMs !== undefined);
-    for (const w of WINDOWS) {
-      const lenMs = WINDOW_SECONDS[w] * 1000;
+    for (const w of RATE_WINDOWS) {
+      const lenMs = RATE_WINDOW_SECONDS[w] * 1000;
       // Untimed answers of a batch longer than a quarter window cannot be placed in one instance: skip, never guess.
       if (!timed && spanV >= lenMs / 4) { delete instances[w]; continue; }
       const points: Point[] = [];
@@ -96,8 +99,8 @@ export function createMonitor(o: MonitorOptions): RateLimitMonitor {
     return out;
   }
 
-  function refusal(res: Observed, limit: Record<WindowName, { r: number; t: number }>): Outcome[] {
-    const exhausted = WINDOWS.filter((w) => limit[w].r === 0);
+  function refusal(res: Observed, limit: Record<RateWindow, { r: number; t: number }>): Outcome[] {
+    const exhausted = RATE_WINDOWS.filter((w) => limit[w].r === 0);
     const detail = detailOf(res.body) ?? '';
     const named = exhausted.filter((w) => new RegExp(`\\b${w}\\b`, 'i').test(detail));
     const raw = headerValue(res.headers, 'Retry-After');
@@ -105,7 +108,7 @@ export function createMonitor(o: MonitorOptions): RateLimitMonitor {
     const window = named[0] ?? exhausted.slice().sort((a, b) => limit[b].t - limit[a].t)[0];
     const type = (headerValue(res.headers, 'Content-Type') ?? '').split(';')[0]!.trim().toLowerCase();
     return [
-      ok(CHECK.refusedWhenExhausted, exhausted.length > 0, `429 while r=${WINDOWS.map((w) => `${w}:${limit[w].r}`).join(',')}`),
+      ok(CHECK.refusedWhenExhausted, exhausted.length > 0, `429 while r=${RATE_WINDOWS.map((w) => `${w}:${limit[w].r}`).join(',')}`),
       ok(CHECK.detailNamesWindow, named.length > 0, `detail ${JSON.stringify(detail)}; exhausted: ${exhausted.join(',') || 'none'}`),
       ok(CHECK.retryAfter, retryAfter !== undefined && window !== undefined && retryAfter >= limit[window].t,
         `Retry-After ${JSON.stringify(raw)}; ${window ? `${window} t=${limit[window].t}` : 'no exhausted window'}`),
@@ -113,7 +116,7 @@ export function createMonitor(o: MonitorOptions): RateLimitMonitor {
     ];
   }
 
-  function windowChecks(w: WindowName, points: Point[], lenMs: number, refusedHere: boolean[]): Outcome[] {
+  function windowChecks(w: RateWindow, points: Point[], lenMs: number, refusedHere: boolean[]): Outcome[] {
     const out: Outcome[] = [];
     points.sort((a, b) => a.resetV - b.resetV);
     const clusters: Point[][] = [];

@@ -1,5 +1,6 @@
 /**
- * A minimal RFC 9651 (Structured Field Values for HTTP) parser for Lists, written for k6.
+ * A minimal RFC 9651 (Structured Field Values for HTTP) parser for Lists, the one the suite, the
+ * client and the k6 scripts in `load/` share (through ./rate-limit-fields.ts).
  *
  * Why not the `structured-headers` package: k6 cannot import npm packages by name, and a
  * relative path into `node_modules` ties every script to an npm install, which a k6-operator
