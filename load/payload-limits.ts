@@ -12,7 +12,8 @@ import { check } from 'k6';
 import { Counter, Gauge, Trend } from 'k6/metrics';
 import { intKnob } from './lib/config.ts';
 import { bodyJson, endpointOf, jobParams, jobUrl, mediaType, type Res } from './lib/jobs.ts';
-import { jobBody, limitSizes, MB, MIB, readingOf } from './lib/payload.ts';
+import { jobBody, limitSizes, readingOf } from './lib/payload.ts';
+import { MB, MIB, PAYLOAD_LIMIT_MB } from '../lib/iso/spec-constants.ts';
 import { summaryOutputs, TREND_STATS, type K6SummaryData } from './lib/summary.ts';
 import { closeTarget, openTarget, type Target } from './lib/target.ts';
 
@@ -23,7 +24,7 @@ const STORM_BODIES = intKnob(__ENV, 'CPC_LOAD_STORM_BODIES', 2, 1, 50);
 const REJECT_P95_MS = intKnob(__ENV, 'CPC_LOAD_REJECT_P95_MS', 3000, 1, 600000);
 const HEALTH_P95_MS = intKnob(__ENV, 'CPC_LOAD_P95_MS', 2000, 1, 600000);
 
-const LIMITS = { runsync: 20, run: 10 } as const;
+const LIMITS = PAYLOAD_LIMIT_MB;
 type Op = keyof typeof LIMITS;
 
 export const options = {

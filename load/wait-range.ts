@@ -17,6 +17,7 @@ import { intKnob, numberKnob } from './lib/config.ts';
 import { bodyJson, cancelJob, endpointOf, jobParams, jobUrl } from './lib/jobs.ts';
 import { summaryOutputs, TREND_STATS, type K6SummaryData } from './lib/summary.ts';
 import { closeTarget, openTarget, type Target } from './lib/target.ts';
+import { WAIT_MS } from '../lib/iso/spec-constants.ts';
 import { classifyOutOfRange, latenessVirtualMs, OUT_OF_RANGE_WAITS, waitProbes, waitWindow, type Tolerance } from './lib/wait-timing.ts';
 
 const VUS = intKnob(__ENV, 'CPC_LOAD_VUS', 1, 1, 100);
@@ -51,7 +52,7 @@ export function setup(): Target {
 }
 
 const runsync = (target: Target, wait: number | undefined, sleepMs: number, tag: string) => {
-  const timeoutMs = Math.ceil((wait ?? 90000) / target.scale) + 120000;
+  const timeoutMs = Math.ceil((wait ?? WAIT_MS.default) / target.scale) + 120000;
   return http.post(`${jobUrl(target, 'runsync')}${wait === undefined ? '' : `?wait=${wait}`}`, JSON.stringify({ input: { sleepMs } }),
     jobParams(target, { probe: tag }, timeoutMs, tag === 'wait' ? [{ min: 200, max: 299 }] : [{ min: 200, max: 499 }]));
 };
@@ -86,7 +87,7 @@ export default function (target: Target): void {
     const elapsedVirtual = res.timings.duration * target.scale;
     outOfRange[wait]!.status.add(res.status);
     outOfRange[wait]!.elapsed.add(Math.round(elapsedVirtual));
-    console.info(`wait-range: wait=${wait} (outside 1000..300000): ${classifyOutOfRange(wait, res.status, elapsedVirtual)}`);
+    console.info(`wait-range: wait=${wait} (outside ${WAIT_MS.min}..${WAIT_MS.max}): ${classifyOutOfRange(wait, res.status, elapsedVirtual)}`);
     check(res, { [`/runsync with wait=${wait} (outside the range) answers without a 5xx`]: (r) => r.status > 0 && r.status < 500 });
     const job = bodyJson(res);
     if (res.status >= 200 && res.status < 300 && job?.status !== 'COMPLETED') cancelJob(target, job?.id);

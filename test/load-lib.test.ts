@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { intKnob, LoadConfigError, numberKnob, targetUrls } from '../load/lib/config.ts';
-import { jobBody, limitSizes, MB, MIB } from '../load/lib/payload.ts';
+import { jobBody, limitSizes } from '../load/lib/payload.ts';
+import { MB, MIB } from '../lib/iso/spec-constants.ts';
 import { summaryOutputs, toLoadSummary, type K6SummaryData } from '../load/lib/summary.ts';
 import { classifyOutOfRange, waitProbes, waitWindow } from '../load/lib/wait-timing.ts';
 import { validateLoadSummary } from '../reports/validate.js';

@@ -5,6 +5,7 @@
  * binary one, and a body between the two readings is sent to record which one the target uses.
  * Pure ECMAScript.
  */
+import { MB, MIB } from '../../lib/iso/spec-constants.ts';
 export interface LimitSizes {
   /** Under `limitMb` decimal megabytes: every reading accepts it. */
   accept: number;
@@ -13,9 +14,6 @@ export interface LimitSizes {
   /** Over `limitMb` binary megabytes: every reading refuses it. */
   refuse: number;
 }
-
-export const MB = 1000000;
-export const MIB = 1048576;
 
 /** The three sizes for a limit of `limitMb` MB: (limit - 0.5) MB, halfway between limit MB and limit MiB, (limit + 0.5) MiB. */
 export function limitSizes(limitMb: number): LimitSizes {

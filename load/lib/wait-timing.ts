@@ -3,6 +3,8 @@
  * milliseconds; it controls how long the request waits"; "Default wait | 90 seconds"). Times
  * are virtual on the emulator: a wait of W virtual ms lasts W / scale real ms. Pure ECMAScript.
  */
+import { WAIT_MS } from '../../lib/iso/spec-constants.ts';
+
 export interface Tolerance {
   /** Lateness allowed in the target's time (virtual ms on the emulator, real ms elsewhere). */
   virtualMs: number;
@@ -31,12 +33,10 @@ export interface WaitProbe {
   kind: 'slow' | 'fast';
 }
 
-export const DEFAULT_WAIT_MS = 90000;
-
 export function waitProbes(): WaitProbe[] {
   const probes: WaitProbe[] = [];
-  for (const wait of [1000, 300000, undefined]) {
-    const effectiveMs = wait ?? DEFAULT_WAIT_MS;
+  for (const wait of [WAIT_MS.min, WAIT_MS.max, undefined]) {
+    const effectiveMs = wait ?? WAIT_MS.default;
     probes.push({ wait, effectiveMs, sleepMs: effectiveMs + 60000, kind: 'slow' });
     // A 5 s job must come back COMPLETED; within a 1 s wait there is no such job (and a cold start would race it).
     if (effectiveMs >= 60000) probes.push({ wait, effectiveMs, sleepMs: 5000, kind: 'fast' });
@@ -56,6 +56,6 @@ export function classifyOutOfRange(wait: number, status: number, elapsedVirtualM
   if (status < 200 || status >= 300) return `answered ${status}`;
   const near = (ms: number) => Math.abs(elapsedVirtualMs - ms) <= Math.max(250, ms * 0.05);
   if (near(wait)) return 'honoured as given';
-  if (near(wait < 1000 ? 1000 : 300000)) return 'clamped into 1000..300000';
+  if (near(wait < WAIT_MS.min ? WAIT_MS.min : WAIT_MS.max)) return `clamped into ${WAIT_MS.min}..${WAIT_MS.max}`;
   return `answered after ${Math.round(elapsedVirtualMs)} ms`;
 }

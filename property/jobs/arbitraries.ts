@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { EXECUTION_TIMEOUT_MS, RETENTION, type JobInput } from './model.js';
+import { RETENTION_MS } from '../../lib/iso/spec-constants.js';
+import { EXECUTION_TIMEOUT_MS, type JobInput } from './model.js';
 import { AdvanceCommand } from './commands/advance.js';
 import { CancelCommand } from './commands/cancel.js';
 import { HealthCommand } from './commands/health.js';
@@ -15,7 +16,7 @@ export const jobInput = (): fc.Arbitrary<JobInput> =>
   fc.record({ sleepMs: fc.constantFrom(0, 1_000, 5_000, EXECUTION_TIMEOUT_MS + 10_000), fail: fc.boolean() });
 
 /** Clock steps around the limits: within a job, past the timeout, past each retention. */
-const steps = [500, 1_000, 5_000, EXECUTION_TIMEOUT_MS, RETENTION.sync + 1_000, RETENTION.syncWithWait + 1_000, RETENTION.run + 1_000];
+const steps = [500, 1_000, 5_000, EXECUTION_TIMEOUT_MS, RETENTION_MS.runsync + 1_000, RETENTION_MS.runsyncWithWait + 1_000, RETENTION_MS.run + 1_000];
 
 /** Every command of the job state machine, for `fc.commands`. */
 export function jobCommands(): fc.Arbitrary<fc.AsyncCommand<never, never>>[] {
@@ -28,7 +29,7 @@ export function jobCommands(): fc.Arbitrary<fc.AsyncCommand<never, never>>[] {
     pick.map((p) => new RetryCommand(p)),
     fc.constant(new PurgeCommand()),
     fc.constant(new HealthCommand()),
-    fc.oneof(fc.constantFrom(...steps), fc.integer({ min: 1, max: RETENTION.run + 60_000 })).map((ms) => new AdvanceCommand(ms)),
+    fc.oneof(fc.constantFrom(...steps), fc.integer({ min: 1, max: RETENTION_MS.run + 60_000 })).map((ms) => new AdvanceCommand(ms)),
     fc.constant(new ProgressCommand()),
   ] as unknown as fc.Arbitrary<fc.AsyncCommand<never, never>>[];
 }

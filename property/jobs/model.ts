@@ -1,4 +1,5 @@
 import type { JobStatus } from '../../lib/types.gen.js';
+import { RETENTION_MS } from '../../lib/iso/spec-constants.js';
 
 /**
  * A model of one queue-based endpoint's job state machine, in virtual milliseconds, under the
@@ -17,8 +18,6 @@ import type { JobStatus } from '../../lib/types.gen.js';
  */
 export const EXECUTION_TIMEOUT_MS = 30_000;
 export const AUTOMATIC_RETRIES = 1;
-export const RETENTION = { run: 30 * 60_000, sync: 60_000, syncWithWait: 5 * 60_000 } as const;
-export const DEFAULT_WAIT_MS = 90_000;
 
 export interface JobInput { sleepMs: number; fail: boolean }
 
@@ -148,7 +147,7 @@ export class JobModel {
 
   #end(job: ModelJob, status: JobStatus): void {
     this.#set(job, status);
-    job.expiresAt = this.now + (job.sync ? (job.waitGiven ? RETENTION.syncWithWait : RETENTION.sync) : RETENTION.run);
+    job.expiresAt = this.now + (job.sync ? (job.waitGiven ? RETENTION_MS.runsyncWithWait : RETENTION_MS.runsync) : RETENTION_MS.run);
   }
 
   #dispatch(): void {

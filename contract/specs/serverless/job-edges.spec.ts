@@ -3,6 +3,7 @@ import { conform, must, rules } from '../../support/rules.js';
 import { jobObjectConformance, statusOf } from '../../checks/job-conformance.js';
 import { jobCounters } from '../../checks/health-conformance.js';
 import { inFlight, jobsFor, release, setTimings, TERMINAL, type Jobs } from './support/jobs.js';
+import { RETENTION_MS } from '../../../lib/iso/spec-constants.js';
 
 // Job-state cases beyond the common paths (found by mutation testing, npm run mutation): each
 // holds a rule of the spec's "Job status" table, "Limits" or the Health object in a situation
@@ -84,7 +85,7 @@ test.describe('job states beyond the first attempt', () => {
     test.skip(first.status !== 200, `setup: the first /retry answered ${first.status}`);
     const { last } = await jobs.until(id, ended, { stepMs: 1_000, maxVirtualMs: 10_000 });
     test.skip(statusOf(last) !== 'FAILED', `setup: the retried job ended ${statusOf(last)}`);
-    await emu.advance(30 * MINUTE + 1_000);
+    await emu.advance(RETENTION_MS.run + 1_000);
     const res = await jobs.retry(id);
     const requeued = res.status >= 200 && res.status < 300 && (res.body as { status?: string } | undefined)?.status === 'IN_QUEUE';
     conform(must(!requeued, 'LIMIT.RETRY.AFTER_EXPIRY', `/retry 30 min after the second failure answered ${res.status} ${res.text.slice(0, 200)}`));

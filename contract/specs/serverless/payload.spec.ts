@@ -2,11 +2,10 @@ import { countsAreOwn, test } from '../../support/fixtures.js';
 import { conform, must, rules } from '../../support/rules.js';
 import { jobCounters } from '../../checks/health-conformance.js';
 import { jobsFor, type Jobs } from './support/jobs.js';
+import { MB, MIB, PAYLOAD_LIMIT_MB } from '../../../lib/iso/spec-constants.js';
 
 // Spec, Limits: "Maximum payload | 20 MB | `/runsync`" and "Maximum payload | 10 MB | `/run`". Bodies within the
 // limit are sized in decimal megabytes (accepted on either reading of MB); bodies over it exceed even 1 MB = 2^20 bytes.
-const MB = 1_000_000;
-const MIB = 1024 * 1024;
 
 /** A `{input}` body of exactly `bytes` bytes; the handler streams one small item, so nothing large comes back. */
 function bodyOf(bytes: number): string {
@@ -20,9 +19,9 @@ const jobTotal = async (jobs: Jobs): Promise<number> => {
 };
 
 const cases = [
-  { op: 'run', rule: 'LIMIT.RUN.PAYLOAD_10MB', within: 10 * MB, over: 10 * MIB + MB },
-  { op: 'runsync', rule: 'LIMIT.RUNSYNC.PAYLOAD_20MB', within: 15 * MB, over: 20 * MIB + MB },
-  { op: 'runsync', rule: 'LIMIT.RUNSYNC.PAYLOAD_20MB', within: 20 * MB, over: undefined },
+  { op: 'run', rule: 'LIMIT.RUN.PAYLOAD_10MB', within: PAYLOAD_LIMIT_MB.run * MB, over: PAYLOAD_LIMIT_MB.run * MIB + MB },
+  { op: 'runsync', rule: 'LIMIT.RUNSYNC.PAYLOAD_20MB', within: 15 * MB, over: PAYLOAD_LIMIT_MB.runsync * MIB + MB },
+  { op: 'runsync', rule: 'LIMIT.RUNSYNC.PAYLOAD_20MB', within: PAYLOAD_LIMIT_MB.runsync * MB, over: undefined },
 ] as const;
 
 test.describe('payload limits', () => {

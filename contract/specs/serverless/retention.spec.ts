@@ -2,10 +2,10 @@ import { test } from '../../support/fixtures.js';
 import { conform, must, rules } from '../../support/rules.js';
 import { statusOf } from '../../checks/job-conformance.js';
 import { JobSetupError, jobsFor, type Jobs } from './support/jobs.js';
+import { RETENTION_MS, WAIT_MS } from '../../../lib/iso/spec-constants.js';
 
 // Spec, Limits: "Result retention | 1 minute after completion (up to 5 minutes when the wait parameter
 // is used) | `/runsync` jobs"; "Result retention | 30 minutes after completion | `/run` jobs".
-const MINUTE = 60_000;
 
 /** Runs a job that completes at once and returns its id (the clock has not moved since). */
 async function completedSync(jobs: Jobs, query: Record<string, number> = {}): Promise<string> {
@@ -21,7 +21,7 @@ test.describe('result retention', () => {
     emu.require('move the clock through the 1-minute retention');
     const jobs = jobsFor({ api, emu, target });
     const id = await completedSync(jobs);
-    await emu.advance(MINUTE - 1_000);
+    await emu.advance(RETENTION_MS.runsync - 1_000);
     const res = await jobs.status(id);
     conform(must(statusOf(res) === 'COMPLETED' && 'output' in (res.body as object), 'LIMIT.RUNSYNC.RETENTION_1_MIN',
       `59 s after completion /status answered ${res.status}: ${res.text.slice(0, 200)}`));
@@ -31,7 +31,7 @@ test.describe('result retention', () => {
     emu.require('move the clock past the 5-minute retention');
     const jobs = jobsFor({ api, emu, target });
     const id = await completedSync(jobs, { wait: 30_000 });
-    await emu.advance(5 * MINUTE + 1_000);
+    await emu.advance(RETENTION_MS.runsyncWithWait + 1_000);
     const res = await jobs.status(id);
     conform(must(statusOf(res) !== 'COMPLETED', 'LIMIT.RUNSYNC.RETENTION_WAIT_5_MIN', `5 min 1 s after completion the result is still readable: ${res.text.slice(0, 200)}`));
   });
@@ -39,16 +39,16 @@ test.describe('result retention', () => {
   test('wait=1000 and wait=300000 give the same retention', rules('LIMIT.RUNSYNC.WAIT_NOT_RETENTION'), async ({ api, emu, target }) => {
     emu.require('compare retention at fixed points of virtual time');
     const jobs = jobsFor({ api, emu, target });
-    const short = await completedSync(jobs, { wait: 1_000 });
-    const long = await completedSync(jobs, { wait: 300_000 });
+    const short = await completedSync(jobs, { wait: WAIT_MS.min });
+    const long = await completedSync(jobs, { wait: WAIT_MS.max });
     const findings = [];
     let elapsed = 0;
-    for (const at of [30_000, 61_000, 3 * MINUTE, 5 * MINUTE + 1_000]) {
+    for (const at of [30_000, RETENTION_MS.runsync + 1_000, 180_000, RETENTION_MS.runsyncWithWait + 1_000]) {
       await emu.advance(at - elapsed);
       elapsed = at;
       const [a, b] = [await readable(jobs, short), await readable(jobs, long)];
       findings.push(...must(a === b, 'LIMIT.RUNSYNC.WAIT_NOT_RETENTION', `${at / 1000} s after completion: wait=1000 result ${a ? 'readable' : 'gone'}, wait=300000 result ${b ? 'readable' : 'gone'}`));
-      if (at > 5 * MINUTE) findings.push(...must(!a && !b, 'LIMIT.RUNSYNC.WAIT_NOT_RETENTION', 'a result is still readable more than 5 minutes after completion'));
+      if (at > RETENTION_MS.runsyncWithWait) findings.push(...must(!a && !b, 'LIMIT.RUNSYNC.WAIT_NOT_RETENTION', 'a result is still readable more than 5 minutes after completion'));
     }
     conform(findings);
   });
@@ -59,7 +59,7 @@ test.describe('result retention', () => {
     const id = await jobs.submit({ echo: 'kept' });
     const { last } = await jobs.until(id, (s) => s === 'COMPLETED', { stepMs: 0, maxVirtualMs: 0 });
     if (statusOf(last) !== 'COMPLETED') throw new JobSetupError(`setup: the job is ${statusOf(last)}`);
-    await emu.advance(30 * MINUTE - 1_000);
+    await emu.advance(RETENTION_MS.run - 1_000);
     const res = await jobs.status(id);
     conform(must(statusOf(res) === 'COMPLETED' && 'output' in (res.body as object), 'LIMIT.RUN.RETENTION_30_MIN',
       `29 min 59 s after completion /status answered ${res.status}: ${res.text.slice(0, 200)}`));

@@ -3,6 +3,7 @@ import { conform, must, observe, rules } from '../../support/rules.js';
 import { jobHandleConformance, statusOf } from '../../checks/job-conformance.js';
 import { jobCounters } from '../../checks/health-conformance.js';
 import { jobsFor, setTimings, TERMINAL } from './support/jobs.js';
+import { RETENTION_MS } from '../../../lib/iso/spec-constants.js';
 
 // Spec, Job status: "`FAILED` or `TIMED_OUT` | `/retry/<job_id>` | results not yet expired | `IN_QUEUE` | Same job id;
 // original input reused; previous output removed." Limits: "Retry after expiry | Not possible once results have expired".
@@ -70,7 +71,7 @@ test.describe('/retry', () => {
     const jobs = jobsFor({ api, emu, target });
     const id = await jobs.submit({ fail: 'expired' });
     await jobs.until(id, ended, { stepMs: 1_000, maxVirtualMs: 10_000 });
-    await emu.advance(30 * 60_000 + 1_000);
+    await emu.advance(RETENTION_MS.run + 1_000);
     const res = await jobs.retry(id);
     const requeued = res.status >= 200 && res.status < 300 && (res.body as { status?: string } | undefined)?.status === 'IN_QUEUE';
     conform(must(!requeued, 'LIMIT.RETRY.AFTER_EXPIRY', `/retry after expiry answered ${res.status} ${res.text.slice(0, 200)}`));

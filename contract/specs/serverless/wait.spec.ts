@@ -2,6 +2,7 @@ import { test } from '../../support/fixtures.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
 import { jobObjectConformance, statusOf } from '../../checks/job-conformance.js';
 import { inFlight, jobsFor, release, settlesWithin, TERMINAL } from './support/jobs.js';
+import { WAIT_MS } from '../../../lib/iso/spec-constants.js';
 
 // Spec, Limits: "Default wait | 90 seconds | `/runsync`"; "`wait` range | 1000 to 300000 milliseconds;
 // it controls how long the request waits, not retention".
@@ -35,7 +36,7 @@ test.describe('/runsync wait', () => {
     );
   });
 
-  for (const wait of [1_000, 90_000, 300_000]) {
+  for (const wait of [WAIT_MS.min, WAIT_MS.default, WAIT_MS.max]) {
     test(`/runsync accepts wait=${wait}`, rules('LIMIT.RUNSYNC.WAIT_RANGE'), async ({ api, emu, target }) => {
       const jobs = jobsFor({ api, emu, target });
       const res = await jobs.runsync({ echo: wait }, { wait });

@@ -1,5 +1,6 @@
 import type fc from 'fast-check';
-import { DEFAULT_WAIT_MS, isActive, type JobInput, type JobModel } from '../model.js';
+import { WAIT_MS } from '../../../lib/iso/spec-constants.js';
+import { isActive, type JobInput, type JobModel } from '../model.js';
 import { settlesWithin } from '../../../contract/specs/serverless/support/jobs.js';
 import { expectModel, handlerInput, type RealEndpoint } from '../real.js';
 
@@ -18,7 +19,7 @@ export class RunsyncCommand implements fc.AsyncCommand<JobModel, RealEndpoint> {
     const submittedAt = model.now;
     const job = model.submit(this.input, true, this.wait !== undefined);
     const activeAfterSubmit = model.counters.inQueue + model.counters.inProgress;
-    if (isActive(job.status)) model.advanceTo(submittedAt + (this.wait ?? DEFAULT_WAIT_MS), () => !isActive(job.status));
+    if (isActive(job.status)) model.advanceTo(submittedAt + (this.wait ?? WAIT_MS.default), () => !isActive(job.status));
     const pending = real.runsync(handlerInput(this.input, job.index), this.wait);
     pending.catch(() => undefined);
     try {
