@@ -13,10 +13,6 @@ export function registerSecret(value: string | undefined): void {
   if (value && value.length >= 6) known.add(value);
 }
 
-export function knownSecretCount(): number {
-  return known.size;
-}
-
 /** Replaces every registered secret in a string, plus bearer tokens and `api_key=` values. */
 export function redactText(text: string): string {
   let out = text;

@@ -21,11 +21,8 @@ export interface Rule {
 export const RULE_LEVELS: readonly RuleLevel[] = ['MUST', 'OBSERVED'];
 export const SURFACES: readonly Surface[] = ['rest-v2', 'serverless', 'rest-v1', 'graphql', 'all'];
 
-/** Rule files, relative to RULES_DIR, in load order. */
+/** Rule files, in schemas/rules/, in load order. */
 export const RULE_FILES: readonly string[] = ['common.json', 'rest-v2.json', 'serverless.json', 'rest-v1.json', 'graphql.json'];
-
-/** Absolute path of schemas/rules/. */
-export const RULES_DIR: string = fileURLToPath(new URL('../schemas/rules/', import.meta.url));
 
 /** Absolute path of schemas/rule-catalog.schema.json. */
 export const RULE_CATALOG_SCHEMA_PATH: string = fileURLToPath(new URL('../schemas/rule-catalog.schema.json', import.meta.url));
@@ -131,8 +128,4 @@ export function assertRuleIds(ids: readonly string[]): void {
   const { byId } = load();
   const unknown = [...new Set(ids.filter((id) => !byId.has(id)))];
   if (unknown.length > 0) throw new UnknownRuleError(unknown);
-}
-
-export function rulesForSurface(surface: Surface): readonly Rule[] {
-  return loadRules().filter((r) => r.surface === surface);
 }

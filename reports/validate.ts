@@ -57,9 +57,3 @@ export const validateReport = (data: unknown): Check => check(validators().repor
 export const validateLoadSummary = (data: unknown): Check => check(validators().load, data);
 /** Checks a baseline file against `baseline.schema.json`. */
 export const validateBaseline = (data: unknown): Check => check(validators().baseline, data);
-
-/** Throws {@link ReportFormatError} unless `data` is a valid report of this major version. */
-export function assertReport(data: unknown, what = 'the report'): void {
-  const result = validateReport(data);
-  if (!result.valid) throw new ReportFormatError(what, result.issues);
-}

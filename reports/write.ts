@@ -11,11 +11,6 @@ import { harvestValue, scrubText, scrubValue } from './scrub.js';
 /** Every format the suite writes, behind one interface. */
 export const renderers: readonly Renderer[] = [jsonRenderer, junitRenderer, htmlRenderer, markdownRenderer];
 
-/** The report with every API key removed: registered ones and those it reveals itself. */
-export function scrubReport(report: ConformanceReport): ConformanceReport {
-  return scrubValue(report);
-}
-
 /**
  * Renders every format into `dir`. The model is scrubbed of keys before rendering, and each
  * file's text once more after (a renderer may join strings into a new credential-shaped line).

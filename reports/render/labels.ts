@@ -1,7 +1,6 @@
 /** Words and symbols every renderer shares, so the formats tell the same story. */
 import type { ConformanceReport, TestOutcome, Verdict } from '../model.js';
 
-export const VERDICT_LABEL: Record<Verdict, string> = { pass: 'pass', fail: 'FAIL', blocked: 'blocked', skip: 'skip', observed: 'observed', untested: 'untested' };
 export const VERDICT_ICON: Record<Verdict, string> = { pass: '✅', fail: '❌', blocked: '⛔', skip: '⏭️', observed: '👁️', untested: '⚪' };
 
 /** The target in one line: its URL (never a key) or the embedded emulator with its faults. */

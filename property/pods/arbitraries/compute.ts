@@ -12,14 +12,9 @@ export function validVcpuCounts(flavor: CpuFlavor): number[] {
 }
 
 /**
- * A GpuConfig for one of `gpus` (spec: `id` required; `count` "Minimum 1, default 1"); `count`
+ * A GpuConfig for one GPU type (spec: `id` required; `count` "Minimum 1, default 1"); `count`
  * is sometimes omitted so the default is exercised.
  */
-export function gpuConfig(gpus: readonly GpuEntry[]): fc.Arbitrary<{ id: string; count?: number }> {
-  return fc.oneof(...gpus.map(gpuConfigOf));
-}
-
-/** A GpuConfig for one GPU type. */
 export function gpuConfigOf(g: GpuEntry): fc.Arbitrary<{ id: string; count?: number }> {
   return fc.record({
     id: fc.constant(g.id),

@@ -32,10 +32,8 @@ const isArray = (v: unknown): v is unknown[] => Array.isArray(v);
 
 export const minimumOf = (name: SchemaName, pointer: string): number => fact(name, pointer, 'minimum', isNumber);
 export const minLengthOf = (name: SchemaName, pointer: string): number => fact(name, pointer, 'minLength', isNumber);
-export const maxItemsOf = (name: SchemaName, pointer: string): number => fact(name, pointer, 'maxItems', isNumber);
 export const patternOf = (name: SchemaName, pointer: string): RegExp => new RegExp(fact(name, pointer, 'pattern', isString));
 export const enumOf = <T = unknown>(name: SchemaName, pointer: string): readonly T[] => fact(name, pointer, 'enum', isArray) as T[];
 export const requiredOf = (name: SchemaName, pointer: string): readonly string[] => fact(name, pointer, 'required', isArray) as string[];
-export const defaultOf = (name: SchemaName, pointer: string): unknown => schemaNode(name, pointer).default;
 /** The property names a closed object schema defines (anything else is "unknown"). */
 export const propertiesOf = (name: SchemaName, pointer: string): readonly string[] => Object.keys(fact(name, pointer, 'properties', (v): v is object => typeof v === 'object' && v !== null));

@@ -35,6 +35,3 @@ export function html(strings: TemplateStringsArray, ...values: Part[]): Html {
 
 /** Joins fragments without a separator. */
 export const join = (parts: readonly Part[]): Html => new Html(render(parts));
-
-/** A JSON value pretty-printed for a `<pre>`. */
-export const pretty = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value, null, 2) ?? 'undefined');
