@@ -1,32 +1,30 @@
 import { defineConfig } from '@playwright/test';
-import { detectionProjects } from './test/detection/projects.js';
-import { variantProjects } from './test/variants/projects.js';
+import { detectionProjects } from './lib/detection/projects.js';
+import { variantProjects } from './lib/variants/projects.js';
+import { shareRunConfig } from './lib/run-config.js';
 
-// One seed per run, shared by every worker (they inherit the environment); CPC_SEED replays.
-process.env.CPC_SEED ??= String(Math.floor(Math.random() * 2 ** 31));
-
-const names = (value: string | undefined): string[] => (value ?? '').split(',').map((f) => f.trim()).filter(Boolean);
-const faults = names(process.env.CPC_EMULATOR_FAULTS);
-// Conforming variants (emulator/variants.ts) every test world answers with.
-const variants = names(process.env.CPC_EMULATOR_VARIANTS);
+// The run's configuration (lib/run-config.ts): the one the command line handed down, or, for a
+// plain `npx playwright test`, read from the user's variables here and shared with global setup
+// and every worker, so they all see one seed and one target.
+const run = shareRunConfig();
 
 /**
  * Contract and property suites. No browser: API tests use the `request` fixture. The
- * embedded emulator starts in global setup unless CPC_BASE_URL names a target.
+ * embedded emulator starts in global setup unless the run configuration names a target.
  */
 export default defineConfig<object, { faults: string[]; variants: string[]; detection: boolean }>({
   globalSetup: './contract/global-setup.ts',
   forbidOnly: !!process.env.CI,
   fullyParallel: true,
-  workers: process.env.CPC_WORKERS ? Number(process.env.CPC_WORKERS) : 2,
+  workers: run.workers ?? 2,
   retries: 0,
   timeout: 60_000,
   reporter: [['list'], ['./reports/playwright-reporter.ts']],
   outputDir: 'test-results',
-  use: { faults, variants },
-  // CPC_DETECTION_PLAN: the detection matrix's plan (written by `cpc detect`).
-  // CPC_VARIANT_MATRIX: the variant matrix's plan (one project per variant, test/variants).
-  projects: process.env.CPC_DETECTION_PLAN ? detectionProjects() : process.env.CPC_VARIANT_MATRIX ? variantProjects() : [
+  // Faults and conforming variants (emulator/variants.ts) every test world answers with.
+  use: { faults: run.faults, variants: run.variants },
+  // A matrix run (cpc detect, the variant matrix) names its plan in the run configuration.
+  projects: run.plan?.kind === 'detection' ? detectionProjects() : run.plan?.kind === 'variants' ? variantProjects() : [
     { name: 'contract', testDir: './contract/specs', testMatch: /.*\.spec\.ts$/ },
     { name: 'property', testDir: './property', testMatch: /.*\.prop\.ts$/ },
     // The HTML report in a real browser (npm run test:report-ui); never part of a conformance run.

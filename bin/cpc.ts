@@ -12,7 +12,8 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CpcError, ConfigError } from '../lib/errors.js';
-import { ENV_VARS, configToEnv, flagOf, loadTargetConfig, type ConfigKey } from '../lib/config.js';
+import { ENV_VARS, flagOf, type ConfigKey } from '../lib/config.js';
+import { parseRunConfig } from '../lib/run-config.js';
 import { PROFILE_VARIABLES } from '../lib/profile.js';
 import { listedTests, preflight, preflightText } from '../lib/preflight.js';
 import { parseShard } from '../reports/merge.js';
@@ -21,6 +22,7 @@ import { REPORT_USAGE, reportCommand } from './commands/report.js';
 import { DIFF_USAGE, diffCommand } from './commands/diff.js';
 import { runDetection } from './commands/detect.js';
 import { listPlaywright } from './commands/playwright.js';
+import { exitOf } from './commands/child.js';
 import { PROJECT_ROOT, defaultOutDir, tsxLoader } from './paths.js';
 
 const TARGET_OPTIONS = `target options (or the environment variables in brackets):
@@ -221,12 +223,13 @@ function loadChoice(on: boolean, off: boolean): 'auto' | 'on' | 'off' {
 
 async function preflightCommand(rest: string[]): Promise<number> {
   const { values } = parse('preflight', rest, targetOptions);
-  const config = loadTargetConfig(process.env, targetFlags(values));
+  const run = parseRunConfig(process.env, targetFlags(values));
+  const config = run.target;
   if (config.kind === 'embedded') {
     process.stdout.write('No target configured (CPC_BASE_URL unset): cpc conformance tests the embedded emulator, which has every key, id and capability. Ready.\n');
     return 0;
   }
-  const result = await preflight(config, { listTests: async () => listedTests(await listPlaywright({ ...configToEnv(config), CPC_TARGET_KIND: 'remote' })) });
+  const result = await preflight(config, { listTests: async () => listedTests(await listPlaywright(run)) });
   process.stdout.write(preflightText(result) + '\n');
   return result.ready ? 0 : 2;
 }
@@ -249,19 +252,15 @@ async function detectCommand(args: string[]): Promise<number> {
 }
 
 /** Runs one of the suite's own scripts in a child Node (with tsx), forwarding signals; its exit code is ours. */
-function runScript(script: string, args: string[]): Promise<number> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [`--import=${tsxLoader()}`, script, ...args], { stdio: 'inherit' });
-    const forward = (signal: NodeJS.Signals) => { child.kill(signal); };
-    process.on('SIGINT', forward);
-    process.on('SIGTERM', forward);
-    child.on('error', (e) => { process.stderr.write(`cpc: cannot start ${script}: ${e.message}\n`); resolve(1); });
-    child.on('exit', (code, signal) => {
-      process.off('SIGINT', forward);
-      process.off('SIGTERM', forward);
-      resolve(code ?? (signal ? 130 : 1));
-    });
-  });
+async function runScript(script: string, args: string[]): Promise<number> {
+  const child = spawn(process.execPath, [`--import=${tsxLoader()}`, script, ...args], { stdio: 'inherit' });
+  const forward = (signal: NodeJS.Signals) => { child.kill(signal); };
+  process.on('SIGINT', forward);
+  process.on('SIGTERM', forward);
+  const code = await exitOf(child, undefined, (e) => { process.stderr.write(`cpc: cannot start ${script}: ${e.message}\n`); });
+  process.off('SIGINT', forward);
+  process.off('SIGTERM', forward);
+  return code;
 }
 
 /**

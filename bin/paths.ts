@@ -22,12 +22,12 @@ export const defaultOutDir = (...under: string[]): string => resolve(outputRoot(
 export const tsxLoader = (): string => import.meta.resolve('tsx');
 
 /**
- * Environment for a Playwright child process. Playwright compiles TypeScript itself, but never
- * files inside `node_modules`: an installed suite's config, tests and helpers are loaded through
- * tsx's loader instead.
+ * Environment for a Playwright child process (`env` is all of it). Playwright compiles
+ * TypeScript itself, but never files inside `node_modules`: an installed suite's config, tests
+ * and helpers are loaded through tsx's loader instead.
  */
-export function playwrightEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const merged: NodeJS.ProcessEnv = { ...process.env, ...env };
-  if (INSTALLED) merged.NODE_OPTIONS = [`--import=${tsxLoader()}`, process.env.NODE_OPTIONS ?? ''].join(' ').trim();
+export function playwrightEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const merged: NodeJS.ProcessEnv = { ...env };
+  if (INSTALLED) merged.NODE_OPTIONS = [`--import=${tsxLoader()}`, env.NODE_OPTIONS ?? ''].join(' ').trim();
   return merged;
 }

@@ -2,9 +2,8 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
-import { startEmulator } from '../emulator/server.js';
-import { loadTargetConfig } from '../lib/config.js';
-import { targetProfile } from '../lib/profile.js';
+import { startEmbedded } from '../lib/embedded.js';
+import { runConfig, shareRunConfig } from '../lib/run-config.js';
 import { ApiClient, type Keys } from '../lib/client/api.js';
 import { EmulatorControl } from '../lib/client/control.js';
 import { undiciTransport } from '../lib/client/transport.js';
@@ -12,34 +11,32 @@ import { Pacer, pacedTransport, type PacingStats } from '../lib/client/pacing.js
 import { describeLeftovers, leftoversPath, newRunId, Registry, sweep, writeLeftovers } from './support/cleanup.js';
 
 /**
- * With no target configured (no CPC_BASE_URL), start the embedded emulator on a free loopback
- * port for this run and point the suite at it. Workers inherit the environment.
+ * With no target in the run configuration (lib/run-config.ts), start the embedded emulator on a
+ * free loopback port for this run and point the suite at it. The workers inherit the updated
+ * configuration (its one variable), as they inherit the run id.
  *
  * Against a target without the emulator's control surface (a deployment), every test shares
  * its account: the run gets an id that every name it makes carries, a registry of what it
- * creates (CPC_CLEANUP_FILE), and a teardown, run also after a failure or Ctrl-C, that deletes
- * whatever is still there and writes the rest to `leftovers.json` beside the report; the
- * time tests waited for the target's rate limit goes to `pacing.json` there.
+ * creates (the configuration's `cleanupFile`), and a teardown, run also after a failure or
+ * Ctrl-C, that deletes whatever is still there and writes the rest to `leftovers.json` beside
+ * the report; the time tests waited for the target's rate limit goes to `pacing.json` there.
  */
 export default async function globalSetup(config: FullConfig): Promise<(() => Promise<void>) | undefined> {
-  process.env.CPC_RUN_ID ??= newRunId();
-  const runId = process.env.CPC_RUN_ID;
-  if (!process.env.CPC_BASE_URL) {
-    const running = await startEmulator({ port: 0, host: '127.0.0.1' });
-    process.env.CPC_BASE_URL = running.url;
-    process.env.CPC_SERVERLESS_URL = running.url;
-    process.env.CPC_REST_V1_URL = running.url;
-    process.env.CPC_TARGET_KIND = 'embedded';
-    return () => running.close();
+  const run = shareRunConfig({ ...runConfig(), runId: runConfig().runId ?? newRunId() });
+  const runId = run.runId!;
+  if (!run.target.baseUrl) {
+    const embedded = await startEmbedded();
+    shareRunConfig({ ...run, target: embedded.target });
+    return () => embedded.close();
   }
-  const target = loadTargetConfig();
+  const target = run.target;
   const leftovers = leftoversPath(config.rootDir);
   rmSync(leftovers, { force: true });
   if (await EmulatorControl.detect(target.baseUrl!)) return undefined;
 
   const file = join(tmpdir(), `cpc-created-${runId}.jsonl`);
-  process.env.CPC_CLEANUP_FILE = file;
-  process.env.CPC_PACING_FILE = join(tmpdir(), `cpc-pacing-${runId}.jsonl`);
+  const pacingFile = join(tmpdir(), `cpc-pacing-${runId}.jsonl`);
+  shareRunConfig({ ...run, cleanupFile: file, pacingFile });
   const pacing = join(dirname(leftovers), 'pacing.json');
   rmSync(pacing, { force: true });
   process.stdout.write(`Run ${runId}: what it creates on the target is named cpc-${runId}-… and deleted before the run ends (record: ${file})\n`);
@@ -52,16 +49,16 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
       const keys: Keys = { ...(target.apiKey ? { main: target.apiKey } : {}), ...(target.apiKeyReadonly ? { readonly: target.apiKeyReadonly } : {}), ...(target.apiKeyOther ? { other: target.apiKeyOther } : {}) };
       const http = undiciTransport({ connections: 1 });
       const urls = { baseUrl: target.baseUrl!, serverlessUrl: target.serverlessUrl ?? target.baseUrl!, restV1Url: target.restV1Url ?? target.baseUrl! };
-      const api = new ApiClient(urls, keys, pacedTransport(http, new Pacer(), { budgetMs: targetProfile().rateLimitBudgetMs }));
+      const api = new ApiClient(urls, keys, pacedTransport(http, new Pacer(), { budgetMs: run.profile.rateLimitBudgetMs }));
       try {
-        left = await sweep(api, open, { retryForMs: targetProfile().cleanupWaitMs, log: (line) => process.stdout.write(line + '\n') });
+        left = await sweep(api, open, { retryForMs: run.profile.cleanupWaitMs, log: (line) => process.stdout.write(line + '\n') });
       } finally {
         await http.close();
       }
       for (const r of open) if (!left.some((l) => l.kind === r.kind && l.id === r.id && l.name === r.name)) registry.done(r);
     }
     writeLeftovers(leftovers, { runId, created, leftovers: left, writtenAt: new Date().toISOString() });
-    const waits = summarisePacing(process.env.CPC_PACING_FILE!);
+    const waits = summarisePacing(pacingFile);
     writeFileSync(pacing, JSON.stringify({ runId, ...waits }, null, 2) + '\n');
     if (waits.tests.length) process.stdout.write(`rate limit: ${waits.tests.length} test(s) waited ${(waits.totalMs / 1000).toFixed(1)} s in all for the target's rate limit (${waits.retried} 429 answer(s) waited out, ${waits.gaveUp} given back when the budget ran out)\n`);
     process.stdout.write(left.length ? describeLeftovers(left) + '\n' : `cleanup: the run created ${created} resource(s) on the target; none is left\n`);

@@ -12,6 +12,7 @@ import { startEmulator } from './server.js';
 import { worldSeeders } from './routes/index.js';
 import { faultCatalog } from './faults.js';
 import { expandVariants } from './variants.js';
+import { userSettings, type UserSettings } from '../lib/run-config.js';
 
 function usage(message: string): never {
   process.stderr.write(`emulator: ${message}\nusage: npm run emulator -- [--port N] [--host H] [--key K] [--clock auto|manual] [--scale N] [--faults id,id] [--variants id,id]\n`);
@@ -28,7 +29,13 @@ try {
   usage((e as Error).message);
 }
 
-const port = Number(values.port ?? process.env.CPC_EMULATOR_PORT ?? 8787);
+let settings: UserSettings;
+try {
+  settings = userSettings();
+} catch (e) {
+  usage((e as Error).message);
+}
+const port = Number(values.port ?? settings.emulatorPort ?? 8787);
 if (!Number.isInteger(port) || port < 0 || port > 65535) usage(`--port must be an integer from 0 to 65535, got ${values.port}`);
 const mode = values.clock ?? 'auto';
 if (mode !== 'auto' && mode !== 'manual') usage('--clock is auto or manual');
@@ -37,7 +44,7 @@ if (!(scale > 0)) usage('--scale must be a number > 0');
 const faults = values.faults ? values.faults.split(',').map((f) => f.trim()).filter(Boolean) : [];
 const unknown = faults.filter((f) => !Object.hasOwn(faultCatalog, f));
 if (unknown.length) usage(`unknown fault(s): ${unknown.join(', ')}`);
-const variants = (values.variants ?? process.env.CPC_EMULATOR_VARIANTS ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+const variants = values.variants !== undefined ? values.variants.split(',').map((v) => v.trim()).filter(Boolean) : settings.emulatorVariants;
 const unknownVariants = expandVariants(variants).unknown;
 if (unknownVariants.length) usage(`unknown variant(s): ${unknownVariants.join(', ')}`);
 const quotaValues = (values.quotas ?? '100000,1000000,10000000').split(',').map((q) => q.trim());

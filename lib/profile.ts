@@ -68,7 +68,7 @@ function readFile(path: string): Record<string, unknown> {
 }
 
 /** Reads and validates the profile; throws {@link ConfigError} naming the variable (or file field) at fault. */
-export function loadProfile(env: NodeJS.ProcessEnv = process.env): TargetProfile {
+export function loadProfile(env: NodeJS.ProcessEnv): TargetProfile {
   const file = env.CPC_PROFILE?.trim() ? readFile(env.CPC_PROFILE.trim()) : {};
   const profile: TargetProfile = { ...DEFAULT_PROFILE };
   for (const [field, variable] of Object.entries(STRINGS) as [keyof typeof STRINGS, string][]) {
@@ -93,7 +93,3 @@ export function loadProfile(env: NodeJS.ProcessEnv = process.env): TargetProfile
   }
   return profile;
 }
-
-let cached: TargetProfile | undefined;
-/** The process's profile, read once (workers inherit the environment the CLI validated). */
-export const targetProfile = (): TargetProfile => (cached ??= loadProfile());

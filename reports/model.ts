@@ -154,7 +154,7 @@ export interface ConformanceReport {
   mutation?: MutationSection;
 }
 
-/** See test/detection/matrix.ts: what the suite caught with each emulator fault on. */
+/** See lib/detection/matrix.ts: what the suite caught with each emulator fault on. */
 export interface DetectionSection {
   generatedAt: string;
   faults: number;
@@ -169,7 +169,7 @@ export interface DetectionSection {
   }[];
 }
 
-/** See test/detection/matrix.ts (`buildBlastRadius`): the MUST rules the whole suite failed with each fault on. */
+/** See lib/detection/matrix.ts (`buildBlastRadius`): the MUST rules the whole suite failed with each fault on. */
 export interface BlastRadiusSection {
   generatedAt: string;
   durationMs: number;

@@ -1,12 +1,11 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
-import { registerSecret } from '../lib/redact.js';
+import { runConfig } from '../lib/run-config.js';
+import { ANNOTATION } from '../lib/annotations.js';
 import type { Evidence } from '../lib/evidence.js';
 import { RAW_FILE, type PropertyRecord, type RawPlannedTest, type RawRunFooter, type RawRunHeader, type RawRunPlan, type RawTestResult } from './raw.js';
 import { harvestValue, scrubValue } from './scrub.js';
-
-const KEY_VARIABLES = ['CPC_API_KEY', 'CPC_API_KEY_READONLY', 'CPC_API_KEY_OTHER'] as const;
 
 const parse = <T>(text: string | undefined): T | undefined => {
   try {
@@ -17,7 +16,8 @@ const parse = <T>(text: string | undefined): T | undefined => {
 };
 
 /**
- * Writes one JSON line per finished test to `$CPC_RAW_DIR/playwright.jsonl` as it happens,
+ * Writes one JSON line per finished test to `<rawDir>/playwright.jsonl` as it happens (the
+ * `rawDir` option, else the run configuration's, else reports/out/raw),
  * so an interrupted run still leaves every result it reached for the report. The second line
  * lists every test selected for the run, so tests never reached still show as not run.
  * Every line is scrubbed of API keys: the configured ones, and any key a line reveals
@@ -29,10 +29,16 @@ export default class RawResultsReporter implements Reporter {
   /** Keys learnt so far, removed from every line; a newly learnt key is removed from earlier lines too. */
   #keys = new Set<string>();
   #lines: string[] = [];
+  readonly #rawDir: string | undefined;
+
+  /** `rawDir`: Playwright's reporter option (`['./reports/playwright-reporter.ts', { rawDir }]`). */
+  constructor(options: { rawDir?: string } = {}) {
+    this.#rawDir = options.rawDir;
+  }
 
   onBegin(config: FullConfig, suite: Suite): void {
-    for (const name of KEY_VARIABLES) registerSecret(process.env[name]);
-    const dir = process.env.CPC_RAW_DIR ?? join(this.#root, 'reports', 'out', 'raw');
+    // Reading the run configuration registers its keys with lib/redact.ts.
+    const dir = this.#rawDir ?? runConfig().rawDir ?? join(this.#root, 'reports', 'out', 'raw');
     mkdirSync(dir, { recursive: true });
     this.#file = join(dir, RAW_FILE);
     const header: RawRunHeader = { kind: 'run', startedAt: new Date().toISOString(), workers: config.workers };
@@ -48,17 +54,17 @@ export default class RawResultsReporter implements Reporter {
       file: relative(this.#root, test.location.file),
       title: test.title,
       titlePath: test.titlePath().slice(3),
-      rules: [...new Set(test.annotations.filter((a) => a.type === 'rule').map((a) => a.description ?? ''))],
+      rules: [...new Set(test.annotations.filter((a) => a.type === ANNOTATION.rule).map((a) => a.description ?? ''))],
     };
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
     const all = [...test.annotations, ...(result.annotations ?? [])];
-    const failedRules = [...new Set(all.filter((a) => a.type === 'rule-failed').map((a) => a.description ?? ''))];
-    const observed = all.filter((a) => a.type === 'observed').map((a) => parse<{ rule: string; value: unknown }>(a.description)).filter((o) => o !== undefined && typeof o.rule === 'string') as { rule: string; value: unknown }[];
-    const skip = all.find((a) => a.type === 'skip');
-    const property = parse<PropertyRecord>(all.find((a) => a.type === 'property')?.description);
-    const fault = all.find((a) => a.type === 'fault')?.description;
+    const failedRules = [...new Set(all.filter((a) => a.type === ANNOTATION.ruleFailed).map((a) => a.description ?? ''))];
+    const observed = all.filter((a) => a.type === ANNOTATION.observed).map((a) => parse<{ rule: string; value: unknown }>(a.description)).filter((o) => o !== undefined && typeof o.rule === 'string') as { rule: string; value: unknown }[];
+    const skip = all.find((a) => a.type === ANNOTATION.skip);
+    const property = parse<PropertyRecord>(all.find((a) => a.type === ANNOTATION.property)?.description);
+    const fault = all.find((a) => a.type === ANNOTATION.fault)?.description;
     const evidenceAttachment = result.attachments.find((a) => a.name === 'evidence' && a.body);
     const evidence = parse<Evidence[]>(evidenceAttachment?.body?.toString('utf8'));
     const record: RawTestResult = {

@@ -31,10 +31,9 @@ test('creations and deletions are read from exchanges, whoever sends them', () =
 });
 
 test('names are unique per run, test, repetition and call', () => {
-  process.env.CPC_RUN_ID = 'r1';
-  const a = uniqueNameFactory('file1-test1', 0, 0);
-  const b = uniqueNameFactory('file1-test2', 0, 0);
-  const c = uniqueNameFactory('file1-test1', 1, 0);
+  const a = uniqueNameFactory('file1-test1', 0, 0, 'r1');
+  const b = uniqueNameFactory('file1-test2', 0, 0, 'r1');
+  const c = uniqueNameFactory('file1-test1', 1, 0, 'r1');
   const names = [a('tpl'), a('tpl'), b('tpl'), c('tpl')];
   assert.equal(new Set(names).size, 4, names.join(' '));
   assert.ok(names.every((n) => n.startsWith('cpc-r1-')));

@@ -60,13 +60,11 @@ function fakeRun(): { tests: TestCase[]; results: TestResult[] } {
 
 test('secrets: no planted key survives anywhere under the output folder', () => {
   const { dir, done } = tempDir('secrets');
-  const saved = { raw: process.env.CPC_RAW_DIR, key: process.env.CPC_API_KEY };
   try {
     registerSecret(REGISTERED);
     const rawDir = join(dir, 'raw');
-    process.env.CPC_RAW_DIR = rawDir;
     const { tests, results } = fakeRun();
-    const reporter = new RawResultsReporter();
+    const reporter = new RawResultsReporter({ rawDir });
     reporter.onBegin({ workers: 1 } as FullConfig, { allTests: () => tests } as unknown as Suite);
     tests.forEach((t, i) => reporter.onTestEnd(t, results[i]!));
     reporter.onEnd({ status: 'failed' } as FullResult);
@@ -90,8 +88,6 @@ test('secrets: no planted key survives anywhere under the output folder', () => 
     assert.match(json, /\[REDACTED\]/);
     assert.match(json, /is not valid/, 'the evidence itself is kept, only the keys go');
   } finally {
-    process.env.CPC_RAW_DIR = saved.raw;
-    if (saved.raw === undefined) delete process.env.CPC_RAW_DIR;
     if (!process.env.KEEP) done();
   }
 });

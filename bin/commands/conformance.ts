@@ -1,11 +1,12 @@
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { configToEnv, loadTargetConfig, type ConfigKey, type TargetConfig } from '../../lib/config.js';
+import type { ConfigKey, TargetConfig } from '../../lib/config.js';
+import { parseRunConfig, type RunConfig } from '../../lib/run-config.js';
+import { startEmbedded, type EmbeddedTarget } from '../../lib/embedded.js';
 import { ConfigError, TargetUnreachableError } from '../../lib/errors.js';
 import { loadRules } from '../../lib/rules.js';
 import { EmulatorControl } from '../../lib/client/control.js';
 import { faultCatalog, isFaultId } from '../../emulator/faults.js';
-import { startEmulator } from '../../emulator/server.js';
 import type { ConformanceReport, TargetIdentity } from '../../reports/model.js';
 import { buildReport } from '../../reports/build.js';
 import { readRaw } from '../../reports/raw-read.js';
@@ -16,7 +17,7 @@ import { readBaseline } from '../../reports/baseline.js';
 import { SUITE_VERSION, PROJECT_ROOT, outputRoot } from '../paths.js';
 import { blockers, preflight, preflightText, listedTests } from '../../lib/preflight.js';
 import { listPlaywright } from './playwright.js';
-import { chooseSeed, replayCommand } from './seed.js';
+import { replayCommand } from './seed.js';
 import { probe, runSupervised } from './supervise.js';
 import { exitCodeOf, publish } from './publish.js';
 import { runLoadScenarios } from './load.js';
@@ -76,9 +77,11 @@ function checkOptions(config: TargetConfig, o: ConformanceOptions): void {
  * or a target that stops answering) still writes a report, marked incomplete.
  */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceOutcome> {
-  const config: TargetConfig = loadTargetConfig(process.env, options.flags);
+  // The run's configuration, written once here and handed to Playwright as one value.
+  const given: RunConfig = parseRunConfig(process.env, options.flags);
+  const config = given.target;
   checkOptions(config, options);
-  const seed = chooseSeed(process.env.CPC_SEED);
+  const seed = given.seed;
   const replay = replayCommand(seed, selectionArgs(options));
   process.stdout.write(`Seed: ${seed} (replay: ${replay})\n`);
   const startedAt = new Date();
@@ -86,18 +89,18 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const rawDir = join(outDir, 'raw');
   rmSync(rawDir, { recursive: true, force: true });
 
-  let emulator: Awaited<ReturnType<typeof startEmulator>> | undefined;
-  let env: Record<string, string>;
+  let emulator: EmbeddedTarget | undefined;
+  let resolved: TargetConfig = config;
   let isEmulator = config.kind === 'embedded';
   if (config.kind === 'embedded') {
-    emulator = await startEmulator({ port: 0, host: '127.0.0.1' });
-    env = { CPC_BASE_URL: emulator.url, CPC_SERVERLESS_URL: emulator.url, CPC_REST_V1_URL: emulator.url, CPC_TARGET_KIND: 'embedded' };
+    emulator = await startEmbedded();
+    resolved = emulator.target;
   } else {
     const why = await probe(config.baseUrl!, 10_000);
     if (why) throw new TargetUnreachableError(config.baseUrl!, why);
     if (!options.skipPreflight) {
       // A configuration problem (a refused key, a missing id, a surface that does not answer) stops the run here, not as failed rules.
-      const pre = await preflight(config, { listTests: async () => listedTests(await listPlaywright({ ...configToEnv(config), CPC_TARGET_KIND: 'remote' })) });
+      const pre = await preflight(config, { listTests: async () => listedTests(await listPlaywright(given)) });
       if (!pre.ready) {
         process.stderr.write(preflightText(pre) + '\n');
         throw new ConfigError(`preflight: the target is not ready (${blockers(pre).join(', ')}); nothing was run`);
@@ -105,15 +108,15 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       process.stdout.write(`Preflight: ready (${pre.plan ? `${pre.plan.runs.length} rule(s) will run, ${pre.plan.skipped.length} skipped by capability; ` : ''}cpc preflight shows the plan)\n`);
     }
     isEmulator = (await EmulatorControl.detect(config.baseUrl!)) !== undefined;
-    env = { ...configToEnv(config), CPC_TARGET_KIND: 'remote' };
   }
+  const handed: RunConfig = { ...given, target: resolved, rawDir, faults: options.faults, ...(options.workers ? { workers: options.workers } : {}) };
 
   const args = [...options.projects.map((p) => `--project=${p}`), ...(options.grep ? ['--grep', options.grep] : []),
     ...(options.workers ? [`--workers=${options.workers}`] : []), ...(options.quiet ? ['--reporter=dot,./reports/playwright-reporter.ts'] : []),
     `--output=${resolve(options.artifactsDir ?? join(outputRoot(), 'test-results'))}`,
     ...(options.shard ? [`--shard=${options.shard.index}/${options.shard.total}`] : [])];
   const everyMs = options.probeEveryMs ?? 15_000;
-  const run = await runSupervised(args, { ...env, CPC_RAW_DIR: rawDir, CPC_EMULATOR_FAULTS: options.faults.join(','), CPC_SEED: String(seed) },
+  const run = await runSupervised(args, handed,
     config.kind === 'remote' ? { url: config.baseUrl!, everyMs, failures: 3 } : undefined);
 
   // From here the report gets written whatever happens; a further Ctrl-C waits for it.
@@ -132,8 +135,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const loadDir = options.loadDir ? resolve(options.loadDir) : join(outDir, 'load');
     if (runLoad) {
       rmSync(loadDir, { recursive: true, force: true });
-      const loadFlags = emulator ? { baseUrl: emulator.url, serverlessUrl: emulator.url, restV1Url: emulator.url } : options.flags;
-      await runLoadScenarios({ flags: loadFlags, env: process.env, outDir: loadDir, quietScripts: options.quiet });
+      await runLoadScenarios({ target: resolved, env: process.env, outDir: loadDir, quietScripts: options.quiet });
     }
     await emulator?.close();
     scrubRawFile(rawDir);
@@ -149,7 +151,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const mutation = mutationSectionOf(outDir, PROJECT_ROOT);
     const target: TargetIdentity = {
       kind: config.kind,
-      baseUrl: env.CPC_BASE_URL!, serverlessUrl: env.CPC_SERVERLESS_URL!, restV1Url: env.CPC_REST_V1_URL!,
+      baseUrl: resolved.baseUrl!, serverlessUrl: resolved.serverlessUrl!, restV1Url: resolved.restV1Url!,
       ...(config.endpointId ? { endpointId: config.endpointId } : {}),
       keys: { main: config.apiKey !== undefined, readonly: config.apiKeyReadonly !== undefined, other: config.apiKeyOther !== undefined },
       emulator: isEmulator,

@@ -2,17 +2,19 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { faultCatalog } from '../../emulator/faults.js';
 import { expandVariants } from '../../emulator/variants.js';
-import { startEmulator } from '../../emulator/server.js';
 import { loadRules } from '../../lib/rules.js';
 import type { ConformanceReport } from '../../reports/model.js';
 import { readRaw } from '../../reports/write.js';
-import { blastPasses, blastText, buildBlastRadius, buildMatrix, matrixPasses, matrixText, type BlastRadius, type DetectionMatrix } from '../../test/detection/matrix.js';
+import { blastPasses, blastText, buildBlastRadius, buildMatrix, matrixPasses, matrixText, type BlastRadius, type DetectionMatrix } from '../../lib/detection/matrix.js';
+import { parseEmbeddedRunConfig, type RunConfig } from '../../lib/run-config.js';
+import { startEmbedded } from '../../lib/embedded.js';
 import { ConfigError } from '../../lib/errors.js';
-import { listPlaywright, runPlaywright } from './playwright.js';
+import { listPlaywright } from './playwright.js';
+import { runSupervised } from './supervise.js';
 import { publish } from './publish.js';
 import { loadReport } from './saved-report.js';
-import { buildFullPlan, buildPlan } from '../../test/detection/plan.js';
-import { DETECTION_PROJECT } from '../../test/detection/projects.js';
+import { buildFullPlan, buildPlan, type PlaywrightListing } from '../../lib/detection/plan.js';
+import { DETECTION_PROJECT } from '../../lib/detection/projects.js';
 
 export interface DetectOptions {
   outDir: string;
@@ -35,21 +37,22 @@ type Catalog = Record<string, { rule: string; description: string }>;
  * each with its planned fault on): `plan` picks the tests and their faults.
  */
 async function runPlan(outDir: string, rawDir: string, workers: number | undefined, variants: readonly string[],
-  plan: (target: Record<string, string>) => Promise<{ plan: unknown; lines: string[] }>) {
-  const emulator = await startEmulator({ port: 0 });
+  plan: (listing: PlaywrightListing) => { plan: unknown; lines: string[] }) {
+  // The detection run's configuration: the embedded emulator, the user's seed (or one chosen
+  // now: the listing and the run share it, property titles carry it and the test list matches
+  // titles), the variants on in every world.
+  const given = parseEmbeddedRunConfig(process.env);
+  const emulator = await startEmbedded();
   try {
-    // One seed for the listing and the run: property titles carry it, and the test list matches titles.
-    const seed = process.env.CPC_SEED ?? String(Math.floor(Math.random() * 2 ** 31));
-    process.stdout.write(`detection seed: ${seed} (replay with CPC_SEED=${seed})\n`);
-    const target = { CPC_BASE_URL: emulator.url, CPC_SERVERLESS_URL: emulator.url, CPC_REST_V1_URL: emulator.url, CPC_SEED: seed,
-      ...(variants.length ? { CPC_EMULATOR_VARIANTS: variants.join(',') } : {}) };
-    const planned = await plan(target);
+    process.stdout.write(`detection seed: ${given.seed} (replay with CPC_SEED=${given.seed})\n`);
+    const base: RunConfig = { ...given, target: emulator.target, faults: [], variants: variants.length ? [...variants] : given.variants, ...(workers ? { workers } : {}) };
+    const planned = plan(await listPlaywright(base));
     const planFile = join(outDir, 'detection-plan.json');
     const listFile = join(outDir, 'detection-tests.txt');
     writeFileSync(planFile, JSON.stringify(planned.plan, null, 2) + '\n');
     writeFileSync(listFile, planned.lines.join('\n') + '\n');
-    return await runPlaywright(['--reporter=dot,./reports/playwright-reporter.ts', `--test-list=${listFile}`, ...(workers ? [`--workers=${workers}`] : [])],
-      { ...target, CPC_DETECTION_PLAN: planFile, CPC_RAW_DIR: rawDir });
+    return await runSupervised(['--reporter=dot,./reports/playwright-reporter.ts', `--test-list=${listFile}`, ...(workers ? [`--workers=${workers}`] : [])],
+      { ...base, plan: { kind: 'detection', file: planFile }, rawDir });
   } finally {
     await emulator.close();
   }
@@ -75,9 +78,9 @@ export async function runDetection(options: DetectOptions): Promise<{ matrix?: D
   const catalog: Catalog = options.faults.length ? Object.fromEntries(options.faults.map((f) => [f, faultCatalog[f as keyof typeof faultCatalog]])) : faultCatalog;
   const must = new Set(loadRules().filter((r) => r.level === 'MUST').map((r) => r.id));
   const started = Date.now();
-  const run = await runPlan(outDir, rawDir, options.workers, options.variants ?? [], async (target) => (options.full
-    ? buildFullPlan(await listPlaywright(target), Object.keys(catalog), DETECTION_PROJECT)
-    : buildPlan(await listPlaywright(target), catalog, options.perFault ?? DEFAULT_TESTS_PER_FAULT, DETECTION_PROJECT)));
+  const run = await runPlan(outDir, rawDir, options.workers, options.variants ?? [], (listing) => (options.full
+    ? buildFullPlan(listing, Object.keys(catalog), DETECTION_PROJECT)
+    : buildPlan(listing, catalog, options.perFault ?? DEFAULT_TESTS_PER_FAULT, DETECTION_PROJECT)));
   const raw = readRaw(rawDir).tests;
 
   if (options.full) {

@@ -13,18 +13,20 @@
  * Exit code: 0 when every scenario passed; k6's code otherwise (99: a threshold failed).
  */
 import { spawn } from 'node:child_process';
+import { exitOf } from './child.js';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { configToEnv, ENV_VARS, flagOf, loadTargetConfig, type ConfigKey } from '../../lib/config.js';
-import { ConfigError, CpcError } from '../../lib/errors.js';
+import { configToEnv, ENV_VARS, flagOf, loadTargetConfig, type ConfigKey, type TargetConfig } from '../../lib/config.js';
+import { userSettings } from '../../lib/run-config.js';
+import { startEmbedded } from '../../lib/embedded.js';
+import { ConfigError } from '../../lib/errors.js';
+import { runAsScript } from './entry.js';
 import { EXIT } from '../../lib/k6node/exit-codes.js';
 import { findK6 } from '../../lib/k6node/k6-binary.js';
 import { combineSummaries, executionSegments } from '../../lib/k6node/combine.js';
 import type { LoadSummary } from '../../reports/load-model.js';
 import { runScript } from '../../lib/k6node/runner.js';
-import { startEmulator } from '../../emulator/server.js';
 import { PROJECT_ROOT } from '../paths.js';
 
 export type LoadRunner = 'k6' | 'node';
@@ -32,6 +34,8 @@ export type LoadRunner = 'k6' | 'node';
 export interface LoadRunOptions {
   /** Target flags, as for `cpc conformance` (they win over the environment). */
   flags?: Partial<Record<ConfigKey, string>>;
+  /** The run's target, already resolved (cpc conformance: its embedded emulator or deployment); wins over flags and environment. */
+  target?: TargetConfig;
   env?: NodeJS.ProcessEnv;
   /** Where summaries go (default reports/out/load). */
   outDir?: string;
@@ -101,13 +105,10 @@ export interface K6Run {
 /** `k6 run` of one script from the project root; resolves with k6's exit code. */
 export function runK6Script(run: K6Run): Promise<number> {
   const args = ['run', ...(run.exportFile ? ['--summary-export', run.exportFile] : []), ...(run.args ?? []), run.script];
-  return new Promise((done) => {
-    const child = spawn(run.k6 ?? (process.env.K6?.trim() || 'k6'), args, {
-      cwd: PROJECT_ROOT, env: { ...process.env, ...run.env }, stdio: run.quiet ? 'ignore' : 'inherit',
-    });
-    child.on('error', () => done(EXIT.scriptException));
-    child.on('exit', (code, signal) => done(code ?? (signal ? EXIT.externalAbort : EXIT.scriptException)));
+  const child = spawn(run.k6 ?? (process.env.K6?.trim() || 'k6'), args, {
+    cwd: PROJECT_ROOT, env: { ...process.env, ...run.env }, stdio: run.quiet ? 'ignore' : 'inherit',
   });
+  return exitOf(child, { signal: EXIT.externalAbort, failed: EXIT.scriptException });
 }
 
 /** A summary for a run that ended before handleSummary wrote one, so the report shows the failure. */
@@ -157,13 +158,14 @@ async function runSegments(n: number, run: SplitRun): Promise<SegmentRun[]> {
 /** Runs the scenarios one after another against the configured target; never throws for a failed scenario. */
 export async function runLoadScenarios(options: LoadRunOptions = {}): Promise<LoadRunResult> {
   const print = options.print ?? ((l: string) => void process.stdout.write(l + '\n'));
-  const config = loadTargetConfig(options.env ?? process.env, options.flags ?? {});
+  const config = options.target ?? loadTargetConfig(options.env ?? process.env, options.flags ?? {});
+  const settings = userSettings(options.env ?? process.env);
   const outDir = resolve(options.outDir ?? join(PROJECT_ROOT, 'reports', 'out', 'load'));
   const known = scenarioNames();
   const wanted = options.scenarios?.length ? options.scenarios : known;
   const unknown = wanted.filter((s) => !known.includes(s));
   if (unknown.length) throw new ConfigError(`unknown load scenario(s): ${unknown.join(', ')} (known: ${known.join(', ')})`);
-  const choice = options.runner ?? ((options.env ?? process.env).CPC_LOAD_RUNNER as LoadRunOptions['runner']) ?? 'auto';
+  const choice = options.runner ?? (settings.loadRunner as LoadRunOptions['runner']) ?? 'auto';
   if (choice !== 'auto' && choice !== 'k6' && choice !== 'node') throw new ConfigError(`the load runner is auto, k6 or node, got "${String(choice)}"`);
   const k6 = findK6(options.env ?? process.env);
   const runner: LoadRunner = choice === 'auto' ? (k6.found ? 'k6' : 'node') : choice;
@@ -173,17 +175,16 @@ export async function runLoadScenarios(options: LoadRunOptions = {}): Promise<Lo
   if (split > 1 && runner !== 'k6') throw new ConfigError('--segments needs the k6 runner: the Node path runs no execution segments');
   mkdirSync(outDir, { recursive: true });
 
-  const emulator = config.kind === 'embedded' ? await startEmulator({ port: 0, host: '127.0.0.1' }) : undefined;
-  const targetEnv: Record<string, string> = emulator
-    ? { CPC_BASE_URL: emulator.url, CPC_SERVERLESS_URL: emulator.url, CPC_REST_V1_URL: emulator.url }
-    : configToEnv(config);
+  // An embedded target without URLs: this run starts its own emulator.
+  const emulator = config.kind === 'embedded' && !config.baseUrl ? await startEmbedded() : undefined;
+  const targetEnv: Record<string, string> = configToEnv(emulator ? emulator.target : config);
   const env: Record<string, string> = { ...targetEnv, CPC_LOAD_OUT_DIR: outDir };
   if (split > 1) {
     // A split gives each segment a share of every scenario's VUs: with fewer VUs than segments
     // some process runs a scenario with none, and its `count>0` thresholds fail on nothing done.
-    const vus = (options.env ?? process.env).CPC_LOAD_VUS?.trim();
-    if (vus && Number(vus) < split) throw new ConfigError(`--segments ${split} needs CPC_LOAD_VUS of at least ${split} (one VU per segment), got ${vus}`);
-    if (!vus) env.CPC_LOAD_VUS = String(split);
+    const vus = settings.loadVus;
+    if (vus !== undefined && vus < split) throw new ConfigError(`--segments ${split} needs CPC_LOAD_VUS of at least ${split} (one VU per segment), got ${vus}`);
+    if (vus === undefined) env.CPC_LOAD_VUS = String(split);
   }
   print(`load: ${wanted.length} scenario(s) on ${runner === 'k6' ? 'k6' : 'the Node path (smoke scale)'} against ${emulator ? `the embedded emulator at ${emulator.url}` : targetEnv.CPC_BASE_URL}`);
 
@@ -245,12 +246,4 @@ async function main(argv: string[]): Promise<number> {
   return result.exitCode;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => { process.exitCode = code; },
-    (error: unknown) => {
-      process.stderr.write(`load: ${error instanceof CpcError ? `${error.code}: ` : ''}${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = error instanceof ConfigError ? 2 : 1;
-    },
-  );
-}
+runAsScript('load', import.meta.url, main);

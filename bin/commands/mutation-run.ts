@@ -20,6 +20,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parseEmbeddedRunConfig, runConfigEnv, userSettings, type RunConfig } from '../../lib/run-config.js';
 
 export interface MutationGroup {
   name: string;
@@ -34,19 +35,17 @@ export interface MutationGroup {
 const mutantSwitch = (id: string): string => `stryMutAct_9fa48(${JSON.stringify(id)})`;
 
 /**
- * The property tests' seed and budgets in a mutation run: a fixed seed, so every mutant meets
- * the same cases, and a smaller pod budget (40 cases per property instead of the suite's 200:
- * those properties cost most of a pods run), so a full run stays within its time;
- * CPC_MUTATION_* variables change them.
+ * The run configuration of a mutation run (lib/run-config.ts): the embedded emulator, started
+ * by global setup in Playwright's process (so the mutant is live there), no ids, faults or
+ * replay path of a real target; a fixed seed, so every mutant meets the same cases, and a
+ * smaller pod budget (40 cases per property instead of the suite's 200: those properties cost
+ * most of a pods run), so a full run stays within its time. CPC_MUTATION_* variables change them.
  */
-export const MUTATION_PROPERTY_ENV = {
-  CPC_SEED: process.env.CPC_MUTATION_SEED ?? '424242',
-  CPC_PROPERTY_RUNS: process.env.CPC_MUTATION_PROPERTY_RUNS ?? '40',
-  CPC_JOB_MODEL_RUNS: process.env.CPC_MUTATION_JOB_MODEL_RUNS ?? '60',
-};
-
-/** Variables that would point the suite at another target or switch faults on: never inherited. */
-const TARGET_VARIABLES = /^CPC_(BASE_URL|SERVERLESS_URL|REST_V1_URL|API_KEY.*|ENDPOINT_ID|TEMPLATE_ID|MODEL_ENDPOINT_ID|TARGET_KIND|EMULATOR_FAULTS|DETECTION|PATH)$/;
+export function mutationRunConfig(env: NodeJS.ProcessEnv, rawDir: string): RunConfig {
+  const { mutation } = userSettings(env);
+  const given = parseEmbeddedRunConfig({ ...env, CPC_TEMPLATE_ID: undefined, CPC_MODEL_ENDPOINT_ID: undefined, CPC_PATH: undefined, CPC_EMULATOR_FAULTS: undefined });
+  return { ...given, target: { kind: 'embedded' }, seed: mutation.seed, propertyRuns: mutation.propertyRuns, jobModelRuns: mutation.jobModelRuns, rawDir };
+}
 
 export function readGroups(root: string): MutationGroup[] {
   return (JSON.parse(readFileSync(join(root, 'mutation/scope.json'), 'utf8')) as { groups: MutationGroup[] }).groups;
@@ -108,11 +107,12 @@ async function main(): Promise<number> {
   const where = active === undefined ? undefined : locate(root, groups, active);
   if (active !== undefined && !where) console.error(`mutant ${active} is in no file of mutation/scope.json: running every group`);
   const rawDir = mkdtempSync(join(tmpdir(), 'cpc-mutation-raw-'));
-  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !TARGET_VARIABLES.test(k)));
-  Object.assign(env, MUTATION_PROPERTY_ENV, { CPC_RAW_DIR: rawDir, FORCE_COLOR: '0' });
+  // The user's CPC_* variables reach Playwright only through the run configuration.
+  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CPC_')));
+  Object.assign(env, runConfigEnv(mutationRunConfig(process.env, rawDir)), { FORCE_COLOR: '0' });
   // Infinite loops end at Stryker's hit limit in the emulator's process (mutation/hit-limit.mjs).
   if (active !== undefined) env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --import=${pathToFileURL(join(root, 'mutation/hit-limit.mjs')).href}`.trim();
-  const workers = Number(process.env.CPC_MUTATION_WORKERS ?? 2);
+  const workers = userSettings().mutation.workers;
   try {
     for (const specs of stages(root, groups, where)) {
       const code = await runPlaywright(root, playwrightArgs(specs, active !== undefined, workers), env);

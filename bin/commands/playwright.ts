@@ -1,46 +1,37 @@
-import { spawn, execFile } from 'node:child_process';
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { runConfigEnv, type RunConfig } from '../../lib/run-config.js';
+import { InternalError } from '../../lib/errors.js';
+import type { PlaywrightListing } from '../../lib/detection/plan.js';
 import { PROJECT_ROOT, playwrightEnv } from '../paths.js';
-
-export interface PlaywrightRun {
-  /** Exit code, or 130 when a signal ended it. */
-  code: number;
-  /** Set when SIGINT/SIGTERM reached this process during the run (and was forwarded). */
-  interruptedBy?: NodeJS.Signals;
-}
+import { exitOf } from './child.js';
 
 /**
- * Runs `playwright test` with the given arguments and environment, forwarding SIGINT and
- * SIGTERM so the raw reporter can close its file, and resolving when Playwright exits.
+ * The one way the command line starts Playwright: `playwright test ...args` from the project
+ * root, with the run's configuration as its one variable (lib/run-config.ts). The user's own
+ * `CPC_*` variables are not passed on: the run configuration already holds what they said, so
+ * no worker can read a second, different answer.
  */
-export function runPlaywright(args: readonly string[], env: Record<string, string>): Promise<PlaywrightRun> {
+export function spawnPlaywright(args: readonly string[], config: RunConfig, options: { stdio: StdioOptions; detached?: boolean }): ChildProcess {
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-  return new Promise((resolve) => {
-    let interruptedBy: NodeJS.Signals | undefined;
-    const child = spawn(process.execPath, [cli, 'test', ...args], {
-      cwd: PROJECT_ROOT,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: playwrightEnv({ ...env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' }),
-    });
-    const onSignal = (signal: NodeJS.Signals) => { interruptedBy = signal; child.kill(signal); };
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-    child.on('exit', (code, signal) => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      resolve({ code: code ?? (signal ? 130 : 1), ...(interruptedBy ? { interruptedBy } : {}) });
-    });
-  });
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CPC_')));
+  const env = playwrightEnv({ ...inherited, ...runConfigEnv(config), FORCE_COLOR: process.stdout.isTTY && options.stdio !== 'pipe' ? '1' : '0' });
+  return spawn(process.execPath, [cli, 'test', ...args], { cwd: PROJECT_ROOT, env, stdio: options.stdio, ...(options.detached ? { detached: true } : {}) });
 }
 
 /** `playwright test --list --reporter=json`: every test the configuration selects, not run. */
-export function listPlaywright(env: Record<string, string>): Promise<{ suites: [] }> {
-  const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [cli, 'test', '--list', '--reporter=json'], { cwd: PROJECT_ROOT, env: playwrightEnv(env), maxBuffer: 256 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (error && !stdout) { reject(new Error(`playwright --list failed: ${stderr.slice(0, 2000)}`)); return; }
-        try { resolve(JSON.parse(stdout) as { suites: [] }); } catch (e) { reject(new Error(`playwright --list gave no JSON: ${(e as Error).message}`)); }
-      });
-  });
+export async function listPlaywright(config: RunConfig): Promise<PlaywrightListing> {
+  const child = spawnPlaywright(['--list', '--reporter=json'], config, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout!.on('data', (b: Buffer) => out.push(b));
+  child.stderr!.on('data', (b: Buffer) => err.push(b));
+  const code = await exitOf(child);
+  const stdout = Buffer.concat(out).toString('utf8');
+  if (code !== 0 && !stdout) throw new InternalError(`playwright --list failed: ${Buffer.concat(err).toString('utf8').slice(0, 2000)}`);
+  try {
+    return JSON.parse(stdout) as PlaywrightListing;
+  } catch (e) {
+    throw new InternalError(`playwright --list gave no JSON: ${(e as Error).message}`, { cause: e });
+  }
 }

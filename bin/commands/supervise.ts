@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { request } from 'undici';
-import { PROJECT_ROOT, playwrightEnv } from '../paths.js';
+import type { RunConfig } from '../../lib/run-config.js';
+import { exitOf } from './child.js';
+import { spawnPlaywright } from './playwright.js';
 
 export interface Watch {
   /** Probed while the run lasts; any HTTP answer counts as alive. */
@@ -31,59 +31,52 @@ export async function probe(url: string, timeoutMs: number): Promise<string | un
 }
 
 /**
- * Runs `playwright test` in its own process group, so a terminal's Ctrl-C reaches this
- * process alone and is forwarded exactly once (a second one stops Playwright hard). The raw
- * reporter keeps every result reached; the caller builds the report from it. With `watch`,
- * a target that stops answering stops the run too, and the run says so.
+ * Runs `playwright test` (bin/commands/playwright.ts) with the run's configuration, in its own
+ * process group, so a terminal's Ctrl-C reaches this process alone and is forwarded exactly once
+ * (a second one stops Playwright hard). The raw reporter keeps every result reached; the caller
+ * builds the report from it. With `watch`, a target that stops answering stops the run too, and
+ * the run says so. Every command that runs the suites (conformance, detect, the variant matrix)
+ * runs it through here.
  */
-export function runSupervised(args: readonly string[], env: Record<string, string>, watch?: Watch): Promise<SupervisedRun> {
-  const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-  return new Promise((resolve) => {
-    const outcome: Omit<SupervisedRun, 'code'> = {};
-    const child = spawn(process.execPath, [cli, 'test', ...args], {
-      cwd: PROJECT_ROOT,
-      detached: true,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: playwrightEnv({ ...env, FORCE_COLOR: process.stdout.isTTY ? '1' : '0' }),
+export async function runSupervised(args: readonly string[], config: RunConfig, watch?: Watch): Promise<SupervisedRun> {
+  const outcome: Omit<SupervisedRun, 'code'> = {};
+  const child = spawnPlaywright(args, config, { stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+  let stops = 0;
+  const stop = () => {
+    stops++;
+    process.stderr.write(stops === 1 ? 'cpc: stopping the test runner; the report keeps every result reached\n' : 'cpc: stopping the test runner now\n');
+    try {
+      process.kill(-child.pid!, stops === 1 ? 'SIGINT' : 'SIGKILL');
+    } catch { /* already gone */ }
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    outcome.interruptedBy ??= signal;
+    stop();
+  };
+  const onExit = () => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('exit', onExit);
+  let misses = 0;
+  let probing = false;
+  const timer = watch && setInterval(() => {
+    if (probing || outcome.targetLost || outcome.interruptedBy) return;
+    probing = true;
+    // A slow answer is still an answer: only a refused, failed or very late probe counts as a miss.
+    void probe(watch.url, Math.max(watch.everyMs, 5_000)).then((why) => {
+      probing = false;
+      misses = why ? misses + 1 : 0;
+      if (why && misses >= watch.failures && !outcome.targetLost && !outcome.interruptedBy) {
+        outcome.targetLost = `the target stopped answering ${watch.url} (${why})`;
+        stop();
+        setTimeout(() => { if (child.exitCode === null && child.signalCode === null) stop(); }, 15_000).unref();
+      }
     });
-    let stops = 0;
-    const stop = () => {
-      stops++;
-      process.stderr.write(stops === 1 ? 'cpc: stopping the test runner; the report keeps every result reached\n' : 'cpc: stopping the test runner now\n');
-      try {
-        process.kill(-child.pid!, stops === 1 ? 'SIGINT' : 'SIGKILL');
-      } catch { /* already gone */ }
-    };
-    const onSignal = (signal: NodeJS.Signals) => {
-      outcome.interruptedBy ??= signal;
-      stop();
-    };
-    const onExit = () => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-    process.on('exit', onExit);
-    let misses = 0;
-    let probing = false;
-    const timer = watch && setInterval(() => {
-      if (probing || outcome.targetLost || outcome.interruptedBy) return;
-      probing = true;
-      // A slow answer is still an answer: only a refused, failed or very late probe counts as a miss.
-      void probe(watch.url, Math.max(watch.everyMs, 5_000)).then((why) => {
-        probing = false;
-        misses = why ? misses + 1 : 0;
-        if (why && misses >= watch.failures && !outcome.targetLost && !outcome.interruptedBy) {
-          outcome.targetLost = `the target stopped answering ${watch.url} (${why})`;
-          stop();
-          setTimeout(() => { if (child.exitCode === null && child.signalCode === null) stop(); }, 15_000).unref();
-        }
-      });
-    }, watch.everyMs);
-    child.on('exit', (code, signal) => {
-      if (timer) clearInterval(timer);
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      process.off('exit', onExit);
-      resolve({ code: code ?? (signal ? 130 : 1), ...outcome });
-    });
-  });
+  }, watch.everyMs);
+  const code = await exitOf(child);
+  if (timer) clearInterval(timer);
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  process.off('exit', onExit);
+  return { code, ...outcome };
 }

@@ -15,17 +15,18 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startEmulator } from '../../emulator/server.js';
 import { expandVariants } from '../../emulator/variants.js';
-import { ConfigError, CpcError } from '../../lib/errors.js';
+import { ConfigError } from '../../lib/errors.js';
+import { runAsScript } from './entry.js';
 import { loadRules } from '../../lib/rules.js';
 import { readRaw } from '../../reports/write.js';
-import { buildVariantPlan } from '../../test/variants/plan.js';
-import { buildVariantMatrix, variantMatrixPasses, variantMatrixText, type VariantMatrix } from '../../test/variants/matrix.js';
+import { buildVariantPlan } from '../../lib/variants/plan.js';
+import { buildVariantMatrix, variantMatrixPasses, variantMatrixText, type VariantMatrix } from '../../lib/variants/matrix.js';
+import { parseEmbeddedRunConfig } from '../../lib/run-config.js';
+import { startEmbedded } from '../../lib/embedded.js';
 import { PROJECT_ROOT } from '../paths.js';
-import { runPlaywright } from './playwright.js';
+import { runSupervised } from './supervise.js';
 
 export interface VariantRunOptions {
   outDir: string;
@@ -51,13 +52,14 @@ export async function runVariantMatrix(options: VariantRunOptions): Promise<{ ma
   const planFile = join(outDir, 'variants-plan.json');
   writeFileSync(planFile, JSON.stringify(plan, null, 2) + '\n');
   const propertyRuns = options.propertyRuns ?? (options.full ? 200 : MATRIX_PROPERTY_RUNS);
+  const given = parseEmbeddedRunConfig(process.env);
   const started = Date.now();
-  const emulator = await startEmulator({ port: 0 });
+  const emulator = await startEmbedded();
   let run;
   try {
-    const target = { CPC_BASE_URL: emulator.url, CPC_SERVERLESS_URL: emulator.url, CPC_REST_V1_URL: emulator.url };
-    run = await runPlaywright(['--reporter=dot,./reports/playwright-reporter.ts', ...(options.workers ? [`--workers=${options.workers}`] : [])],
-      { ...target, CPC_VARIANT_MATRIX: planFile, CPC_RAW_DIR: rawDir, CPC_PROPERTY_RUNS: String(propertyRuns) });
+    // Each project (entry) sets its own variants on in its worlds; no fault and no run-wide variant.
+    run = await runSupervised(['--reporter=dot,./reports/playwright-reporter.ts', ...(options.workers ? [`--workers=${options.workers}`] : [])],
+      { ...given, target: emulator.target, faults: [], variants: [], plan: { kind: 'variants', file: planFile }, rawDir, propertyRuns, ...(options.workers ? { workers: options.workers } : {}) });
   } finally {
     await emulator.close();
   }
@@ -91,12 +93,4 @@ async function main(argv: string[]): Promise<number> {
   return exitCode;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => { process.exitCode = code; },
-    (error: unknown) => {
-      process.stderr.write(`variants: ${error instanceof CpcError ? `${error.code}: ` : ''}${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = error instanceof ConfigError ? 2 : 1;
-    },
-  );
-}
+runAsScript('variants', import.meta.url, main);

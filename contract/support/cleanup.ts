@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { Kind, parse, valueFromASTUntyped, type OperationDefinitionNode } from 'graphql';
 import type { ApiClient, Exchange, KeyRole } from '../../lib/client/api.js';
+import { runConfig } from '../../lib/run-config.js';
 
 /**
  * What the suite creates on a target, and its deletion before the run ends.
@@ -56,8 +57,7 @@ export const newRunId = (): string => randomBytes(4).toString('hex');
  */
 export type UniqueName = ((kind: string) => string) & { readonly prefix: string };
 
-export function uniqueNameFactory(testId: string, repeat: number, retry: number): UniqueName {
-  const run = process.env.CPC_RUN_ID ?? 'local';
+export function uniqueNameFactory(testId: string, repeat: number, retry: number, run = runConfig().runId ?? 'local'): UniqueName {
   const prefix = `cpc-${run}-${createHash('sha256').update(`${testId}#${repeat}#${retry}`).digest('hex').slice(0, 8)}-`;
   let n = 0;
   return Object.assign((kind: string) => `${prefix}${kind}${(++n).toString(36)}`, { prefix });
@@ -273,7 +273,8 @@ export async function sweep(api: ApiClient, resources: Resource[], options: Swee
 
 /** Where the run writes `leftovers.json`: beside the raw results (`reports/out`). */
 export function leftoversPath(projectRoot: string): string {
-  return process.env.CPC_RAW_DIR ? join(dirname(process.env.CPC_RAW_DIR), 'leftovers.json') : join(projectRoot, 'reports', 'out', 'leftovers.json');
+  const rawDir = runConfig().rawDir;
+  return rawDir ? join(dirname(rawDir), 'leftovers.json') : join(projectRoot, 'reports', 'out', 'leftovers.json');
 }
 
 export function writeLeftovers(file: string, content: LeftoversFile): void {

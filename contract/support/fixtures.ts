@@ -1,15 +1,15 @@
 import { appendFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { test as base } from '@playwright/test';
-import { readPlan, testKey } from '../../test/detection/plan.js';
-import { loadTargetConfig, type TargetConfig } from '../../lib/config.js';
+import { readDetectionPlan, testKey } from '../../lib/detection/plan.js';
+import type { TargetConfig } from '../../lib/config.js';
+import { runConfig } from '../../lib/run-config.js';
+import { ANNOTATION } from '../../lib/annotations.js';
 import { ConfigError } from '../../lib/errors.js';
 import { ApiClient, type Keys, type KeyRole, type SurfaceUrls } from '../../lib/client/api.js';
 import { EmulatorControl, type WorldInfo, type WorldOptions } from '../../lib/client/control.js';
-import { registerSecret } from '../../lib/redact.js';
 import { playwrightTransport } from './transport.js';
 import { Pacer, pacedTransport, type PacingStats } from '../../lib/client/pacing.js';
-import { targetProfile } from '../../lib/profile.js';
 import { Registry, TestTracker, deleteResource, sortForDeletion, uniqueNameFactory, type UniqueName } from './cleanup.js';
 
 /** What every test knows about the target, resolved once per worker. */
@@ -52,7 +52,7 @@ type TestFixtures = {
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   faults: [[], { option: true, scope: 'worker' }],
-  /** Conforming variants every world answers with (CPC_EMULATOR_VARIANTS, the variant matrix's projects). */
+  /** Conforming variants every world answers with (the run configuration's, the variant matrix's projects). */
   variants: [[], { option: true, scope: 'worker' }],
   /** Set by the detection matrix's projects: every test runs with a fault on and is expected to fail. */
   detection: [false, { option: true, scope: 'worker' }],
@@ -63,11 +63,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   detectionFault: [async ({ detection }, use, testInfo) => {
     if (!detection) { await use(undefined); return; }
     const file = relative(testInfo.config.rootDir, testInfo.file).split(sep).join('/');
-    const plan = readPlan();
+    const plan = readDetectionPlan();
     const faults = plan.tests[testKey(file, testInfo.titlePath.slice(1))] ?? plan.all ?? [];
     const fault = faults[testInfo.repeatEachIndex];
     testInfo.skip(fault === undefined, 'detection: no fault planned for this repetition');
-    testInfo.annotations.push({ type: 'fault', description: fault! });
+    testInfo.annotations.push({ type: ANNOTATION.fault, description: fault! });
     if (!plan.all) testInfo.fail();
     await use(fault);
     // `cpc detect --full`: most tests pass with a given fault on; only a failed one is marked expected.
@@ -86,15 +86,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   uniqueName: async ({}, use, testInfo) => { await use(uniqueNameFactory(testInfo.testId, testInfo.repeatEachIndex, testInfo.retry)); },
 
   target: [async ({}, use) => {
-    const config = loadTargetConfig();
-    if (!config.baseUrl) throw new ConfigError('no target: CPC_BASE_URL is unset and global setup did not start the emulator');
+    // The run configuration registers its keys with lib/redact.ts as it is read.
+    const config = runConfig().target;
+    if (!config.baseUrl) throw new ConfigError('no target: the run configuration names none and global setup did not start the emulator');
     const urls: SurfaceUrls = { baseUrl: config.baseUrl, serverlessUrl: config.serverlessUrl ?? config.baseUrl, restV1Url: config.restV1Url ?? config.baseUrl };
     const control = await EmulatorControl.detect(config.baseUrl);
     const envKeys: Keys = {};
     if (config.apiKey) envKeys.main = config.apiKey;
     if (config.apiKeyReadonly) envKeys.readonly = config.apiKeyReadonly;
     if (config.apiKeyOther) envKeys.other = config.apiKeyOther;
-    Object.values(envKeys).forEach(registerSecret);
     await use({ config, urls, ...(control ? { control } : {}), envKeys, ...(config.endpointId ? { endpointId: config.endpointId } : {}) });
   }, { scope: 'worker' }],
 
@@ -110,7 +110,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   api: async ({ request, target, world, pacer, selfLimited }, use, testInfo) => {
     const keys = world ? world.keys : target.envKeys;
     const transport = pacedTransport(playwrightTransport(request), pacer, {
-      budgetMs: targetProfile().rateLimitBudgetMs, disabled: () => selfLimited.on,
+      budgetMs: runConfig().profile.rateLimitBudgetMs, disabled: () => selfLimited.on,
       // Time spent waiting for the target's rate limit does not count against the test's timeout.
       onWait: (ms) => { if (testInfo.timeout > 0) testInfo.setTimeout(testInfo.timeout + ms); },
     });
@@ -119,9 +119,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use(client);
     const note = pacingNote(transport.stats);
     if (note) {
-      testInfo.annotations.push({ type: 'rate-limit-wait', description: note });
+      testInfo.annotations.push({ type: ANNOTATION.rateLimitWait, description: note });
       // The run's teardown sums these into pacing.json beside the report.
-      if (process.env.CPC_PACING_FILE) appendFileSync(process.env.CPC_PACING_FILE, JSON.stringify({ test: testInfo.titlePath.slice(1).join(' › '), ...transport.stats }) + '\n');
+      const pacingFile = runConfig().pacingFile;
+      if (pacingFile) appendFileSync(pacingFile, JSON.stringify({ test: testInfo.titlePath.slice(1).join(' › '), ...transport.stats }) + '\n');
     }
     if (client.history.length > 0) {
       await testInfo.attach('evidence', { body: JSON.stringify(client.history.slice(-6), null, 2), contentType: 'application/json' });
@@ -130,7 +131,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   // Auto, so it is set up before (and torn down after) the helpers that delete their own creations.
   cleanup: [async ({ api, target }, use, testInfo) => {
-    const file = process.env.CPC_CLEANUP_FILE;
+    const file = runConfig().cleanupFile;
     if (target.control || !file) { await use(undefined); return; }
     const tracker = new TestTracker(new Registry(file), testInfo.titlePath.slice(1).join(' › '));
     tracker.attach(api);
@@ -175,7 +176,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
  */
 export function countsAreOwn(emu: Emu, what: string): boolean {
   if (emu.available) return true;
-  test.info().annotations.push({ type: 'note', description: `not checked on a shared target: ${what} (other tests change the endpoint's job counts meanwhile, and jobs cannot be listed by id)` });
+  test.info().annotations.push({ type: ANNOTATION.note, description: `not checked on a shared target: ${what} (other tests change the endpoint's job counts meanwhile, and jobs cannot be listed by id)` });
   return false;
 }
 

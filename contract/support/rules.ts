@@ -1,5 +1,6 @@
 import { test } from '@playwright/test';
 import { assertRuleIds } from '../../lib/rules.js';
+import { ANNOTATION } from '../../lib/annotations.js';
 
 /** A failed expectation attributed to the rule it breaks. */
 export interface Finding { rule: string; message: string }
@@ -10,13 +11,13 @@ export interface Finding { rule: string; message: string }
  */
 export function rules(...ids: string[]): { tag: string[]; annotation: { type: string; description: string }[] } {
   assertRuleIds(ids);
-  return { tag: ids.map((id) => `@${id}`), annotation: ids.map((id) => ({ type: 'rule', description: id })) };
+  return { tag: ids.map((id) => `@${id}`), annotation: ids.map((id) => ({ type: ANNOTATION.rule, description: id })) };
 }
 
 /** Records what the target does for an OBSERVED rule (where the spec says "not shown"). */
 export function observe(rule: string, value: unknown): void {
   assertRuleIds([rule]);
-  test.info().annotations.push({ type: 'observed', description: JSON.stringify({ rule, value }) });
+  test.info().annotations.push({ type: ANNOTATION.observed, description: JSON.stringify({ rule, value }) });
 }
 
 /** Fails the test when there are findings, attributing each to its rule for the report. */
@@ -24,7 +25,7 @@ export function conform(...lists: readonly (readonly Finding[])[]): void {
   const findings = lists.flat();
   if (findings.length === 0) return;
   const info = test.info();
-  for (const rule of new Set(findings.map((f) => f.rule))) info.annotations.push({ type: 'rule-failed', description: rule });
+  for (const rule of new Set(findings.map((f) => f.rule))) info.annotations.push({ type: ANNOTATION.ruleFailed, description: rule });
   throw new NonConformanceError(findings);
 }
 

@@ -3,12 +3,13 @@ import { test } from '../../contract/support/fixtures.js';
 import { rules } from '../../contract/support/rules.js';
 import { setTimings } from '../../contract/specs/serverless/support/jobs.js';
 import { checkProperty, runSeed } from '../support/run.js';
+import { runConfig } from '../../lib/run-config.js';
 import { jobCommands } from './arbitraries.js';
 import { AUTOMATIC_RETRIES, EXECUTION_TIMEOUT_MS, JobModel } from './model.js';
 import { RealEndpoint } from './real.js';
 
-/** Runs and commands per run; CPC_JOB_MODEL_RUNS raises the budget for a longer search. */
-const RUNS = Number(process.env.CPC_JOB_MODEL_RUNS ?? 60);
+/** Runs and commands per run; CPC_JOB_MODEL_RUNS (in the run configuration) raises the budget for a longer search. */
+const RUNS = runConfig().jobModelRuns;
 
 test(`the job state machine follows its model through run, runsync, status, cancel, retry, purge and time (seed ${runSeed()})`, rules(
   'JOB.RUN.RESPONSE', 'JOB.HTTP.NO_REQUEST_BODY', 'JOB.STATE.CANCEL_QUEUED', 'JOB.STATE.CANCEL_IN_PROGRESS', 'JOB.STATE.RETRY_FAILED',

@@ -1,19 +1,17 @@
 import fc from 'fast-check';
 import { test } from '@playwright/test';
+import { runConfig } from '../../lib/run-config.js';
+import { ANNOTATION } from '../../lib/annotations.js';
 
 /**
- * The run's seed: `CPC_SEED` when given (replay), else chosen once per run in the
- * Playwright config so every worker shares it. Printed in every property test's title.
+ * The run's seed, from the run configuration (`CPC_SEED` when given, a replay; else chosen once
+ * per run, so every worker shares it). Printed in every property test's title.
  */
-export function runSeed(): number {
-  const seed = Number(process.env.CPC_SEED);
-  if (!Number.isInteger(seed)) throw new RangeError('CPC_SEED is not set: playwright.config.ts sets it for every run');
-  return seed;
-}
+export const runSeed = (): number => runConfig().seed;
 
 export interface PropertyOptions {
   numRuns?: number;
-  /** Replays one failing case (fast-check's `path`) when set, from `CPC_PATH`. */
+  /** Replays one failing case (fast-check's `path`); default: the run configuration's (`CPC_PATH`). */
   path?: string;
 }
 
@@ -38,12 +36,12 @@ export function findingsOf(error: unknown): Named[] {
  */
 export async function checkProperty<Ts>(property: fc.IAsyncProperty<Ts> | fc.IProperty<Ts>, options: PropertyOptions = {}): Promise<void> {
   const seed = runSeed();
-  const path = options.path ?? process.env.CPC_PATH;
+  const path = options.path ?? runConfig().replayPath;
   const numRuns = options.numRuns ?? 200;
   const info = test.info();
   const before = info.annotations.length;
   const details = await fc.check(property as fc.IAsyncProperty<Ts>, { seed, numRuns, ...(path ? { path, endOnFailure: true } : {}) });
-  const added = info.annotations.splice(before).filter((a) => a.type !== 'rule-failed');
+  const added = info.annotations.splice(before).filter((a) => a.type !== ANNOTATION.ruleFailed);
   info.annotations.push(...added);
   const title = info.title.replace(/"/g, '\\"');
   const record: Record<string, unknown> = { seed, numRuns: details.numRuns };
@@ -52,10 +50,10 @@ export async function checkProperty<Ts>(property: fc.IAsyncProperty<Ts> | fc.IPr
     record.counterexample = fc.stringify(details.counterexample);
     record.replay = `CPC_SEED=${seed} CPC_PATH=${details.counterexamplePath ?? ''} npx playwright test --project=property -g "${title}"`;
   }
-  info.annotations.push({ type: 'property', description: JSON.stringify(record) });
+  info.annotations.push({ type: ANNOTATION.property, description: JSON.stringify(record) });
   if (details.failed) {
     const findings = findingsOf(details.errorInstance);
-    for (const rule of new Set(findings.map((f) => f.rule))) info.annotations.push({ type: 'rule-failed', description: rule });
+    for (const rule of new Set(findings.map((f) => f.rule))) info.annotations.push({ type: ANNOTATION.ruleFailed, description: rule });
     throw new PropertyFailure(fc.defaultReportMessage(details) ?? 'property failed', String(record.replay), findings);
   }
 }

@@ -4,6 +4,7 @@ import { statusCodeConformance } from '../../checks/status.js';
 import { jobObjectConformance } from '../../checks/job-conformance.js';
 import type { AuthChoice } from '../../../lib/client/api.js';
 import type { Emu } from '../../support/fixtures.js';
+import { runConfig } from '../../../lib/run-config.js';
 
 /**
  * A public model endpoint id: the emulator's seeded image model, or `CPC_MODEL_ENDPOINT_ID`
@@ -11,7 +12,7 @@ import type { Emu } from '../../support/fixtures.js';
  * list of models: not shown").
  */
 function modelId(emu: Emu): string {
-  const id = (emu.world?.seeded.CPC_MODEL_ENDPOINT_ID as string | undefined) ?? process.env.CPC_MODEL_ENDPOINT_ID;
+  const id = (emu.world?.seeded.CPC_MODEL_ENDPOINT_ID as string | undefined) ?? runConfig().modelEndpointId;
   test.skip(!id, 'needs a public model endpoint id (set CPC_MODEL_ENDPOINT_ID)');
   return id!;
 }

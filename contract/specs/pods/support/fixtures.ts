@@ -2,9 +2,9 @@ import { test as base } from '../../../support/fixtures.js';
 import type { ApiClient, ApiResult, CallOptions } from '../../../../lib/client/api.js';
 import type { CreateCpuConfig, CreatePodRequest, NetworkVolume, Pod } from '../../../../lib/types.gen.js';
 import { conform } from '../../../support/rules.js';
-import { isNvidia, listOf, loadCatalog, picks, vcpuCounts, type PodCatalog } from './catalog.js';
+import { isNvidia, listOf, loadCatalog, picks, vcpuCounts, type PodCatalog } from '../../../../lib/pod-catalog.js';
 import { waitForStatus, type WaitOptions, type WaitResult } from './wait.js';
-import { targetProfile } from '../../../../lib/profile.js';
+import { runConfig } from '../../../../lib/run-config.js';
 import { Registry } from '../../../support/cleanup.js';
 
 /**
@@ -50,7 +50,7 @@ export const test = base.extend<{ pods: PodKit }>({
   pods: async ({ api, emu, uniqueName }, use, testInfo) => {
     const madePods: string[] = [];
     const madeVolumes: string[] = [];
-    const profile = targetProfile();
+    const profile = runConfig().profile;
     const podName = uniqueName('pod');
     let catalog: Promise<PodCatalog> | undefined;
     // The profile's image and long-running command: a container that exits at once never stays RUNNING.
@@ -103,9 +103,9 @@ export const test = base.extend<{ pods: PodKit }>({
       },
       async madeSince(before) {
         const now = await kit.snapshot();
-        const file = process.env.CPC_CLEANUP_FILE;
+        const { cleanupFile: file, runId } = runConfig();
         const others = file ? new Registry(file).knownIds('pod', testInfo.titlePath.slice(1).join(' › ')) : new Set<string>();
-        const run = `cpc-${process.env.CPC_RUN_ID ?? 'local'}-`;
+        const run = `cpc-${runId ?? 'local'}-`;
         const mine = uniqueName.prefix;
         return [...now].filter(([id, name]) => !before.has(id) && !others.has(id) && !(name?.startsWith(run) && !name.startsWith(mine))).map(([id]) => id);
       },

@@ -2,7 +2,7 @@ import { test } from '@playwright/test';
 import type { ApiClient, ApiResult } from '../../../../lib/client/api.js';
 import type { Pod } from '../../../../lib/types.gen.js';
 import type { Emu } from '../../../support/fixtures.js';
-import { targetProfile } from '../../../../lib/profile.js';
+import { runConfig } from '../../../../lib/run-config.js';
 
 /**
  * Readiness polling (spec: "clients observe readiness by reading the pod (operation `getPod`)
@@ -30,8 +30,8 @@ export interface WaitResult {
 }
 
 /** The target profile's readiness bound and first poll interval (lib/profile.ts); later polls back off to 4x. */
-export const READY_TIMEOUT_MS = targetProfile().readyTimeoutMs;
-const POLL_MS = targetProfile().pollMs;
+export const READY_TIMEOUT_MS = runConfig().profile.readyTimeoutMs;
+const POLL_MS = runConfig().profile.pollMs;
 /** The longest virtual wait for readiness on the emulator: a pod not RUNNING by then fails readiness. */
 export const EMULATED_READY_BOUND_MS = 10 * 60_000;
 

@@ -2,13 +2,14 @@ import { request } from 'undici';
 import type { ApiClient, ApiResult, AuthChoice } from '../../../../lib/client/api.js';
 import { test, type Emu } from '../../../support/fixtures.js';
 import { uniqueNameFactory } from '../../../support/cleanup.js';
+import { runConfig } from '../../../../lib/run-config.js';
 
 /**
  * A serverless template to create endpoints from: the one seeded in the emulator world, or
  * `CPC_TEMPLATE_ID` on a real target (creating endpoints there needs one the account owns).
  */
 export function templateId(emu: Emu): string {
-  const id = (emu.world?.seeded.CPC_TEMPLATE_ID as string | undefined) ?? process.env.CPC_TEMPLATE_ID;
+  const id = (emu.world?.seeded.CPC_TEMPLATE_ID as string | undefined) ?? runConfig().templateId;
   test.skip(!id, 'needs a serverless template to create endpoints from (set CPC_TEMPLATE_ID)');
   return id!;
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { runPlan } from '../run-config.js';
 
 /**
  * The detection plan: which emulator faults each selected test runs under. One Playwright
@@ -69,12 +69,5 @@ export function buildFullPlan(listing: PlaywrightListing, faults: readonly strin
   return { plan: { repeat: Math.max(1, faults.length), tests: {}, all: [...faults] }, lines: [...keys].map((key) => `[${project}] › ${key}`) };
 }
 
-let cached: DetectionPlan | undefined;
-
-/** The plan named by `CPC_DETECTION_PLAN`, read once per process. */
-export function readPlan(): DetectionPlan {
-  const path = process.env.CPC_DETECTION_PLAN;
-  if (!path) throw new RangeError('CPC_DETECTION_PLAN is not set: cpc detect writes the plan and sets it');
-  cached ??= JSON.parse(readFileSync(path, 'utf8')) as DetectionPlan;
-  return cached;
-}
+/** The plan of this `cpc detect` run (named in the run configuration), read once per process. */
+export const readDetectionPlan = (): DetectionPlan => runPlan<DetectionPlan>('detection');

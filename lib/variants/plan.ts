@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { variantCatalog, variantSets, variantSurfaces, type VariantSurface } from '../../emulator/variants.js';
+import { runPlan } from '../run-config.js';
 
 /**
  * The variant matrix's plan: one entry per variant of the emulator's catalog and per variant
@@ -42,12 +42,5 @@ export function buildVariantPlan(names: readonly string[], full = false): Varian
   return { full, entries: chosen.map((name) => ({ name, variants: [name], surfaces: variantSurfaces([name]) })) };
 }
 
-let cached: VariantPlan | undefined;
-
-/** The plan named by `CPC_VARIANT_MATRIX`, read once per process. */
-export function readVariantPlan(): VariantPlan {
-  const path = process.env.CPC_VARIANT_MATRIX;
-  if (!path) throw new RangeError('CPC_VARIANT_MATRIX is not set: the variant matrix writes the plan and sets it');
-  cached ??= JSON.parse(readFileSync(path, 'utf8')) as VariantPlan;
-  return cached;
-}
+/** The plan of this variant-matrix run (named in the run configuration), read once per process. */
+export const readVariantPlan = (): VariantPlan => runPlan<VariantPlan>('variants');

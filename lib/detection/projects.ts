@@ -1,4 +1,4 @@
-import { readPlan } from './plan.js';
+import { readDetectionPlan } from './plan.js';
 
 export const DETECTION_PROJECT = 'detection';
 
@@ -12,7 +12,7 @@ export function detectionProjects() {
     name: DETECTION_PROJECT,
     testDir: '.',
     testMatch: [/contract\/specs\/.*\.spec\.ts$/, /property\/.*\.prop\.ts$/],
-    repeatEach: readPlan().repeat,
+    repeatEach: readDetectionPlan().repeat,
     use: { detection: true },
   }];
 }

@@ -1,0 +1,239 @@
+import { randomInt } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { ConfigError } from './errors.js';
+import { registerSecret } from './redact.js';
+import { loadProfile, type TargetProfile } from './profile.js';
+import { ENV_VARS, loadTargetConfig, type ConfigKey, type TargetConfig } from './config.js';
+
+/**
+ * The run's configuration: one typed object, written once by the command line (or, for a plain
+ * `npx playwright test`, by playwright.config.ts from the user's variables) and handed to the
+ * Playwright processes as ONE environment variable holding JSON, {@link RUN_CONFIG_VARIABLE}.
+ * Global setup, the fixtures, the reporter, the property support and the load runner read it
+ * through {@link runConfig}; nothing else reads `CPC_*` variables.
+ *
+ * The variables a user sets are read here only ({@link parseRunConfig}, {@link userSettings}):
+ * the target (lib/config.ts: CPC_BASE_URL, CPC_SERVERLESS_URL, CPC_REST_V1_URL, CPC_API_KEY,
+ * CPC_API_KEY_READONLY, CPC_API_KEY_OTHER, CPC_ENDPOINT_ID), the target profile (lib/profile.ts:
+ * CPC_PROFILE, CPC_GPU_TYPE...), and the run's own:
+ *
+ * | variable | meaning |
+ * |---|---|
+ * | CPC_SEED | the run's seed (a replay); default: chosen once, printed |
+ * | CPC_PATH | fast-check's path of one counterexample to replay |
+ * | CPC_TEMPLATE_ID, CPC_MODEL_ENDPOINT_ID | ids a real target offers (a serverless template, a public model) |
+ * | CPC_WORKERS | Playwright workers (default 2) |
+ * | CPC_PROPERTY_RUNS, CPC_JOB_MODEL_RUNS | runs per pod property (200) and of the job model (60) |
+ * | CPC_ALLOW_PROPERTY_LOAD, CPC_ALLOW_RATE_LIMIT_EXHAUSTION | opt-ins on a real target |
+ * | CPC_EMULATOR_FAULTS, CPC_EMULATOR_VARIANTS | faults / conforming variants on in every emulator world |
+ * | CPC_EMULATOR_PORT | the standalone emulator's port (default 8787) |
+ * | CPC_LOAD_RUNNER, CPC_LOAD_VUS | the load runner (auto, k6, node) and VUs of a split k6 run |
+ * | CPC_MUTATION_SEED, CPC_MUTATION_PROPERTY_RUNS, CPC_MUTATION_JOB_MODEL_RUNS, CPC_MUTATION_WORKERS | the mutation run's budgets |
+ *
+ * The load scripts (load/) read their own `CPC_*` from k6's `__ENV`, the only way k6 offers;
+ * the load runner writes those from this configuration.
+ */
+export interface RunConfig {
+  /** Where the suite points. An embedded target carries the URLs once its emulator is started. */
+  target: TargetConfig;
+  /** A serverless template to create endpoints from on a real target (CPC_TEMPLATE_ID). */
+  templateId?: string;
+  /** A public model endpoint on a real target (CPC_MODEL_ENDPOINT_ID). */
+  modelEndpointId?: string;
+  profile: TargetProfile;
+  /** One seed for the run: every worker, property title and replay uses it. */
+  seed: number;
+  /** fast-check's path of one counterexample to replay (CPC_PATH). */
+  replayPath?: string;
+  /** Playwright workers (CPC_WORKERS, or the CLI's --workers); default Playwright config's 2. */
+  workers?: number;
+  propertyRuns: number;
+  jobModelRuns: number;
+  /** Opt-ins on a target without the emulator's control surface. */
+  allowPropertyLoad: boolean;
+  allowRateLimitExhaustion: boolean;
+  /** Emulator faults and conforming variants on in every test world. */
+  faults: string[];
+  variants: string[];
+  /** Where the raw reporter writes (default reports/out/raw under the project root). */
+  rawDir?: string;
+  /** Set by global setup: the run id every name carries, and (on a deployment) its records. */
+  runId?: string;
+  cleanupFile?: string;
+  pacingFile?: string;
+  /** The matrix plan this run executes, written by `cpc detect` or the variant matrix. */
+  plan?: { kind: PlanKind; file: string };
+}
+
+export type PlanKind = 'detection' | 'variants';
+
+/** The one variable that carries a {@link RunConfig} into Playwright's processes. */
+export const RUN_CONFIG_VARIABLE = 'CPC_RUN_CONFIG';
+
+type Env = NodeJS.ProcessEnv | Readonly<Record<string, string | undefined>>;
+
+/** Seeds are 31-bit non-negative integers: fast-check and every worker agree on them. */
+export const MAX_SEED = 2 ** 31 - 1;
+
+const value = (env: Env, name: string): string | undefined => {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+};
+
+const list = (text: string | undefined): string[] => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+function positive(env: Env, name: string): number | undefined {
+  const raw = value(env, name);
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new ConfigError(`${name} must be a positive integer, got "${raw}"`, name);
+  return n;
+}
+
+/**
+ * The run's seed: `CPC_SEED` of `env` when given (a replay), else `fallback`, else a fresh
+ * random one. Chosen once per run by whoever writes the run configuration.
+ */
+export function chooseSeed(env: Env = process.env, fallback?: number, name = 'CPC_SEED'): number {
+  const given = value(env, name);
+  if (given === undefined) return fallback ?? randomInt(0, MAX_SEED + 1);
+  const seed = Number(given);
+  if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) throw new ConfigError(`${name} must be an integer from 0 to ${MAX_SEED}, got "${given}"`, name);
+  return seed;
+}
+
+/** The variables a user sets that are not the target, the profile or the run itself: read here, used by the commands. */
+export interface UserSettings {
+  /** The standalone emulator's port and its default world's conforming variants. */
+  emulatorPort?: number;
+  emulatorVariants: string[];
+  loadRunner?: string;
+  loadVus?: number;
+  mutation: { seed: number; propertyRuns: number; jobModelRuns: number; workers: number };
+}
+
+export function userSettings(env: Env = process.env): UserSettings {
+  const port = value(env, 'CPC_EMULATOR_PORT');
+  if (port !== undefined && !(/^\d+$/.test(port) && Number(port) <= 65535)) throw new ConfigError(`CPC_EMULATOR_PORT must be an integer from 0 to 65535, got "${port}"`, 'CPC_EMULATOR_PORT');
+  const loadRunner = value(env, 'CPC_LOAD_RUNNER');
+  const loadVus = positive(env, 'CPC_LOAD_VUS');
+  return {
+    ...(port !== undefined ? { emulatorPort: Number(port) } : {}),
+    emulatorVariants: list(value(env, 'CPC_EMULATOR_VARIANTS')),
+    ...(loadRunner !== undefined ? { loadRunner } : {}),
+    ...(loadVus !== undefined ? { loadVus } : {}),
+    mutation: {
+      seed: chooseSeed(env, 424242, 'CPC_MUTATION_SEED'),
+      propertyRuns: positive(env, 'CPC_MUTATION_PROPERTY_RUNS') ?? 40,
+      jobModelRuns: positive(env, 'CPC_MUTATION_JOB_MODEL_RUNS') ?? 60,
+      workers: positive(env, 'CPC_MUTATION_WORKERS') ?? 2,
+    },
+  };
+}
+
+/**
+ * The run configuration from a user's variables (`env`) and the command line's target flags,
+ * validated: a bad value is a {@link ConfigError} naming its variable (the CLI exits 2). Never
+ * reads {@link RUN_CONFIG_VARIABLE}: a command always writes its own.
+ */
+export function parseRunConfig(env: Env = process.env, flags: Partial<Record<ConfigKey, string>> = {}): RunConfig {
+  const target = loadTargetConfig(env as NodeJS.ProcessEnv, flags);
+  const templateId = value(env, 'CPC_TEMPLATE_ID');
+  const modelEndpointId = value(env, 'CPC_MODEL_ENDPOINT_ID');
+  const replayPath = value(env, 'CPC_PATH');
+  const workers = positive(env, 'CPC_WORKERS');
+  return {
+    target,
+    ...(templateId ? { templateId } : {}),
+    ...(modelEndpointId ? { modelEndpointId } : {}),
+    profile: loadProfile(env as NodeJS.ProcessEnv),
+    seed: chooseSeed(env),
+    ...(replayPath ? { replayPath } : {}),
+    ...(workers ? { workers } : {}),
+    propertyRuns: positive(env, 'CPC_PROPERTY_RUNS') ?? 200,
+    jobModelRuns: positive(env, 'CPC_JOB_MODEL_RUNS') ?? 60,
+    allowPropertyLoad: value(env, 'CPC_ALLOW_PROPERTY_LOAD') !== undefined,
+    allowRateLimitExhaustion: value(env, 'CPC_ALLOW_RATE_LIMIT_EXHAUSTION') !== undefined,
+    faults: list(value(env, 'CPC_EMULATOR_FAULTS')),
+    variants: list(value(env, 'CPC_EMULATOR_VARIANTS')),
+  };
+}
+
+/**
+ * The user's run settings for a run that always tests the embedded emulator (`cpc detect`, the
+ * variant matrix): the target variables do not apply there, so a configured deployment is not
+ * an error; the caller puts the started emulator in `target`.
+ */
+export function parseEmbeddedRunConfig(env: Env = process.env): RunConfig {
+  const rest: Record<string, string | undefined> = { ...env };
+  for (const name of Object.values(ENV_VARS)) delete rest[name];
+  return parseRunConfig(rest);
+}
+
+/** The configuration as the one variable a child process (Playwright) inherits. */
+export function runConfigEnv(config: RunConfig): Record<string, string> {
+  return { [RUN_CONFIG_VARIABLE]: JSON.stringify(config) };
+}
+
+function registerSecrets(config: RunConfig): RunConfig {
+  registerSecret(config.target.apiKey);
+  registerSecret(config.target.apiKeyReadonly);
+  registerSecret(config.target.apiKeyOther);
+  return config;
+}
+
+/** Reads a serialised configuration; a broken one is a ConfigError, never a stack trace in a worker. */
+export function decodeRunConfig(text: string): RunConfig {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`${RUN_CONFIG_VARIABLE} is not JSON: ${(e as Error).message}`, RUN_CONFIG_VARIABLE);
+  }
+  const c = parsed as Partial<RunConfig> | null;
+  const ok = c !== null && typeof c === 'object' && typeof c.target === 'object' && c.target !== null
+    && (c.target.kind === 'embedded' || c.target.kind === 'remote') && Number.isInteger(c.seed) && typeof c.profile === 'object'
+    && Array.isArray(c.faults) && Array.isArray(c.variants) && Number.isInteger(c.propertyRuns) && Number.isInteger(c.jobModelRuns);
+  if (!ok) throw new ConfigError(`${RUN_CONFIG_VARIABLE} does not hold a run configuration (the command line writes it)`, RUN_CONFIG_VARIABLE);
+  return registerSecrets(c as RunConfig);
+}
+
+let current: { text: string | undefined; config: RunConfig } | undefined;
+
+/**
+ * This process's run configuration: the one the command line (or playwright.config.ts) handed
+ * down in {@link RUN_CONFIG_VARIABLE}, else parsed from the user's variables. Read once per
+ * value; its keys are registered with lib/redact.ts.
+ */
+export function runConfig(): RunConfig {
+  const text = process.env[RUN_CONFIG_VARIABLE];
+  if (current && current.text === text) return current.config;
+  const config = text !== undefined ? decodeRunConfig(text) : registerSecrets(parseRunConfig(process.env));
+  current = { text, config };
+  return config;
+}
+
+/**
+ * Makes `config` this process's run configuration and the one its children inherit: for
+ * playwright.config.ts (so that the main process and every worker share one seed) and for
+ * global setup (the embedded emulator's URLs, the run id and records).
+ */
+export function shareRunConfig(config: RunConfig = runConfig()): RunConfig {
+  const text = JSON.stringify(config);
+  process.env[RUN_CONFIG_VARIABLE] = text;
+  current = { text, config: registerSecrets(config) };
+  return config;
+}
+
+const plans = new Map<string, unknown>();
+
+/**
+ * The matrix plan of this run (detection or variants), read once per process from the file the
+ * command named in the run configuration. Throws when the run executes no plan of that kind.
+ */
+export function runPlan<T>(kind: PlanKind): T {
+  const plan = runConfig().plan;
+  if (!plan || plan.kind !== kind) throw new ConfigError(`this run executes no ${kind} plan: ${kind === 'detection' ? 'cpc detect' : 'the variant matrix'} writes the plan and names it in the run configuration`);
+  if (!plans.has(plan.file)) plans.set(plan.file, JSON.parse(readFileSync(plan.file, 'utf8')) as unknown);
+  return plans.get(plan.file) as T;
+}
