@@ -18,7 +18,7 @@ import { ENV_VARS, type TargetConfig } from './config.js';
 import { loadProfile, type TargetProfile } from './profile.js';
 import { redactText } from './redact.js';
 import type { CpuFlavor, DataCenter } from './types.gen.js';
-import { listOf, picks, type GpuEntry, type PodCatalog } from '../contract/specs/pods/support/catalog.js';
+import { listOf, picks, type GpuEntry, type PodCatalog } from './pod-catalog.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'missing' | 'fail';
 

@@ -3,7 +3,7 @@ import { conform, must, rules } from '../../support/rules.js';
 import { statusCodeConformance } from '../../checks/status.js';
 import { problemJsonConformance } from '../../checks/problem-json.js';
 import type { ApiClient, AuthChoice } from '../../../lib/client/api.js';
-import { listOf } from '../pods/support/catalog.js';
+import { listOf } from '../../../lib/pod-catalog.js';
 
 /** A createPod body that is valid on any target: the first GPU type its catalog lists. */
 async function probePod(api: ApiClient): Promise<Record<string, unknown>> {

@@ -4,7 +4,7 @@ import { statusCodeConformance } from '../../checks/status.js';
 import { schemaConformance } from '../../checks/schema.js';
 import type { OperationName } from '../../../lib/client/operations.js';
 import type { NetworkVolume } from '../../../lib/types.gen.js';
-import { listItems } from './support/catalog.js';
+import { listItems } from '../../../lib/pod-catalog.js';
 
 // Spec: "Catalog lookups are referenced as `GET /v2/catalog/cpus` and `GET /v2/catalog/datacenters`";
 // "CPU flavor identifier as listed by `GET /v2/catalog/cpus`"; "eligible data centers are marked by

@@ -1,7 +1,7 @@
 import { test } from './support/fixtures.js';
 import { conform, must, rules } from '../../support/rules.js';
 import { errorBodyConformance, rejectionConformance } from '../../checks/rejection.js';
-import { SCHEMA_VCPU_COUNTS, type PodCatalog } from './support/catalog.js';
+import { SCHEMA_VCPU_COUNTS, type PodCatalog } from '../../../lib/pod-catalog.js';
 import { PROBLEM_RULES } from './support/rule-sets.js';
 import type { CpuFlavor } from '../../../lib/types.gen.js';
 

@@ -2,7 +2,7 @@ import { test } from './support/fixtures.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
 import { errorBodyConformance, rejectionConformance } from '../../checks/rejection.js';
 import { acceptedConformance, type ExpectedStatus } from '../../checks/status.js';
-import { SCHEMA_VCPU_COUNTS, vcpuCounts, type PodCatalog } from './support/catalog.js';
+import { SCHEMA_VCPU_COUNTS, vcpuCounts, type PodCatalog } from '../../../lib/pod-catalog.js';
 import { PROBLEM_RULES } from './support/rule-sets.js';
 import type { CpuFlavor } from '../../../lib/types.gen.js';
 

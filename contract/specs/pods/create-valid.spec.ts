@@ -3,7 +3,7 @@ import { conform, must, observe, rules } from '../../support/rules.js';
 import { acceptedConformance, statusCodeConformance } from '../../checks/status.js';
 import { podConformance } from '../../checks/pod-conformance.js';
 import { createdPodConformance } from '../../checks/pod-echo.js';
-import { picks, vcpuCounts } from './support/catalog.js';
+import { picks, vcpuCounts } from '../../../lib/pod-catalog.js';
 import { POD_SHAPE_RULES } from './support/rule-sets.js';
 import type { CreateCpuConfig, CreatePodRequest } from '../../../lib/types.gen.js';
 

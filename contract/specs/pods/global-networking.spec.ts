@@ -4,7 +4,7 @@ import { rejectionConformance } from '../../checks/rejection.js';
 import { acceptedConformance } from '../../checks/status.js';
 import { podConformance } from '../../checks/pod-conformance.js';
 import { createdPodConformance } from '../../checks/pod-echo.js';
-import { picks } from './support/catalog.js';
+import { picks } from '../../../lib/pod-catalog.js';
 import { PROBLEM_RULES } from './support/rule-sets.js';
 import type { CreatePodRequest } from '../../../lib/types.gen.js';
 

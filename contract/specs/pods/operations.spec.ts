@@ -3,7 +3,7 @@ import { conform, must, observe, rules } from '../../support/rules.js';
 import { podConformance } from '../../checks/pod-conformance.js';
 import { problemJsonConformance } from '../../checks/problem-json.js';
 import { POD_SHAPE_RULES, PROBLEM_RULES } from './support/rule-sets.js';
-import { listOf } from './support/catalog.js';
+import { listOf } from '../../../lib/pod-catalog.js';
 import type { NetworkVolume, Pod, PodList } from '../../../lib/types.gen.js';
 
 // The spec names getPod, listing, update, actions and deletion but shows neither paths nor

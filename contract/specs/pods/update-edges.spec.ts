@@ -3,7 +3,7 @@ import type { PodKit } from './support/fixtures.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
 import { podConformance } from '../../checks/pod-conformance.js';
 import { problemJsonConformance } from '../../checks/problem-json.js';
-import { picks } from './support/catalog.js';
+import { picks } from '../../../lib/pod-catalog.js';
 import { PROBLEM_RULES } from './support/rule-sets.js';
 import type { CreatePodRequest, Pod } from '../../../lib/types.gen.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { CpuFlavor } from '../../../lib/types.gen.js';
-import { maxGpusOf, vcpuCounts, type GpuEntry } from '../../../contract/specs/pods/support/catalog.js';
+import { maxGpusOf, vcpuCounts, type GpuEntry } from '../../../lib/pod-catalog.js';
 import { minimumOf } from './schema-facts.js';
 
 /** The most GPUs to ask for when the catalog gives no `maxGpuCount` (the spec gives no maximum). */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { CreatePodRequest, NetworkVolume } from '../../../lib/types.gen.js';
-import { isNvidia } from '../../../contract/specs/pods/support/catalog.js';
+import { isNvidia } from '../../../lib/pod-catalog.js';
 import type { PodContext } from '../support/context.js';
 import { containerFields } from './container-fields.js';
 import { cpuConfig, gpuConfigOf, validVcpuCounts } from './compute.js';

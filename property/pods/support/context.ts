@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../../lib/client/api.js';
 import type { NetworkVolume } from '../../../lib/types.gen.js';
-import { listOf, loadCatalog, type PodCatalog } from '../../../contract/specs/pods/support/catalog.js';
+import { listOf, loadCatalog, type PodCatalog } from '../../../lib/pod-catalog.js';
 
 /**
  * What the pod arbitraries draw from: the target's catalog (read over the API) and network

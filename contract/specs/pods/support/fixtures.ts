@@ -2,7 +2,7 @@ import { test as base } from '../../../support/fixtures.js';
 import type { ApiClient, ApiResult, CallOptions } from '../../../../lib/client/api.js';
 import type { CreateCpuConfig, CreatePodRequest, NetworkVolume, Pod } from '../../../../lib/types.gen.js';
 import { conform } from '../../../support/rules.js';
-import { isNvidia, listOf, loadCatalog, picks, vcpuCounts, type PodCatalog } from './catalog.js';
+import { isNvidia, listOf, loadCatalog, picks, vcpuCounts, type PodCatalog } from '../../../../lib/pod-catalog.js';
 import { waitForStatus, type WaitOptions, type WaitResult } from './wait.js';
 import { runConfig } from '../../../../lib/run-config.js';
 import { Registry } from '../../../support/cleanup.js';

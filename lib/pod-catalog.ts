@@ -1,7 +1,7 @@
-import type { ApiClient } from '../../../../lib/client/api.js';
-import type { CpuFlavor, DataCenter, GpuType } from '../../../../lib/types.gen.js';
-import type { OperationName } from '../../../../lib/client/operations.js';
-import { schemaOf } from '../../../../lib/schema-registry.js';
+import type { ApiClient } from './client/api.js';
+import type { CpuFlavor, DataCenter, GpuType } from './types.gen.js';
+import type { OperationName } from './client/operations.js';
+import { schemaOf } from './schema-registry.js';
 
 /**
  * A GPU type as far as the suite needs it; `manufacturer` and the most GPUs per pod only when
