@@ -10,8 +10,8 @@ import type { PropertyRecord } from './raw.js';
 import type { LoadSection } from './load-model.js';
 import type { MutationSection } from './mutation-model.js';
 
-export type { LoadSection, LoadScenarioResult, LoadSummary } from './load-model.js';
-export type { MutationSection, MutantRef, EquivalentMutant } from './mutation-model.js';
+export type { LoadSection, LoadScenarioResult } from './load-model.js';
+export type { MutationSection } from './mutation-model.js';
 
 /** Major.minor.patch; a reader accepts every report of its own major version. */
 export const REPORT_SCHEMA_VERSION = '2.0.0';

@@ -33,4 +33,3 @@ export function writeScrubbed(dir: string, fileName: string, text: string): stri
   writeFileSync(path, scrubText(text, harvestValue(text)));
   return path;
 }
-export { readRaw, type RawRun } from './raw-read.js';

@@ -4,7 +4,7 @@ import { faultCatalog } from '../../emulator/faults.js';
 import { expandVariants } from '../../emulator/variants.js';
 import { loadRules } from '../../lib/rules.js';
 import type { ConformanceReport } from '../../reports/model.js';
-import { readRaw } from '../../reports/write.js';
+import { readRaw } from '../../reports/raw-read.js';
 import { blastPasses, blastText, buildBlastRadius, buildMatrix, matrixPasses, matrixText, type BlastRadius, type DetectionMatrix } from '../../lib/detection/matrix.js';
 import { parseEmbeddedRunConfig, type RunConfig } from '../../lib/run-config.js';
 import { startEmbedded } from '../../lib/embedded.js';

@@ -20,7 +20,7 @@ import { expandVariants } from '../../emulator/variants.js';
 import { ConfigError } from '../../lib/errors.js';
 import { runAsScript } from './entry.js';
 import { loadRules } from '../../lib/rules.js';
-import { readRaw } from '../../reports/write.js';
+import { readRaw } from '../../reports/raw-read.js';
 import { buildVariantPlan } from '../../lib/variants/plan.js';
 import { buildVariantMatrix, variantMatrixPasses, variantMatrixText, type VariantMatrix } from '../../lib/variants/matrix.js';
 import { parseEmbeddedRunConfig } from '../../lib/run-config.js';

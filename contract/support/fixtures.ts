@@ -185,5 +185,3 @@ function pacingNote(stats: PacingStats): string | undefined {
   if (stats.pacedMs + stats.retryAfterMs === 0 && stats.gaveUp === 0) return undefined;
   return `waited ${((stats.pacedMs + stats.retryAfterMs) / 1000).toFixed(1)} s for the target's rate limit (${(stats.pacedMs / 1000).toFixed(1)} s pacing by RateLimit, ${(stats.retryAfterMs / 1000).toFixed(1)} s after ${stats.retried} 429 answer(s) by Retry-After${stats.gaveUp ? `; ${stats.gaveUp} 429 answer(s) returned to the test when the budget of CPC_RATE_LIMIT_BUDGET_MS ran out` : ''})`;
 }
-
-export { expect } from '@playwright/test';

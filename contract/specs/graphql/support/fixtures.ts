@@ -74,5 +74,3 @@ export const test = base.extend<{ gql: GqlKit }>({
     await use(kit);
   },
 });
-
-export { expect } from '../../../support/fixtures.js';

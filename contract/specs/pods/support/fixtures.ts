@@ -121,5 +121,3 @@ async function cleanUp(api: ApiClient, pods: string[], volumes: string[]): Promi
   for (const podId of pods) await api.op('deletePod', { params: { podId } }).catch(() => undefined);
   for (const volumeId of volumes) await api.op('deleteNetworkVolume', { params: { volumeId } }).catch(() => undefined);
 }
-
-export { expect } from '../../../support/fixtures.js';
