@@ -1,25 +1,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import FindMyWay, { type HTTPVersion, type Instance } from 'find-my-way';
-import { World, type ApiKey, type WorldOptions } from './world.js';
+import type { ApiKey, World } from './world.js';
+import { WorldRegistry, type RegistryOptions } from './worlds.js';
+import { SWITCHES } from './catalog.js';
 import { extractKey, anyKey } from './auth.js';
 import { readBody, readBodyAsync, jsonDepth, MAX_JSON_DEPTH, type BodyResult, type BodySink } from './http/body.js';
 import { problem, ProblemError, type Reply } from './http/reply.js';
 import { endThisTurn } from './http/outbox.js';
-import { DEFAULT_MAX_BODY, HTTP_METHODS, type Ctx, type HttpMethod, type RouteDef } from './http/route.js';
+import { DEFAULT_MAX_BODY, HTTP_METHODS } from './http/route.js';
+import type { ControlRoute, Ctx, HttpMethod, RouteDef } from './types.js';
 import { rateLimitHeaders, type WindowState } from './rate-limit.js';
 import { surfaceRoutes } from './routes/index.js';
-import { controlRoutes, type ControlRoute } from './routes/control.js';
+import { controlRoutes } from './routes/control.js';
 
 export const EMULATOR_NAME = 'compute-platform-emulator';
 export const CONTROL_PREFIX = '/__emulator';
 /** Header a client may send so unauthenticated requests land in its world (tests only). */
 export const WORLD_HEADER = 'x-emulator-world';
 
-export interface EmulatorOptions {
-  /** Options of the default world, which standalone users talk to. */
-  defaultWorld?: Omit<WorldOptions, 'id'>;
-  /** A fixed key for the default world's account (otherwise random). */
-  defaultKey?: string;
+export interface EmulatorOptions extends RegistryOptions {
   /** Called for each request that ends in a 5xx, with the error (the response never shows it). */
   onInternalError?: (error: unknown) => void;
 }
@@ -34,46 +33,18 @@ const NO_QUERY: URLSearchParams = new URLSearchParams();
  * control surface, route, world, authentication, rate limit, body, handler, serialisation, and
  * the outbox (`http/outbox.ts`: answers leave at the end of the event-loop turn).
  */
-export class Emulator {
-  readonly worlds = new Map<string, World>();
-  readonly #keyIndex = new Map<string, World>();
+export class Emulator extends WorldRegistry {
   readonly #router: Instance<HTTPVersion.V1>;
   readonly #control: Instance<HTTPVersion.V1>;
   readonly #onInternalError: (error: unknown) => void;
-  readonly defaultWorld: World;
-  readonly defaultKey: ApiKey;
-  #worldSeq = 0;
 
   constructor(options: EmulatorOptions = {}) {
+    super(SWITCHES, options);
     this.#onInternalError = options.onInternalError ?? ((e) => { process.stderr.write(`emulator: internal error: ${e instanceof Error ? e.message : String(e)}\n`); });
     this.#router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true, maxParamLength: 500 });
     for (const r of surfaceRoutes) this.#router.on(r.method, r.path, () => undefined, { route: r });
     this.#control = FindMyWay({ ignoreTrailingSlash: true });
     for (const r of controlRoutes) this.#control.on(r.method, CONTROL_PREFIX + r.path, () => undefined, { route: r });
-    this.defaultWorld = this.createWorld({ ...options.defaultWorld, id: 'default' });
-    const account = this.defaultWorld.createAccount('default');
-    this.defaultKey = this.defaultWorld.mintKey(account.id, ['read', 'write'], 'default', options.defaultKey);
-  }
-
-  /** Creates an isolated world; keys minted in it authenticate into it. */
-  createWorld(options: Partial<WorldOptions> = {}): World {
-    const id = options.id ?? `w${(++this.#worldSeq).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-    if (this.worlds.has(id)) throw new RangeError(`world ${id} exists`);
-    const world = new World({ ...options, id }, (key, w) => this.#keyIndex.set(key.key, w));
-    this.worlds.set(id, world);
-    return world;
-  }
-
-  deleteWorld(id: string): boolean {
-    const world = this.worlds.get(id);
-    if (!world || world === this.defaultWorld) return false;
-    for (const key of world.keys.keys()) this.#keyIndex.delete(key);
-    world.dispose();
-    return this.worlds.delete(id);
-  }
-
-  worldOfKey(key: string): World | undefined {
-    return this.#keyIndex.get(key);
   }
 
   /**
@@ -96,10 +67,6 @@ export class Emulator {
     else res.destroy();
   };
 
-  dispose(): void {
-    for (const world of this.worlds.values()) world.dispose();
-  }
-
   #dispatch(req: IncomingMessage, res: ServerResponse): void {
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');
@@ -112,11 +79,7 @@ export class Emulator {
       return;
     }
 
-    const headerWorld = req.headers[WORLD_HEADER];
-    const candidateKey = anyKey(req.headers, query);
-    const world = (candidateKey !== undefined ? this.#keyIndex.get(candidateKey) : undefined)
-      ?? (typeof headerWorld === 'string' ? this.worlds.get(headerWorld) : undefined)
-      ?? this.defaultWorld;
+    const world = this.worldFor(anyKey(req.headers, query), req.headers[WORLD_HEADER]);
 
     const found = this.#router.find(method, path);
     if (!found) {
@@ -194,7 +157,7 @@ export class Emulator {
     }
     let reply: Reply;
     try {
-      reply = await route.handle({ emulator: this, params: found.params as Record<string, string>, body, query });
+      reply = await route.handle({ registry: this, params: found.params as Record<string, string>, body, query });
     } catch (e) {
       if (e instanceof ProblemError) reply = e.reply;
       else throw e;

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { AuthStyle } from './http/route.js';
+import type { AuthStyle } from './types.js';
 
 /** Where the key came from, or why none could be read. Data, not exceptions. */
 export type KeyExtraction =

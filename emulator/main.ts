@@ -9,8 +9,8 @@
  */
 import { parseArgs } from 'node:util';
 import { startEmulator } from './server.js';
-import { worldSeeders } from './routes/index.js';
-import { faultCatalog } from './faults.js';
+import { WORLD_SEEDERS } from './catalog.js';
+import { isFaultId } from './faults.js';
 import { expandVariants } from './variants.js';
 import { userSettings, type UserSettings } from '../lib/run-config.js';
 
@@ -42,7 +42,7 @@ if (mode !== 'auto' && mode !== 'manual') usage('--clock is auto or manual');
 const scale = Number(values.scale ?? 1);
 if (!(scale > 0)) usage('--scale must be a number > 0');
 const faults = values.faults ? values.faults.split(',').map((f) => f.trim()).filter(Boolean) : [];
-const unknown = faults.filter((f) => !Object.hasOwn(faultCatalog, f));
+const unknown = faults.filter((f) => !isFaultId(f));
 if (unknown.length) usage(`unknown fault(s): ${unknown.join(', ')}`);
 const variants = values.variants !== undefined ? values.variants.split(',').map((v) => v.trim()).filter(Boolean) : settings.emulatorVariants;
 const unknownVariants = expandVariants(variants).unknown;
@@ -62,7 +62,7 @@ try {
   const readonly = world.mintKey(main.accountId, ['read'], 'readonly');
   const other = world.mintKey(world.createAccount('other').id, ['read', 'write'], 'other');
   const seeded: Record<string, unknown> = {};
-  for (const seeder of worldSeeders) Object.assign(seeded, seeder(world, running.emulator.defaultKey.accountId));
+  for (const seeder of WORLD_SEEDERS) Object.assign(seeded, seeder(world, running.emulator.defaultKey.accountId));
   const lines = [
     `Compute Platform emulator listening on ${running.url}`,
     `  CPC_BASE_URL=${running.url}`,

@@ -5,6 +5,7 @@
  * /__emulator/worlds/:id/variants`). With any of them on, the suite must fail no MUST rule (the
  * variant matrix, test/variants). Each names the CHOICES.md row of the choice it switches.
  */
+import type { VariantId } from './switches.js';
 
 /** The surfaces whose answers a variant changes (the variant matrix runs their tests). */
 export type VariantSurface = 'rest-v2' | 'serverless' | 'rest-v1' | 'graphql';
@@ -79,7 +80,11 @@ export const variantCatalog = {
   },
 } as const satisfies Record<string, VariantDef>;
 
-export type VariantId = keyof typeof variantCatalog;
+declare module './switches.js' {
+  // Adds the catalog's ids to the variant ids a world knows (switches.ts).
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging adds members
+  interface VariantRegistry extends Record<keyof typeof variantCatalog, VariantDef> {}
+}
 
 /**
  * Named sets of variants, switched on by their name like one variant. `live`: the live
@@ -109,11 +114,4 @@ export function expandVariants(names: readonly string[]): { ids: VariantId[]; un
 /** The surfaces a list of variant and set names changes. */
 export function variantSurfaces(names: readonly string[]): VariantSurface[] {
   return [...new Set(expandVariants(names).ids.flatMap((id) => variantCatalog[id].surfaces))];
-}
-
-export class UnknownVariantError extends Error {
-  readonly code = 'EMU_UNKNOWN_VARIANT';
-  constructor(readonly ids: readonly string[]) {
-    super(`unknown variant(s): ${ids.join(', ')} (known: ${[...Object.keys(variantCatalog), ...Object.keys(variantSets)].join(', ')})`);
-  }
 }

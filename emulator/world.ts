@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { VirtualClock, type ClockSettings } from './clock.js';
 import { RateLimiter, LIVE_QUOTAS, type Quotas } from './rate-limit.js';
-import { isFaultId, type FaultId } from './faults.js';
-import { expandVariants, UnknownVariantError, type VariantId } from './variants.js';
+import type { FaultId, Switches, VariantId } from './switches.js';
 
 /** What a key may do. `read` covers reads; `write` covers creating, changing and running. */
 export type Scope = 'read' | 'write';
@@ -44,7 +43,11 @@ export class World {
   /** The seed's part of every id, computed once. */
   readonly #idSuffix: string;
 
-  constructor(options: WorldOptions, private readonly onKey: (key: ApiKey, world: World) => void) {
+  /**
+   * `switches` are the fault and variant catalogs, assembled at the top (`catalog.ts`);
+   * `onKey` learns of every key minted here (the registry routes keys to their world).
+   */
+  constructor(options: WorldOptions, private readonly switches: Switches, private readonly onKey: (key: ApiKey, world: World) => void) {
     this.id = options.id;
     this.seed = options.seed ?? 1;
     this.#idSuffix = (this.seed % 1296).toString(36).padStart(2, '0');
@@ -74,7 +77,7 @@ export class World {
   }
 
   setFaults(ids: readonly string[]): void {
-    const unknown = ids.filter((id) => !isFaultId(id));
+    const unknown = ids.filter((id) => !this.switches.isFault(id));
     if (unknown.length > 0) throw new UnknownFaultError(unknown);
     this.faults.clear();
     for (const id of ids) this.faults.add(id as FaultId);
@@ -87,8 +90,8 @@ export class World {
 
   /** Replaces the world's variants; set names (`live`) stand for their variants. */
   setVariants(names: readonly string[]): void {
-    const { ids, unknown } = expandVariants(names);
-    if (unknown.length > 0) throw new UnknownVariantError(unknown);
+    const { ids, unknown } = this.switches.expandVariants(names);
+    if (unknown.length > 0) throw new UnknownVariantError(unknown, this.switches.variantNames);
     this.variants.clear();
     for (const id of ids) this.variants.add(id);
   }
@@ -135,5 +138,12 @@ export class UnknownFaultError extends Error {
   readonly code = 'EMU_UNKNOWN_FAULT';
   constructor(readonly ids: readonly string[]) {
     super(`unknown fault id(s): ${ids.join(', ')}`);
+  }
+}
+
+export class UnknownVariantError extends Error {
+  readonly code = 'EMU_UNKNOWN_VARIANT';
+  constructor(readonly ids: readonly string[], known: readonly string[]) {
+    super(`unknown variant(s): ${ids.join(', ')} (known: ${known.join(', ')})`);
   }
 }

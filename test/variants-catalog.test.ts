@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { request } from 'undici';
 import { startEmulator, type RunningEmulator } from '../emulator/server.js';
-import { expandVariants, variantCatalog, variantSets, variantSurfaces, type VariantId } from '../emulator/variants.js';
+import { expandVariants, variantCatalog, variantSets, variantSurfaces } from '../emulator/variants.js';
+import type { VariantId } from '../emulator/switches.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Loose = any;

@@ -1,4 +1,4 @@
-import type { FaultDef } from '../faults.js';
+import type { FaultDef } from '../switches.js';
 
 /** Cross-cutting faults: REST v2 authentication, problem+json, rate limiting, body parsing. */
 export const coreFaults = {
@@ -26,3 +26,9 @@ export const coreFaults = {
   'ratelimit.reset-beyond-window': { rule: 'RATE.RATELIMIT.BOUNDS', description: 'RateLimit t counts to the end of the next window (t > w).' },
   'ratelimit.shared-across-users': { rule: 'RATE.PER_USER', description: 'All accounts of a world share one set of counters.' },
 } as const satisfies Record<string, FaultDef>;
+
+declare module '../switches.js' {
+  // Adds this table's ids to the fault ids a world knows (switches.ts).
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging adds members
+  interface FaultRegistry extends Record<keyof typeof coreFaults, FaultDef> {}
+}

@@ -1,4 +1,4 @@
-import type { FaultDef } from '../faults.js';
+import type { FaultDef } from '../switches.js';
 
 /**
  * Faults of the GraphQL surface (see emulator/faults.ts): each breaks one MUST rule of
@@ -31,3 +31,9 @@ export const graphqlFaults = {
   'graphql.failure-silent': { rule: 'GQL.ERRORS.FAILURE_SIGNALLED', description: 'Refused operations answer 200 with their field null and no errors array.' },
   'graphql.bad-document-500': { rule: 'GQL.HTTP.BAD_DOCUMENT_REFUSED', description: 'A request whose document does not parse or validate answers 500.' },
 } as const satisfies Record<string, FaultDef>;
+
+declare module '../switches.js' {
+  // Adds this table's ids to the fault ids a world knows (switches.ts).
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging adds members
+  interface FaultRegistry extends Record<keyof typeof graphqlFaults, FaultDef> {}
+}

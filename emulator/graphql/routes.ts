@@ -1,6 +1,6 @@
 import { execute, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
 import { json, problem, type Reply } from '../http/reply.js';
-import type { Ctx, RouteDef } from '../http/route.js';
+import type { Ctx, RouteDef } from '../types.js';
 import type { GqlContext } from './context.js';
 import { formatExecutionError, redactErrors } from './errors.js';
 import { prepareRequest } from './request.js';

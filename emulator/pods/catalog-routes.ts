@@ -1,5 +1,5 @@
 import { fail, json } from '../http/reply.js';
-import type { RouteDef } from '../http/route.js';
+import type { RouteDef } from '../types.js';
 import type { World } from '../world.js';
 import { CPU_FLAVORS, DATA_CENTERS, GPU_TYPES, catalogViews, cpuFlavor, dataCenter, gpuType } from './catalog.js';
 import { listAnswer } from './list-answer.js';

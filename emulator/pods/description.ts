@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { schemaOf, type SchemaName } from '../../lib/schema-registry.js';
 import { json } from '../http/reply.js';
-import type { RouteDef } from '../http/route.js';
+import type { RouteDef } from '../types.js';
 
 /**
  * The published interface description (spec, Versioning: "the interface description version

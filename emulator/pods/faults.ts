@@ -1,4 +1,4 @@
-import type { FaultDef } from '../faults.js';
+import type { FaultDef } from '../switches.js';
 
 /**
  * Faults of the pods surface (see emulator/faults.ts). Each breaks one MUST rule of
@@ -55,3 +55,9 @@ export const podFaults = {
   // isolation
   'pods.other-account-visible': { rule: 'POD.ACCOUNT.OTHER_INVISIBLE', description: 'getPod answers another account\'s pod.' },
 } as const satisfies Record<string, FaultDef>;
+
+declare module '../switches.js' {
+  // Adds this table's ids to the fault ids a world knows (switches.ts).
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging adds members
+  interface FaultRegistry extends Record<keyof typeof podFaults, FaultDef> {}
+}

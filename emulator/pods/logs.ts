@@ -1,5 +1,5 @@
 import { fail, type Reply } from '../http/reply.js';
-import type { Ctx } from '../http/route.js';
+import type { Ctx } from '../types.js';
 import { hash32, type PodRecord } from './pod-record.js';
 
 /**

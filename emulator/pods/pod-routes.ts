@@ -1,6 +1,6 @@
 import type { PodAction } from '../../lib/types.gen.js';
 import { fail, json, noContent, problem, type Reply } from '../http/reply.js';
-import type { Ctx, RouteDef } from '../http/route.js';
+import type { Ctx, RouteDef } from '../types.js';
 import { createPodRecord } from './create.js';
 import { listAnswer } from './list-answer.js';
 import { podLogs } from './logs.js';

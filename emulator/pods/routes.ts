@@ -1,5 +1,5 @@
-import type { RouteDef } from '../http/route.js';
-import type { WorldSeeder } from '../routes/index.js';
+import type { RouteDef } from '../types.js';
+import type { WorldSeeder } from '../types.js';
 import { catalogRouteDefs } from './catalog-routes.js';
 import { descriptionRoute } from './description.js';
 import { podOperationRoutes } from './pod-routes.js';

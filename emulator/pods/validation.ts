@@ -1,5 +1,5 @@
 import { validate, type ValidationIssue } from '../../lib/schema-registry.js';
-import type { FaultId } from '../faults.js';
+import type { FaultId } from '../switches.js';
 import { liveFields, withLiveFields, type LiveFields } from '../http/live-fields.js';
 import { ProblemError, problem, type Reply } from '../http/reply.js';
 import type { World } from '../world.js';

@@ -1,6 +1,6 @@
 import type { NetworkVolumeRequest, NetworkVolumeUpdateRequest } from '../../lib/types.gen.js';
 import { fail, json, noContent } from '../http/reply.js';
-import type { Ctx, RouteDef } from '../http/route.js';
+import type { Ctx, RouteDef } from '../types.js';
 import { dataCenter } from './catalog.js';
 import { listAnswer } from './list-answer.js';
 import { conflict, validateBody } from './validation.js';

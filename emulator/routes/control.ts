@@ -1,15 +1,11 @@
-import type { Emulator } from '../app.js';
-import { fail, json, noContent, type Reply } from '../http/reply.js';
-import type { HttpMethod } from '../http/route.js';
-import { faultCatalog } from '../faults.js';
-import { UnknownVariantError, variantCatalog, variantSets } from '../variants.js';
-import { UnknownFaultError, type Scope, type World } from '../world.js';
+import { WORLD_SEEDERS } from '../catalog.js';
+import { FAULT_IDS, faultCatalog } from '../faults.js';
+import { fail, json, noContent } from '../http/reply.js';
 import { WINDOWS, type Quotas } from '../rate-limit.js';
-import { worldSeeders } from './index.js';
 import { serverlessControlRoutes } from '../serverless/control-routes.js';
-
-export interface ControlCtx { emulator: Emulator; params: Record<string, string>; body: unknown; query: URLSearchParams }
-export interface ControlRoute { method: HttpMethod; path: string; handle(ctx: ControlCtx): Reply | Promise<Reply> }
+import type { ControlCtx, ControlRoute } from '../types.js';
+import { variantCatalog, variantSets } from '../variants.js';
+import { UnknownFaultError, UnknownVariantError, type Scope, type World } from '../world.js';
 
 export const EMULATOR_VERSION = '0.1.0';
 
@@ -22,7 +18,7 @@ function objectBody(body: unknown): Record<string, unknown> {
 }
 
 function worldOf(ctx: ControlCtx): World {
-  const world = ctx.emulator.worlds.get(ctx.params.world ?? '');
+  const world = ctx.registry.worlds.get(ctx.params.world ?? '');
   if (!world) fail('not-found', `No world ${ctx.params.world}.`);
   return world!;
 }
@@ -80,9 +76,9 @@ function describe(world: World): Record<string, unknown> {
 export const controlRoutes: ControlRoute[] = [
   {
     method: 'GET', path: '',
-    handle: ({ emulator }) => json(200, {
-      emulator: 'compute-platform-emulator', version: EMULATOR_VERSION, defaultWorld: emulator.defaultWorld.id,
-      worlds: emulator.worlds.size, faults: Object.keys(faultCatalog), variants: Object.keys(variantCatalog),
+    handle: ({ registry }) => json(200, {
+      emulator: 'compute-platform-emulator', version: EMULATOR_VERSION, defaultWorld: registry.defaultWorld.id,
+      worlds: registry.worlds.size, faults: FAULT_IDS, variants: Object.keys(variantCatalog),
     }),
   },
   { method: 'GET', path: '/faults', handle: () => json(200, { faults: Object.entries(faultCatalog).map(([id, f]) => ({ id, ...f })) }) },
@@ -105,11 +101,11 @@ export const controlRoutes: ControlRoute[] = [
       const quotas = parseQuotas(body.quotas);
       const faults = parseNames(body.faults, 'faults');
       const variants = parseNames(body.variants, 'variants');
-      const world = ctx.emulator.createWorld({
+      const world = ctx.registry.createWorld({
         quotas, ...(seed !== undefined ? { seed } : {}),
         clock: { ...(clock.mode ? { mode: clock.mode as 'manual' | 'auto' } : {}), ...(clock.scale ? { scale: clock.scale as number } : {}) },
       });
-      try { applyNames(world, 'faults', faults); applyNames(world, 'variants', variants); } catch (e) { ctx.emulator.deleteWorld(world.id); throw e; }
+      try { applyNames(world, 'faults', faults); applyNames(world, 'variants', variants); } catch (e) { ctx.registry.deleteWorld(world.id); throw e; }
       const main = world.createAccount('main');
       const other = world.createAccount('other');
       const keys = {
@@ -119,7 +115,7 @@ export const controlRoutes: ControlRoute[] = [
         expired: world.mintKey(main.id, ['read', 'write'], 'expired', undefined, world.clock.now() - 1).key,
       };
       const seeded: Record<string, unknown> = {};
-      for (const seeder of worldSeeders) Object.assign(seeded, seeder(world, main.id));
+      for (const seeder of WORLD_SEEDERS) Object.assign(seeded, seeder(world, main.id));
       return json(201, { ...describe(world), accountId: main.id, otherAccountId: other.id, keys, seeded });
     },
   },
@@ -128,8 +124,8 @@ export const controlRoutes: ControlRoute[] = [
     method: 'DELETE', path: '/worlds/:world',
     handle: (ctx) => {
       const world = worldOf(ctx);
-      if (world === ctx.emulator.defaultWorld) fail('conflict', 'The default world cannot be deleted; reset it instead.');
-      ctx.emulator.deleteWorld(world.id);
+      if (world === ctx.registry.defaultWorld) fail('conflict', 'The default world cannot be deleted; reset it instead.');
+      ctx.registry.deleteWorld(world.id);
       return noContent();
     },
   },

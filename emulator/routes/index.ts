@@ -1,7 +1,6 @@
-import type { RouteDef } from '../http/route.js';
-import type { World } from '../world.js';
-import { podRoutes, podSeeders } from '../pods/routes.js';
-import { serverlessRoutes, serverlessSeeders } from '../serverless/routes.js';
+import type { RouteDef } from '../types.js';
+import { podRoutes } from '../pods/routes.js';
+import { serverlessRoutes } from '../serverless/routes.js';
 import { graphqlRoutes } from '../graphql/routes.js';
 
 /**
@@ -10,7 +9,3 @@ import { graphqlRoutes } from '../graphql/routes.js';
  * surfaces can share one origin.
  */
 export const surfaceRoutes: RouteDef[] = [...podRoutes, ...serverlessRoutes, ...graphqlRoutes];
-
-/** Seeders run when a world is created through the control surface; each returns what it made. */
-export type WorldSeeder = (world: World, accountId: string) => Record<string, unknown>;
-export const worldSeeders: WorldSeeder[] = [...podSeeders, ...serverlessSeeders];

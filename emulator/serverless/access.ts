@@ -1,6 +1,6 @@
 import { validate } from '../../lib/schema-registry.js';
 import { fail } from '../http/reply.js';
-import type { Ctx } from '../http/route.js';
+import type { Ctx } from '../types.js';
 import { endpointsSlice, type EndpointRecord } from '../state/endpoints.js';
 import type { JobRecord } from './job.js';
 import type { EndpointRuntime } from './runtime.js';

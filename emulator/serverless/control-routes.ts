@@ -1,12 +1,12 @@
 import { fail, json } from '../http/reply.js';
-import type { ControlCtx, ControlRoute } from '../routes/control.js';
+import type { ControlCtx, ControlRoute } from '../types.js';
 import type { World } from '../world.js';
 import { gpuAvailabilitySlice, knownGpuTypeIds, tierOf } from './gpu-types.js';
 import { parseTimings } from './settings.js';
 import { jobsSlice } from './store.js';
 
 function worldOf(ctx: ControlCtx): World {
-  const world = ctx.emulator.worlds.get(ctx.params.world ?? '');
+  const world = ctx.registry.worlds.get(ctx.params.world ?? '');
   if (!world) fail('not-found', `No world ${ctx.params.world}.`);
   return world!;
 }

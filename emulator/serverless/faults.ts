@@ -1,4 +1,4 @@
-import type { FaultDef } from '../faults.js';
+import type { FaultDef } from '../switches.js';
 
 /**
  * Faults of the serverless surface (job operations, public models, REST v1), each breaking
@@ -43,3 +43,9 @@ export const serverlessFaults = {
   'v1.ignores-gpu-priority': { rule: 'V1.CREATE.GPU_PRIORITY', description: 'POST /v1/endpoints allocates the last available GPU type, not the first.' },
   'v1.readonly-can-create': { rule: 'AUTH.REST_V1.FORBIDDEN_403', description: 'A read-only key may create endpoints.' },
 } as const satisfies Record<string, FaultDef>;
+
+declare module '../switches.js' {
+  // Adds this table's ids to the fault ids a world knows (switches.ts).
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging adds members
+  interface FaultRegistry extends Record<keyof typeof serverlessFaults, FaultDef> {}
+}

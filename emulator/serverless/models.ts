@@ -1,5 +1,5 @@
 import { fail, json, problem, ProblemError } from '../http/reply.js';
-import type { Ctx, RouteDef } from '../http/route.js';
+import type { Ctx, RouteDef } from '../types.js';
 import { jobInput } from './access.js';
 import { syncId } from './job.js';
 

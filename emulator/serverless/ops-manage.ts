@@ -1,5 +1,5 @@
 import { fail, json } from '../http/reply.js';
-import type { Ctx, RouteDef } from '../http/route.js';
+import type { Ctx, RouteDef } from '../types.js';
 import { jobOf, queueEndpoint, requireWrite } from './access.js';
 import { ACTIVE, RETRYABLE, jobHandle } from './job.js';
 

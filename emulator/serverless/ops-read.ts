@@ -1,5 +1,5 @@
 import { json } from '../http/reply.js';
-import type { RouteDef } from '../http/route.js';
+import type { RouteDef } from '../types.js';
 import { jobOf, queueEndpoint } from './access.js';
 import { shownJob } from './ops-submit.js';
 import { ttlParam, waitParam } from './params.js';

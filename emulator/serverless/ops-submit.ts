@@ -1,5 +1,5 @@
 import { fail, json } from '../http/reply.js';
-import type { Ctx, RouteDef } from '../http/route.js';
+import type { Ctx, RouteDef } from '../types.js';
 import { jobInput, queueEndpoint, requireWrite } from './access.js';
 import { jobObject, type JobRecord } from './job.js';
 import { waitParam } from './params.js';

@@ -1,5 +1,5 @@
 import { fail } from '../http/reply.js';
-import type { Ctx } from '../http/route.js';
+import type { Ctx } from '../types.js';
 
 /** Spec, Limits: "`wait` range | 1000 to 300000 milliseconds"; "Default wait | 90 seconds". */
 export const WAIT_RANGE = { min: 1000, max: 300_000, default: 90_000 } as const;

@@ -1,5 +1,5 @@
-import type { RouteDef } from '../http/route.js';
-import type { WorldSeeder } from '../routes/index.js';
+import type { RouteDef } from '../types.js';
+import type { WorldSeeder } from '../types.js';
 import { modelRoutes } from './models.js';
 import { manageRoutes } from './ops-manage.js';
 import { readRoutes } from './ops-read.js';

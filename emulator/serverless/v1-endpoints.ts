@@ -1,13 +1,12 @@
 import { validate } from '../../lib/schema-registry.js';
-import type { RestV1EndpointLiveFields, RestV1EndpointRequest } from '../../lib/types.gen.js';
 import { liveFields, withLiveFields } from '../http/live-fields.js';
 import { fail, json } from '../http/reply.js';
-import type { Ctx, RouteDef } from '../http/route.js';
+import type { Ctx, RouteDef } from '../types.js';
 import { endpointsSlice, type EndpointRecord } from '../state/endpoints.js';
 import { templatesSlice } from '../state/templates.js';
 import { requireWrite } from './access.js';
 import { GPU_TIERS, gpuAvailabilitySlice, knownGpuTypeIds, tierOf } from './gpu-types.js';
-import { checkLiveRequest, liveEndpointFields } from './v1-live.js';
+import { checkLiveRequest, liveEndpointFields, type V1Request } from './v1-live.js';
 
 /** Values for the fields the request may omit (the live platform's defaults; CHOICES.md, platform-notes). */
 export const V1_DEFAULTS = { workersMin: 0, workersMax: 3, idleTimeout: 5 } as const;
@@ -16,8 +15,6 @@ export const V1_IDLE_TIMEOUT_MAX = 3600;
 
 /** The live fields besides the spec's six (platform-notes; schemas/rest-v1-endpoint-live-fields). */
 const LIVE = liveFields('rest-v1-endpoint-live-fields');
-
-export type V1Request = RestV1EndpointRequest & RestV1EndpointLiveFields;
 
 /**
  * Checks the spec leaves to the platform: a usable template (platform-notes: "`templateId` is

@@ -1,9 +1,12 @@
 import { CPU_FLAVORS, DATA_CENTERS } from '../pods/catalog.js';
 import { HOST_CUDA_VERSIONS } from '../pods/cuda.js';
 import { volumesSlice } from '../pods/volumes.js';
-import type { Ctx } from '../http/route.js';
+import type { Ctx } from '../types.js';
 import type { EndpointFields } from '../state/endpoints.js';
-import type { V1Request } from './v1-endpoints.js';
+import type { RestV1EndpointLiveFields, RestV1EndpointRequest } from '../../lib/types.gen.js';
+
+/** A REST v1 createEndpoint body: the spec's fields and the live platform's (platform-notes). */
+export type V1Request = RestV1EndpointRequest & RestV1EndpointLiveFields;
 
 /**
  * The rules of REST v1's live fields (platform-notes) that the schema cannot state: CPU workers
