@@ -1,9 +1,82 @@
-// Lint: typescript-eslint's recommended rules plus the import boundaries the design names.
+// Lint: typescript-eslint's recommended rules plus the import boundaries of every top-level folder.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
-const nodeBuiltins = ['node:*', 'fs', 'path', 'http', 'https', 'net', 'os', 'child_process', 'crypto', 'stream', 'url', 'util'];
+/**
+ * The layers, lowest first: a folder imports only what `may` names (project paths from the root;
+ * npm packages are free unless `packages` says otherwise). DESIGN.md ("Layers") explains them;
+ * test/architecture.test.ts shows that each boundary stops an import across it.
+ *
+ * `lib/` holds two layers. The core (configuration, client, rules, evidence, errors, redaction,
+ * `lib/iso`) sits below everything. The run modules (`RUN`) start the emulator, plan the
+ * detection and variant matrices, run k6 scripts in Node and check a target before a run: they
+ * sit above the emulator and the report model, below the suites and the command line.
+ */
+const RUN = ['lib/embedded.ts', 'lib/preflight.ts', 'lib/detection', 'lib/variants', 'lib/k6node'];
+const RUN_FROM_LIB = '(embedded\\.js|preflight\\.js|detection/|variants/|k6node/)';
+
+const LAYERS = [
+  { name: 'lib', paths: ['lib'], may: ['lib', 'schemas'], notRun: true,
+    message: 'lib/ is the bottom layer: it imports lib/ and schemas/ only, and never the run modules (lib/embedded, lib/preflight, lib/detection, lib/variants, lib/k6node).' },
+  { name: 'emulator', paths: ['emulator'], may: ['lib', 'schemas'], notRun: true,
+    message: 'The emulator imports lib/ (not its run modules) and schemas/ only: never the suites, the reports or the command line.' },
+  { name: 'reports', paths: ['reports'], may: ['lib', 'schemas'], notRun: true,
+    message: 'reports/ imports lib/ (not its run modules) and schemas/ only: never the emulator, the suites or the command line.' },
+  { name: 'run', paths: RUN, may: ['lib', 'schemas', 'emulator', 'reports'],
+    message: 'The run modules of lib/ import lib/, the emulator, reports/ and schemas/: never the suites, the command line or the tests.' },
+  { name: 'iso', paths: ['lib/iso'], siblingsOnly: true,
+    message: 'lib/iso/ runs in k6 as well as Node: it imports its own siblings only (no package, no Node built-in, nothing else of lib/).' },
+  { name: 'contract', paths: ['contract'], may: ['lib', 'schemas'],
+    message: 'contract/ imports lib/ and schemas/: it reaches the emulator over HTTP only (lib/embedded starts it), never property/, reports/, bin/ or the tests.' },
+  { name: 'property', paths: ['property'], may: ['lib', 'schemas', 'contract'],
+    message: 'property/ imports lib/, contract/ (checks and support) and schemas/: it reaches the emulator over HTTP only, never reports/, bin/ or the tests.' },
+  { name: 'load', paths: ['load'], may: ['load', 'lib/iso'], packages: 'k6',
+    message: 'k6 runs load/: it imports k6 modules, load/lib and lib/iso only (no npm package, no Node built-in, nothing else of the project).' },
+  { name: 'bin', paths: ['bin'], may: ['bin', 'lib', 'schemas', 'emulator', 'reports'],
+    message: 'bin/ (the command line) imports lib/, the emulator, reports/ and schemas/: it runs the suites through Playwright, never by import, and never imports the tests.' },
+  { name: 'scripts', paths: ['scripts'], may: ['scripts', 'lib', 'schemas', 'emulator', 'reports', 'bin'],
+    message: 'scripts/ are project tools: they never import the tests, the benchmarks or the suites.' },
+  { name: 'bench', paths: ['bench'], may: ['bench', 'lib', 'schemas', 'emulator', 'reports', 'bin', 'load'],
+    message: 'bench/ measures the product: it never imports the tests or the suites.' },
+];
+
+const DEPTHS = 6;
+const EXT = '{ts,js,mjs}';
+const up = (n) => (n === 0 ? '\\./' : `(\\.\\./){${n}}`);
+
+/** One config block per depth, so that a pattern knows how many `../` lead to the project root. */
+function blocks(layer) {
+  const out = [];
+  for (const path of layer.paths) {
+    const base = path.split('/').length;
+    const single = /\.\w+$/.test(path);
+    for (let k = 1; k <= (single ? 1 : DEPTHS); k += 1) {
+      const depth = single ? base - 1 : base + k - 1;
+      const files = [single ? path : `${path}/${'*/'.repeat(k - 1)}*.${EXT}`];
+      const patterns = [];
+      if (layer.siblingsOnly) {
+        patterns.push({ regex: '^(?!\\./)', message: layer.message });
+      } else {
+        patterns.push({ regex: `^${up(depth)}(?!(${layer.may.join('|')})/)`, message: layer.message });
+        if (layer.notRun) {
+          patterns.push({ regex: `^${up(depth)}lib/${RUN_FROM_LIB}`, message: layer.message });
+          // From inside lib/: the path to the run modules without passing the root.
+          if (layer.name === 'lib') patterns.push({ regex: `^${up(depth - 1)}${RUN_FROM_LIB}`, message: layer.message });
+        }
+        if (layer.packages) patterns.push({ regex: `^(?!\\.{1,2}/|${layer.packages}(/|$))`, message: layer.message });
+      }
+      out.push({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
+    }
+  }
+  return out;
+}
+
+/** Files at the root (playwright.config.ts, stryker.config.mjs) are product code too: no test, benchmark or script. */
+const rootFiles = {
+  files: [`*.${EXT}`],
+  rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^\\./(test|bench|scripts)/', message: 'Product code never imports the tests, benchmarks or scripts.' }] }] },
+};
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'reports/out/', 'test-results/', 'playwright-report/', '.stryker-tmp/'] },
@@ -17,40 +90,9 @@ export default tseslint.config(
       'no-restricted-syntax': ['error', { selector: 'ThrowStatement > Literal', message: 'Throw a typed error with a code, never a string.' }],
     },
   },
-  {
-    files: ['emulator/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['**/contract/**', '**/property/**', '**/load/**', '**/reports/**'], message: 'The emulator never imports the suites.' },
-      ] }],
-    },
-  },
-  {
-    files: ['contract/**/*.ts', 'property/**/*.ts'],
-    rules: {
-      // Playwright fixtures must destructure their dependencies, even when there are none.
-      'no-empty-pattern': 'off',
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['**/emulator/**', '!**/emulator/server.js'], message: 'The suites reach the emulator only over HTTP (global setup may start the server).' },
-      ] }],
-    },
-  },
-  {
-    // k6 runs lib/iso too (load/ imports it): no Node built-ins, no npm packages, nothing outside lib/iso.
-    files: ['lib/iso/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { paths: nodeBuiltins.filter((n) => !n.includes('*')), patterns: [
-        { regex: String.raw`^(?!\./[^/]+$)`, message: 'lib/iso is isomorphic (k6 and Node): it imports only its own files.' },
-      ] }],
-    },
-  },
-  {
-    files: ['load/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { paths: nodeBuiltins.filter((n) => !n.includes('*')), patterns: [
-        { group: ['node:*'], message: 'k6 runs load/: no Node built-ins.' },
-        { group: ['**/lib/*', '**/emulator/**', '**/contract/**', '**/property/**', '!**/lib/iso', '!./lib/**'], message: 'load/ imports only k6 modules and isomorphic code (lib/iso, load/lib).' },
-      ] }],
-    },
-  },
+  // Playwright fixtures must destructure their dependencies, even when there are none.
+  { files: ['contract/**/*.ts', 'property/**/*.ts'], rules: { 'no-empty-pattern': 'off' } },
+  // Later blocks win: the run modules and lib/iso refine lib/.
+  rootFiles,
+  ...LAYERS.flatMap(blocks),
 );

@@ -1,0 +1,114 @@
+/**
+ * The project's structure, checked: no import cycle in any TypeScript folder (madge), every
+ * layer boundary of eslint.config.js stops an import across it and lets the allowed ones
+ * through.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import madge from 'madge';
+import { ESLint } from 'eslint';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TSCONFIG = join(ROOT, 'tsconfig.json');
+/** Every folder of the project that holds TypeScript. */
+const FOLDERS = ['lib', 'bin', 'emulator', 'contract', 'property', 'reports', 'load', 'scripts', 'bench', 'test'];
+/** Generated output, never imported. */
+const GENERATED = /^reports\/out\//;
+
+const cyclesOf = async (baseDir: string, paths: string[]): Promise<{ cycles: string[]; files: string[]; skipped: string[] }> => {
+  const graph = await madge(paths, { baseDir, fileExtensions: ['ts'], tsConfig: TSCONFIG });
+  return { cycles: graph.circular().map((c) => c.join(' → ')), files: Object.keys(graph.obj()), skipped: graph.warnings().skipped };
+};
+
+const typescriptFiles = (): string[] =>
+  FOLDERS.flatMap((folder) => readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' }).map((f) => `${folder}/${f.split('\\').join('/')}`))
+    .filter((f) => f.endsWith('.ts') && !GENERATED.test(f))
+    .sort();
+
+test('madge reports an import cycle where there is one', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cpc-cycle-'));
+  try {
+    writeFileSync(join(dir, 'a.ts'), "import { b } from './b.js';\nexport const a = (): number => b + 1;\n");
+    writeFileSync(join(dir, 'b.ts'), "import type { a } from './a.js';\nexport const b = 1;\nexport type A = typeof a;\n");
+    writeFileSync(join(dir, 'c.ts'), "import { b } from './b.js';\nexport const c = b;\n");
+    const { cycles, files } = await cyclesOf(dir, [dir]);
+    assert.deepEqual(files.sort(), ['a.ts', 'b.ts', 'c.ts']);
+    assert.deepEqual(cycles, ['a.ts → b.ts'], 'a type-only import closes a cycle too');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test(`no import cycle in ${FOLDERS.join(', ')}`, async () => {
+  const { cycles, files, skipped } = await cyclesOf(ROOT, FOLDERS);
+  // A file or an import madge did not follow would hide the cycles through it.
+  assert.deepEqual(typescriptFiles().filter((f) => !files.includes(f)), [], 'TypeScript files missing from the import graph');
+  assert.deepEqual(skipped, [], 'imports madge could not resolve');
+  assert.deepEqual(cycles, [], `import cycles:\n${cycles.join('\n')}`);
+});
+
+/** [file, import, blocked]: for each layer an import across its boundary, and one it may make. */
+const BOUNDARIES: readonly [string, string, boolean][] = [
+  ['lib/x.ts', '../contract/support/fixtures.js', true],
+  ['lib/x.ts', '../emulator/server.js', true],
+  ['lib/x.ts', '../reports/model.js', true],
+  ['lib/x.ts', '../bin/paths.js', true],
+  ['lib/x.ts', '../test/cli-support.js', true],
+  ['lib/x.ts', './embedded.js', true],
+  ['lib/client/x.ts', '../detection/plan.js', true],
+  ['lib/client/x.ts', '../rules.js', false],
+  ['lib/x.ts', '../schemas/pod.schema.json', false],
+  ['lib/iso/x.ts', 'node:fs', true],
+  ['lib/iso/x.ts', '../redact.js', true],
+  ['lib/iso/x.ts', './structured-fields.ts', false],
+  ['lib/embedded.ts', '../emulator/server.js', false],
+  ['lib/detection/x.ts', '../../reports/raw.js', false],
+  ['lib/detection/x.ts', '../../contract/support/fixtures.js', true],
+  ['lib/k6node/x.ts', '../../bin/paths.js', true],
+  ['emulator/pods/x.ts', '../../lib/rules.js', false],
+  ['emulator/pods/x.ts', '../../lib/embedded.js', true],
+  ['emulator/pods/x.ts', '../../reports/model.js', true],
+  ['emulator/x.ts', '../contract/support/fixtures.js', true],
+  ['reports/render/x.ts', '../../lib/rules.js', false],
+  ['reports/render/x.ts', '../../contract/checks/x.js', true],
+  ['reports/x.ts', '../emulator/app.js', true],
+  ['reports/x.ts', '../lib/variants/plan.js', true],
+  ['contract/specs/pods/x.ts', '../../../lib/pod-catalog.js', false],
+  ['contract/global-setup.ts', '../lib/embedded.js', false],
+  ['contract/specs/x.ts', '../../emulator/server.js', true],
+  ['contract/specs/x.ts', '../../property/support/run.js', true],
+  ['contract/x.ts', '../reports/model.js', true],
+  ['property/pods/x.ts', '../../contract/checks/x.js', false],
+  ['property/pods/x.ts', '../../emulator/pods/store.js', true],
+  ['property/x.ts', '../bin/paths.js', true],
+  ['load/x.ts', 'k6/http', false],
+  ['load/x.ts', './lib/jobs.ts', false],
+  ['load/lib/x.ts', '../../lib/iso/structured-fields.ts', false],
+  ['load/lib/x.ts', '../../lib/config.js', true],
+  ['load/x.ts', 'node:fs', true],
+  ['load/x.ts', 'undici', true],
+  ['bin/commands/x.ts', '../../emulator/faults.js', false],
+  ['bin/commands/x.ts', '../../reports/build.js', false],
+  ['bin/commands/x.ts', '../../test/cli-support.js', true],
+  ['bin/x.ts', '../contract/support/fixtures.js', true],
+  ['scripts/x.ts', '../test/cli-support.js', true],
+  ['bench/x.ts', '../bin/paths.js', false],
+  ['bench/x.ts', '../test/cli-support.js', true],
+  ['playwright.config.ts', './lib/detection/projects.js', false],
+  ['playwright.config.ts', './test/cli-support.js', true],
+];
+
+test('lint keeps every layer to the imports it may make', async () => {
+  const eslint = new ESLint({ cwd: ROOT });
+  const wrong: string[] = [];
+  for (const [file, specifier, blocked] of BOUNDARIES) {
+    const [result] = await eslint.lintText(`import '${specifier}';\n`, { filePath: join(ROOT, file) });
+    const stopped = (result?.messages ?? []).some((m) => m.ruleId === 'no-restricted-imports');
+    if (stopped !== blocked) wrong.push(`${file}: import '${specifier}' ${stopped ? 'refused' : 'allowed'}`);
+  }
+  assert.deepEqual(wrong, []);
+});
