@@ -5,7 +5,7 @@ import globals from 'globals';
 
 /**
  * The layers, lowest first: a folder imports only what `may` names (project paths from the root;
- * npm packages are free unless `packages` says otherwise). DESIGN.md ("Layers") explains them;
+ * npm packages are free unless `packages` says otherwise). README.md ("Layers") explains them;
  * test/architecture.test.ts shows that each boundary stops an import across it.
  *
  * `lib/` holds two layers. The core (configuration, client, rules, evidence, errors, redaction,
