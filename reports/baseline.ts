@@ -12,7 +12,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { ConfigError } from '../lib/errors.js';
 import type { BaselineChange, BaselineStatus, ConformanceReport, RuleResult, Verdict } from './model.js';
 import { validateBaseline } from './validate.js';
-import { scrubValue } from './scrub.js';
+import { redactValue } from '../lib/redact.js';
 
 export interface BaselineEntry { verdict: Verdict; note: string }
 export interface BaselineFile { $schema?: string; description?: string; target?: string; updatedAt?: string; rules: Record<string, BaselineEntry> }
@@ -99,5 +99,5 @@ export function updatedBaseline(report: ConformanceReport, old: BaselineFile): B
 
 /** Writes a baseline file, keys scrubbed (notes quote failure messages). */
 export function writeBaseline(path: string, file: BaselineFile): void {
-  writeFileSync(path, JSON.stringify(scrubValue(file), null, 2) + '\n');
+  writeFileSync(path, JSON.stringify(redactValue(file), null, 2) + '\n');
 }

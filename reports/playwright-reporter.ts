@@ -5,7 +5,7 @@ import { runConfig } from '../lib/run-config.js';
 import { ANNOTATION } from '../lib/annotations.js';
 import type { Evidence } from '../lib/evidence.js';
 import { RAW_FILE, type PropertyRecord, type RawPlannedTest, type RawRunFooter, type RawRunHeader, type RawRunPlan, type RawTestResult } from './raw.js';
-import { harvestValue, scrubValue } from './scrub.js';
+import { harvestValue, redactValue } from '../lib/redact.js';
 
 const parse = <T>(text: string | undefined): T | undefined => {
   try {
@@ -43,7 +43,7 @@ export default class RawResultsReporter implements Reporter {
     this.#file = join(dir, RAW_FILE);
     const header: RawRunHeader = { kind: 'run', startedAt: new Date().toISOString(), workers: config.workers };
     const plan: RawRunPlan = { kind: 'plan', tests: suite.allTests().map((t) => this.#planned(t)) };
-    this.#lines = [JSON.stringify(header), JSON.stringify(scrubValue(plan))];
+    this.#lines = [JSON.stringify(header), JSON.stringify(redactValue(plan))];
     writeFileSync(this.#file, this.#lines.join('\n') + '\n');
   }
 
@@ -89,10 +89,10 @@ export default class RawResultsReporter implements Reporter {
     harvestValue(record, this.#keys);
     const fresh = [...this.#keys].slice(known);
     if (fresh.length && this.#lines.some((l) => fresh.some((k) => l.includes(k)))) {
-      this.#lines = this.#lines.map((l) => JSON.stringify(scrubValue(JSON.parse(l) as unknown, this.#keys)));
+      this.#lines = this.#lines.map((l) => JSON.stringify(redactValue(JSON.parse(l) as unknown, this.#keys)));
       writeFileSync(this.#file, this.#lines.join('\n') + '\n');
     }
-    const line = JSON.stringify(scrubValue(record, this.#keys));
+    const line = JSON.stringify(redactValue(record, this.#keys));
     this.#lines.push(line);
     appendFileSync(this.#file, line + '\n');
   }

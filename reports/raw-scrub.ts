@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RAW_FILE } from './raw.js';
-import { harvestValue, scrubText, scrubValue } from './scrub.js';
+import { harvestValue, redactText, redactValue } from '../lib/redact.js';
 
 /**
  * Rewrites the raw results file with every key removed that ANY of its lines reveals. The
@@ -21,6 +21,6 @@ export function scrubRawFile(dir: string): void {
   });
   const keys = new Set<string>();
   for (const value of parsed) if (value !== undefined) harvestValue(value, keys);
-  const out = lines.map((line, i) => (parsed[i] !== undefined ? JSON.stringify(scrubValue(parsed[i], keys)) : scrubText(line, keys)));
+  const out = lines.map((line, i) => (parsed[i] !== undefined ? JSON.stringify(redactValue(parsed[i], keys)) : redactText(line, keys)));
   writeFileSync(path, out.join('\n'));
 }

@@ -6,7 +6,7 @@ import { jsonRenderer } from './render/json.js';
 import { junitRenderer } from './render/junit.js';
 import { htmlRenderer } from './render/html.js';
 import { markdownRenderer } from './render/markdown.js';
-import { harvestValue, scrubText, scrubValue } from './scrub.js';
+import { harvestValue, redactText, redactValue } from '../lib/redact.js';
 
 /** Every format the suite writes, behind one interface. */
 export const renderers: readonly Renderer[] = [jsonRenderer, junitRenderer, htmlRenderer, markdownRenderer];
@@ -18,10 +18,10 @@ export const renderers: readonly Renderer[] = [jsonRenderer, junitRenderer, html
 export function writeReports(report: ConformanceReport, dir: string, formats: readonly Renderer[] = renderers): string[] {
   mkdirSync(dir, { recursive: true });
   const keys = harvestValue(report);
-  const clean = scrubValue(report, keys);
+  const clean = redactValue(report, keys);
   return formats.map((r) => {
     const path = join(dir, r.fileName);
-    writeFileSync(path, scrubText(r.render(clean), keys));
+    writeFileSync(path, redactText(r.render(clean), keys));
     return path;
   });
 }
@@ -30,6 +30,6 @@ export function writeReports(report: ConformanceReport, dir: string, formats: re
 export function writeScrubbed(dir: string, fileName: string, text: string): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, fileName);
-  writeFileSync(path, scrubText(text, harvestValue(text)));
+  writeFileSync(path, redactText(text, harvestValue(text)));
   return path;
 }
