@@ -30,3 +30,15 @@ test('evidence never carries the key, even in bodies and errors', () => {
     { status: 401, headers: { 'www-authenticate': KEY }, text: `bad key ${KEY}`, bytes: 20, durationMs: 1 }, `failed with ${KEY}`);
   assert.ok(!JSON.stringify(e).includes(KEY));
 });
+
+test('one set of patterns: a key revealed in one place is removed everywhere, prose stays readable', () => {
+  const learnt = 'unregistered-key-0123456789';
+  const value = { request: { headers: { 'x-api-key': learnt } }, error: `the target echoed ${learnt}`, note: 'HTTP bearer scheme: header `Authorization: Bearer <API_KEY>`' };
+  const out = redactValue(value);
+  assert.ok(!JSON.stringify(out).includes(learnt), JSON.stringify(out));
+  assert.equal(out.error, `the target echoed ${REDACTED}`);
+  assert.equal(redactText('use the Bearer scheme'), 'use the Bearer scheme');
+  assert.equal(redactText('{"apiKey": "abc123def456"}'), `{"apiKey": "${REDACTED}"}`);
+  assert.equal(redactText(`GET /v2/pods ${'cpk_' + 'A'.repeat(20)}`), `GET /v2/pods ${REDACTED}`);
+  assert.deepEqual(redactHeaders({ cookie: 'session=abc', Authorization: 'Basic dXNlcjpwYXNz' }), { cookie: REDACTED, Authorization: `Basic ${REDACTED}` });
+});
