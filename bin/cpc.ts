@@ -5,13 +5,14 @@
  *
  * Exit codes: 0 conformant (with --baseline: no change; preflight: ready), 1 a MUST rule failed,
  * a test failed or the baseline changed (diff: the reports differ), 2 configuration error,
- * 130 interrupted. Errors print one line, never a stack trace. `cpc help <command>` and
+ * 130 interrupted. Errors print one line, never a stack trace; the error catalog (lib/errors.ts)
+ * gives each error its code and exit code (2 for configuration and input). `cpc help <command>` and
  * `cpc <command> --help` print a command's usage.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { CpcError, ConfigError } from '../lib/errors.js';
+import { ConfigError, UsageError, errorLine, exitCodeOf } from '../lib/errors.js';
 import { ENV_VARS, flagOf, type ConfigKey } from '../lib/config.js';
 import { parseRunConfig } from '../lib/run-config.js';
 import { PROFILE_VARIABLES } from '../lib/profile.js';
@@ -121,13 +122,6 @@ const USAGES: Record<string, string> = {
   detect: DETECT_USAGE, emulator: EMULATOR_USAGE, load: LOAD_USAGE,
 };
 
-/** A configuration error that also shows the command's usage. */
-class UsageError extends ConfigError {
-  constructor(message: string, readonly usage: string) {
-    super(message);
-  }
-}
-
 const wantsHelp = (args: readonly string[]): boolean => args.includes('--help') || args.includes('-h');
 
 function parse<T extends NonNullable<ParseArgsConfig['options']>>(command: string, args: string[], options: T, positionals = false) {
@@ -191,11 +185,11 @@ async function conformanceCommand(rest: string[]): Promise<number> {
   });
   const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
   const projects = (v.project as string[] | undefined) ?? ['contract', 'property'];
-  for (const p of projects) if (p !== 'contract' && p !== 'property') throw new ConfigError(`--project is contract or property, got "${p}"`);
+  for (const p of projects) if (p !== 'contract' && p !== 'property') throw new ConfigError(`--project is contract or property, got "${p}"`, '--project');
   const workers = v.workers === undefined ? undefined : Number(v.workers);
-  if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) throw new ConfigError(`--workers must be a positive integer, got "${String(v.workers)}"`);
+  if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) throw new ConfigError(`--workers must be a positive integer, got "${String(v.workers)}"`, '--workers');
   const probeEvery = v['probe-every'] === undefined ? undefined : Number(v['probe-every']);
-  if (probeEvery !== undefined && !(Number.isInteger(probeEvery) && probeEvery >= 100)) throw new ConfigError(`--probe-every must be an integer of at least 100 (ms), got "${String(v['probe-every'])}"`);
+  if (probeEvery !== undefined && !(Number.isInteger(probeEvery) && probeEvery >= 100)) throw new ConfigError(`--probe-every must be an integer of at least 100 (ms), got "${String(v['probe-every'])}"`, '--probe-every');
   const outcome = await runConformance({
     flags: targetFlags(v),
     outDir: typeof v.out === 'string' ? v.out : defaultOutDir(),
@@ -217,7 +211,7 @@ async function conformanceCommand(rest: string[]): Promise<number> {
 }
 
 function loadChoice(on: boolean, off: boolean): 'auto' | 'on' | 'off' {
-  if (on && off) throw new ConfigError('--load and --skip-load exclude each other');
+  if (on && off) throw new ConfigError('--load and --skip-load exclude each other', '--load');
   return on ? 'on' : off ? 'off' : 'auto';
 }
 
@@ -237,9 +231,9 @@ async function preflightCommand(rest: string[]): Promise<number> {
 async function detectCommand(args: string[]): Promise<number> {
   const v = parse('detect', args, { faults: { type: 'string' }, 'per-fault': { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, full: { type: 'boolean' }, variants: { type: 'string' } }).values;
   const perFault = v['per-fault'] === undefined ? undefined : Number(v['per-fault']);
-  if (perFault !== undefined && !(Number.isInteger(perFault) && perFault > 0)) throw new ConfigError(`--per-fault must be a positive integer, got "${v['per-fault']}"`);
+  if (perFault !== undefined && !(Number.isInteger(perFault) && perFault > 0)) throw new ConfigError(`--per-fault must be a positive integer, got "${v['per-fault']}"`, '--per-fault');
   const workers = v.workers === undefined ? undefined : Number(v.workers);
-  if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) throw new ConfigError(`--workers must be a positive integer, got "${v.workers}"`);
+  if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) throw new ConfigError(`--workers must be a positive integer, got "${v.workers}"`, '--workers');
   const { exitCode } = await runDetection({
     outDir: v.out ?? defaultOutDir(),
     faults: v.faults ? v.faults.split(',').map((f) => f.trim()).filter(Boolean) : [],
@@ -277,19 +271,9 @@ function finish(code: number): void {
 
 main(process.argv.slice(2)).then(
   (code) => finish(code),
+  // One line from the error catalog (a usage error adds the command's usage), and its exit code.
   (error: unknown) => {
-    if (error instanceof UsageError) {
-      process.stderr.write(`cpc: configuration error: ${error.message}\n\n${error.usage}`);
-      finish(2);
-    } else if (error instanceof ConfigError) {
-      process.stderr.write(`cpc: configuration error: ${error.message}\n`);
-      finish(2);
-    } else if (error instanceof CpcError) {
-      process.stderr.write(`cpc: ${error.code}: ${error.message}\n`);
-      finish(2);
-    } else {
-      process.stderr.write(`cpc: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
-      finish(1);
-    }
+    process.stderr.write(`cpc: ${errorLine(error)}\n${error instanceof UsageError ? `\n${error.usage}` : ''}`);
+    finish(exitCodeOf(error));
   },
 );

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { VirtualClock, type ClockSettings } from './clock.js';
 import { RateLimiter, LIVE_QUOTAS, type Quotas } from './rate-limit.js';
 import type { FaultId, Switches, VariantId } from './switches.js';
+import { InternalError, UnknownFaultError, UnknownVariantError } from '../lib/errors.js';
 
 /** What a key may do. `read` covers reads; `write` covers creating, changing and running. */
 export type Scope = 'read' | 'write';
@@ -109,7 +110,7 @@ export class World {
   }
 
   mintKey(accountId: string, scopes: readonly Scope[], label: string, fixed?: string, expiresAt?: number): ApiKey {
-    if (!this.accounts.has(accountId)) throw new RangeError(`unknown account ${accountId}`);
+    if (!this.accounts.has(accountId)) throw new InternalError(`unknown account ${accountId}`);
     const key: ApiKey = { key: fixed ?? `cpk_${randomBytes(18).toString('base64url')}`, accountId, scopes: new Set(scopes), label, ...(expiresAt !== undefined ? { expiresAt } : {}) };
     this.keys.set(key.key, key);
     this.onKey(key, this);
@@ -131,19 +132,5 @@ export class World {
 
   #runDisposers(): void {
     for (const fn of this.#disposers.splice(0)) fn();
-  }
-}
-
-export class UnknownFaultError extends Error {
-  readonly code = 'EMU_UNKNOWN_FAULT';
-  constructor(readonly ids: readonly string[]) {
-    super(`unknown fault id(s): ${ids.join(', ')}`);
-  }
-}
-
-export class UnknownVariantError extends Error {
-  readonly code = 'EMU_UNKNOWN_VARIANT';
-  constructor(readonly ids: readonly string[], known: readonly string[]) {
-    super(`unknown variant(s): ${ids.join(', ')} (known: ${known.join(', ')})`);
   }
 }

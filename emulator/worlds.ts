@@ -1,5 +1,6 @@
 import type { Switches } from './switches.js';
 import { World, type ApiKey, type WorldOptions } from './world.js';
+import { InternalError } from '../lib/errors.js';
 
 export interface RegistryOptions {
   /** Options of the default world, which standalone users talk to. */
@@ -31,7 +32,7 @@ export class WorldRegistry {
   /** Creates an isolated world; keys minted in it authenticate into it. */
   createWorld(options: Partial<WorldOptions> = {}): World {
     const id = options.id ?? `w${(++this.#worldSeq).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-    if (this.worlds.has(id)) throw new RangeError(`world ${id} exists`);
+    if (this.worlds.has(id)) throw new InternalError(`world ${id} exists`);
     const world = new World({ ...options, id }, this.#switches, (key, w) => this.#keyIndex.set(key.key, w));
     this.worlds.set(id, world);
     return world;

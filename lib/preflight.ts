@@ -17,6 +17,7 @@ import { EmulatorControl } from './client/control.js';
 import { ENV_VARS, type TargetConfig } from './config.js';
 import { loadProfile, type TargetProfile } from './profile.js';
 import { redactText } from './redact.js';
+import { ConfigError } from './errors.js';
 import type { CpuFlavor, DataCenter } from './types.gen.js';
 import { listOf, picks, type GpuEntry, type PodCatalog } from './pod-catalog.js';
 
@@ -98,7 +99,7 @@ const errorText = (e: unknown): string => {
  */
 export async function preflight(config: TargetConfig, options: { env?: NodeJS.ProcessEnv; listTests?: () => Promise<ListedTest[]> } = {}): Promise<PreflightResult> {
   const env = options.env ?? process.env;
-  if (config.kind !== 'remote') throw new Error('preflight runs against a configured target (CPC_BASE_URL)');
+  if (config.kind !== 'remote') throw new ConfigError('preflight runs against a configured target (CPC_BASE_URL)', 'CPC_BASE_URL');
   const profile: TargetProfile = loadProfile(env);
   const transport = undiciTransport({ connections: 4 });
   const api = new ApiClient({ baseUrl: config.baseUrl!, serverlessUrl: config.serverlessUrl!, restV1Url: config.restV1Url! },

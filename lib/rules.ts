@@ -3,6 +3,7 @@
 // The rules live in schemas/rules/*.json (validated by schemas/rule-catalog.schema.json in test/rules.test.ts).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { RuleCatalogError, UnknownRuleError } from './errors.js';
 
 export type RuleLevel = 'MUST' | 'OBSERVED';
 export type Surface = 'rest-v2' | 'serverless' | 'rest-v1' | 'graphql' | 'all';
@@ -30,26 +31,6 @@ export const RULE_CATALOG_SCHEMA_PATH: string = fileURLToPath(new URL('../schema
 /** Absolute path of one rule file. */
 export function ruleFilePath(file: string): string {
   return fileURLToPath(new URL(file, new URL('../schemas/rules/', import.meta.url)));
-}
-
-export class UnknownRuleError extends Error {
-  readonly code = 'CPC_UNKNOWN_RULE' as const;
-  readonly ids: readonly string[];
-  constructor(ids: readonly string[]) {
-    super(`unknown rule id${ids.length === 1 ? '' : 's'}: ${ids.join(', ')}`);
-    this.name = 'UnknownRuleError';
-    this.ids = [...ids];
-  }
-}
-
-export class RuleCatalogError extends Error {
-  readonly code = 'CPC_RULE_CATALOG_INVALID' as const;
-  readonly file: string;
-  constructor(file: string, message: string) {
-    super(`${file}: ${message}`);
-    this.name = 'RuleCatalogError';
-    this.file = file;
-  }
 }
 
 let cache: { rules: readonly Rule[]; byId: ReadonlyMap<string, Rule> } | undefined;
@@ -123,7 +104,7 @@ export function ruleById(id: string): Rule | undefined {
   return load().byId.get(id);
 }
 
-/** Throws UnknownRuleError (code CPC_UNKNOWN_RULE) naming every id that is not in the catalog. */
+/** Throws UnknownRuleError (code ERR_CPC_UNKNOWN_RULE) naming every id that is not in the catalog. */
 export function assertRuleIds(ids: readonly string[]): void {
   const { byId } = load();
   const unknown = [...new Set(ids.filter((id) => !byId.has(id)))];

@@ -11,6 +11,7 @@ import Ajv2020Import from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { SchemaName } from './types.gen.js';
+import { SchemaRegistryError } from './errors.js';
 
 export type { SchemaName } from './types.gen.js';
 
@@ -62,10 +63,6 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function registryError(code: string, message: string): Error {
-  return Object.assign(new Error(message), { code });
-}
-
 function load(): Registry {
   if (registry) return registry;
   const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true });
@@ -78,10 +75,10 @@ function load(): Registry {
   for (const file of files) {
     const name = file.slice(0, -SUFFIX.length) as SchemaName;
     const schema: unknown = JSON.parse(readFileSync(new URL(file, SCHEMAS_DIR), 'utf8'));
-    if (!isObject(schema)) throw registryError('SCHEMA_NOT_OBJECT', `schemas/${file}: not a JSON object`);
+    if (!isObject(schema)) throw new SchemaRegistryError(file, `schemas/${file}: not a JSON object`);
     const id = `${SCHEMA_BASE}${file}`;
     if (schema.$id !== id) {
-      throw registryError('SCHEMA_ID_MISMATCH', `schemas/${file}: $id must be "${id}", found ${JSON.stringify(schema.$id)}`);
+      throw new SchemaRegistryError(file, `schemas/${file}: $id must be "${id}", found ${JSON.stringify(schema.$id)}`);
     }
     ajv.addSchema(schema);
     names.push(name);
@@ -95,9 +92,9 @@ function validatorFor(name: SchemaName): ValidateFunction {
   const reg = load();
   const cached = reg.compiled.get(name);
   if (cached) return cached;
-  if (!reg.raw.has(name)) throw registryError('UNKNOWN_SCHEMA', `unknown schema "${String(name)}"`);
+  if (!reg.raw.has(name)) throw new SchemaRegistryError(String(name), `unknown schema "${String(name)}"`);
   const compiled = reg.ajv.getSchema(`${SCHEMA_BASE}${name}${SUFFIX}`);
-  if (!compiled) throw registryError('UNKNOWN_SCHEMA', `schema "${name}" could not be compiled`);
+  if (!compiled) throw new SchemaRegistryError(name, `schema "${name}" could not be compiled`);
   reg.compiled.set(name, compiled);
   return compiled;
 }
@@ -117,7 +114,7 @@ export function formatIssues(issues: readonly ValidationIssue[]): string {
 /** The schema object as it is on disk (deeply frozen). */
 export function schemaOf(name: SchemaName): Readonly<Record<string, unknown>> {
   const schema = load().raw.get(name);
-  if (!schema) throw registryError('UNKNOWN_SCHEMA', `unknown schema "${String(name)}"`);
+  if (!schema) throw new SchemaRegistryError(String(name), `unknown schema "${String(name)}"`);
   return schema;
 }
 

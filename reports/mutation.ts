@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
-import { CpcError } from '../lib/errors.js';
+import { MutationReportError } from '../lib/errors.js';
 import type { EquivalentMutant, MutantRef, MutationSection } from './mutation-model.js';
 
 /** One entry of `mutation/equivalent.json`: a survivor and why no honest test can kill it. */
@@ -28,13 +28,6 @@ interface StrykerMutant {
 }
 
 interface StrykerReport { files: Record<string, { source: string; mutants: StrykerMutant[] }> }
-
-/** A file that is not what it should be (not JSON, not a Stryker report, a malformed entry). */
-export class MutationReportError extends CpcError {
-  constructor(readonly file: string, message: string) {
-    super('CPC_MUTATION_REPORT_INVALID', `${file}: ${message}`);
-  }
-}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

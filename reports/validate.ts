@@ -7,7 +7,6 @@ import { readFileSync } from 'node:fs';
 import Ajv2020Import from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import addFormatsImport from 'ajv-formats';
-import { CpcError } from '../lib/errors.js';
 
 type Ajv2020Class = typeof Ajv2020Import.default;
 type AddFormats = typeof addFormatsImport.default;
@@ -17,13 +16,6 @@ const addFormats: AddFormats = (addFormatsImport as unknown as { default?: AddFo
 
 export const REPORT_SCHEMA_URL = new URL('./report.schema.json', import.meta.url);
 export const BASELINE_SCHEMA_URL = new URL('./baseline.schema.json', import.meta.url);
-
-/** A document that does not match its schema; `issues` are `path: message` lines. */
-export class ReportFormatError extends CpcError {
-  constructor(readonly what: string, readonly issues: readonly string[]) {
-    super('CPC_REPORT_INVALID', `${what} does not match its schema:\n  ${issues.slice(0, 20).join('\n  ')}${issues.length > 20 ? `\n  … and ${issues.length - 20} more` : ''}`);
-  }
-}
 
 export type Check = { valid: true } | { valid: false; issues: string[] };
 

@@ -36,7 +36,7 @@ const invalid: [string, Record<string, string>, RegExp][] = [
 ];
 for (const [name, env, message] of invalid) {
   test(`configuration error: ${name}`, () => {
-    assert.throws(() => loadTargetConfig(env), (e: unknown) => e instanceof ConfigError && e.code === 'CPC_CONFIG_INVALID' && message.test(e.message));
+    assert.throws(() => loadTargetConfig(env), (e: unknown) => e instanceof ConfigError && e.code === 'ERR_CPC_CONFIG' && message.test(e.message));
   });
 }
 

@@ -7,7 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDuration } from '../lib/k6node/duration.js';
-import { EXIT, K6RunError } from '../lib/k6node/exit-codes.js';
+import { EXIT } from '../lib/k6node/exit-codes.js';
+import { K6RunError } from '../lib/errors.js';
 import { BUILTIN_METRICS, MetricsEngine, parseMetricName } from '../lib/k6node/metrics-engine.js';
 import { CounterSink, GaugeSink, RateSink, TrendSink } from '../lib/k6node/sinks.js';
 import { parseThreshold, runThreshold, validateAggregations } from '../lib/k6node/thresholds.js';

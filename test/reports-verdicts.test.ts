@@ -96,17 +96,23 @@ test('summary: a test blocked by a plain error fails no rule but still makes the
 });
 
 // Where the rules a failed test names come from: the errors checks throw carry their findings.
-test('attribution: property and model errors carry the rules that broke; a plain error names none', async () => {
+test('attribution: the one findings helper (checks, properties, both models) carries the rules that broke; a setup or plain error names none', async () => {
   const { findingsOf } = await import('../property/support/run.js');
-  const { PropertyViolation } = await import('../property/pods/support/violation.js');
-  const { ModelDivergence } = await import('../property/pods/model/model.js');
-  const { Divergence } = await import('../property/jobs/real.js');
-  const { NonConformanceError } = await import('../contract/support/rules.js');
+  const { expectModel } = await import('../property/jobs/real.js');
+  const { NonConformanceError, SetupError, throwFindings } = await import('../lib/errors.js');
   const f = { rule: 'POD.CREATE.201_POD', message: 'createPod answered 200' };
-  for (const e of [new PropertyViolation([f]), new ModelDivergence([f]), new NonConformanceError([f]), new Divergence(f.rule, f.message)]) assert.deepEqual(findingsOf(e), [f], e.name);
+  const thrown = (fn: () => void): unknown => { try { fn(); } catch (e) { return e; } return undefined; };
+  assert.equal(thrown(() => throwFindings([], [])), undefined, 'no findings, no error');
+  for (const e of [thrown(() => throwFindings([f])), thrown(() => throwFindings([], [f])), thrown(() => expectModel(false, f.rule, f.message)), new NonConformanceError([f])]) {
+    assert.ok(e instanceof NonConformanceError);
+    assert.deepEqual(findingsOf(e), [f]);
+    assert.deepEqual(e.ruleIds, [f.rule]);
+  }
+  assert.equal(thrown(() => expectModel(true, f.rule, f.message)), undefined);
+  assert.deepEqual(findingsOf(new SetupError('setup: POST /v1/endpoints answered 500', 500)), []);
   assert.deepEqual(findingsOf(new Error('setup: POST /v1/endpoints answered 500')), []);
   assert.deepEqual(findingsOf('a string'), []);
-  assert.deepEqual(findingsOf({ findings: [{ rule: 1 }] }), [], 'malformed findings are ignored');
+  assert.deepEqual(findingsOf({ findings: [f] }), [], 'only the catalog error names rules');
 });
 
 test('attribution: an acceptance answered with another 2xx fails the status rule; a refusal fails the acceptance rule; error bodies only on errors', async () => {

@@ -7,7 +7,6 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import {
   RULE_CATALOG_SCHEMA_PATH,
   RULE_FILES,
-  UnknownRuleError,
   assertRuleIds,
   loadRules,
   ruleById,
@@ -15,6 +14,7 @@ import {
   type Rule,
   type Surface,
 } from '../lib/rules.js';
+import { UnknownRuleError } from '../lib/errors.js';
 
 const SPEC_PATH = fileURLToPath(new URL('../spec/compute-platform-api.md', import.meta.url));
 const spec = readFileSync(SPEC_PATH, 'utf8');
@@ -174,7 +174,7 @@ test('ruleById finds catalog rules and nothing else', () => {
   assert.equal(ruleById('POD.NO_SUCH_RULE'), undefined);
 });
 
-test('assertRuleIds accepts known ids and throws CPC_UNKNOWN_RULE naming the unknown ones', () => {
+test('assertRuleIds accepts known ids and throws ERR_CPC_UNKNOWN_RULE naming the unknown ones', () => {
   const known = rules.slice(0, 3).map((r) => r.id);
   assert.doesNotThrow(() => assertRuleIds(known));
   assert.doesNotThrow(() => assertRuleIds([]));
@@ -183,7 +183,7 @@ test('assertRuleIds accepts known ids and throws CPC_UNKNOWN_RULE naming the unk
     (err: unknown) => {
       assert.ok(err instanceof UnknownRuleError);
       assert.ok(err instanceof Error);
-      assert.equal(err.code, 'CPC_UNKNOWN_RULE');
+      assert.equal(err.code, 'ERR_CPC_UNKNOWN_RULE');
       assert.deepEqual(err.ids, ['POD.NO_SUCH_RULE', 'GQL.ALSO_MISSING']);
       assert.match(err.message, /POD\.NO_SUCH_RULE/);
       return true;

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { runConfigEnv, type RunConfig } from '../../lib/run-config.js';
+import { InternalError } from '../../lib/errors.js';
 import type { PlaywrightListing } from '../../lib/detection/plan.js';
 import { PROJECT_ROOT, playwrightEnv } from '../paths.js';
 import { exitOf } from './child.js';
@@ -27,10 +28,10 @@ export async function listPlaywright(config: RunConfig): Promise<PlaywrightListi
   child.stderr!.on('data', (b: Buffer) => err.push(b));
   const code = await exitOf(child);
   const stdout = Buffer.concat(out).toString('utf8');
-  if (code !== 0 && !stdout) throw new Error(`playwright --list failed: ${Buffer.concat(err).toString('utf8').slice(0, 2000)}`);
+  if (code !== 0 && !stdout) throw new InternalError(`playwright --list failed: ${Buffer.concat(err).toString('utf8').slice(0, 2000)}`);
   try {
     return JSON.parse(stdout) as PlaywrightListing;
   } catch (e) {
-    throw new Error(`playwright --list gave no JSON: ${(e as Error).message}`, { cause: e });
+    throw new InternalError(`playwright --list gave no JSON: ${(e as Error).message}`, { cause: e });
   }
 }

@@ -1,9 +1,9 @@
 import { test } from '@playwright/test';
 import { assertRuleIds } from '../../lib/rules.js';
 import { ANNOTATION } from '../../lib/annotations.js';
+import { InternalError, throwFindings, type Finding } from '../../lib/errors.js';
 
-/** A failed expectation attributed to the rule it breaks. */
-export interface Finding { rule: string; message: string }
+export type { Finding };
 
 /**
  * Test details declaring the rules a test verifies: tags (`@POD.MOUNT.BOTH_KINDS_400`) for
@@ -20,28 +20,23 @@ export function observe(rule: string, value: unknown): void {
   test.info().annotations.push({ type: ANNOTATION.observed, description: JSON.stringify({ rule, value }) });
 }
 
-/** Fails the test when there are findings, attributing each to its rule for the report. */
+/**
+ * Fails the test when there are findings: marks each rule failed for the report, then throws
+ * the catalog's NonConformanceError ({@link throwFindings}).
+ */
 export function conform(...lists: readonly (readonly Finding[])[]): void {
   const findings = lists.flat();
   if (findings.length === 0) return;
   const info = test.info();
   for (const rule of new Set(findings.map((f) => f.rule))) info.annotations.push({ type: ANNOTATION.ruleFailed, description: rule });
-  throw new NonConformanceError(findings);
+  throwFindings(findings);
 }
 
 /** Fails the test on one finding: for helpers that cannot go on once the target broke their own rule. */
 export function breaks(rule: string, message: string): never {
   conform([{ rule, message }]);
-  throw new Error('unreachable: conform throws on a finding');
+  throw new InternalError('unreachable: conform throws on a finding');
 }
 
 /** Convenience: a finding when `ok` is false. */
 export const must = (ok: boolean, rule: string, message: string): Finding[] => (ok ? [] : [{ rule, message }]);
-
-export class NonConformanceError extends Error {
-  readonly code = 'CPC_NONCONFORMANT';
-  constructor(readonly findings: readonly Finding[]) {
-    super(`the target breaks ${findings.length} expectation(s):\n${findings.map((f) => `  [${f.rule}] ${f.message}`).join('\n')}`);
-    this.name = 'NonConformanceError';
-  }
-}

@@ -1,28 +1,13 @@
 import type { DocumentNode, GraphQLError, GraphQLFormattedError } from 'graphql';
+import { GqlOpError, type GqlErrorCode } from '../../lib/errors.js';
 
 /**
- * Error codes the GraphQL surface puts in `errors[].extensions.code` (Apollo's names, which
- * GraphQL clients already understand). The spec leaves the error format "not shown"; the
- * choice is recorded in emulator/graphql/CHOICES.md.
+ * A refusal a resolver throws on purpose (graphql-js turns it into one `errors[]` entry), and the
+ * codes the GraphQL surface puts in `errors[].extensions.code` (Apollo's names, which GraphQL
+ * clients already understand; the spec leaves the error format "not shown", the choice is
+ * recorded in emulator/graphql/CHOICES.md). Both live in the error catalog, lib/errors.ts.
  */
-export type GqlErrorCode =
-  | 'GRAPHQL_PARSE_FAILED'
-  | 'GRAPHQL_VALIDATION_FAILED'
-  | 'BAD_REQUEST'
-  | 'BAD_USER_INPUT'
-  | 'NOT_FOUND'
-  | 'CONFLICT'
-  | 'FORBIDDEN';
-
-/** A refusal a resolver throws on purpose; graphql-js turns it into one `errors[]` entry. */
-export class GqlOpError extends Error {
-  readonly code: GqlErrorCode;
-  constructor(code: GqlErrorCode, message: string, readonly details: readonly string[] = []) {
-    super(message);
-    this.name = 'GqlOpError';
-    this.code = code;
-  }
-}
+export { GqlOpError, type GqlErrorCode };
 
 /** An error of the request as a whole (nothing executed): its entries carry no `path`. */
 export interface RequestFailure {
@@ -45,7 +30,7 @@ export const requestFailure = (code: GqlErrorCode, messages: readonly string[]):
 export function formatExecutionError(error: GraphQLError): GraphQLFormattedError {
   const original = error.originalError;
   if (original && !(original instanceof GqlOpError) && !isGraphqlError(original)) throw original;
-  const code = original instanceof GqlOpError ? original.code : 'BAD_USER_INPUT';
+  const code = original instanceof GqlOpError ? original.extensionCode : 'BAD_USER_INPUT';
   const details = original instanceof GqlOpError && original.details.length > 0 ? { details: [...original.details] } : {};
   return {
     message: error.message,

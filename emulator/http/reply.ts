@@ -1,4 +1,8 @@
 import { problemBody, problemCatalog, type ProblemKind } from '../problems.js';
+import { ProblemError } from '../../lib/errors.js';
+
+/** Thrown inside handlers to answer with a problem; the app catches it (lib/errors.ts). */
+export { ProblemError };
 
 /** What a route handler answers; the app turns it into bytes. */
 export interface Reply {
@@ -25,14 +29,6 @@ export function problem(kind: ProblemKind, detail: string, errors?: readonly str
     contentType: 'application/problem+json',
     ...(headers ? { headers } : {}),
   };
-}
-
-/** Thrown inside handlers to answer with a problem; the app catches it. */
-export class ProblemError extends Error {
-  readonly code = 'EMU_PROBLEM';
-  constructor(readonly reply: Reply) {
-    super(typeof reply.body === 'object' && reply.body !== null && 'detail' in reply.body ? String(reply.body.detail) : 'problem');
-  }
 }
 
 export const fail = (kind: ProblemKind, detail: string, errors?: readonly string[]): never => {

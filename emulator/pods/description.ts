@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { schemaOf, type SchemaName } from '../../lib/schema-registry.js';
+import { InternalError } from '../../lib/errors.js';
 import { json } from '../http/reply.js';
 import type { RouteDef } from '../types.js';
 
@@ -18,7 +19,7 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 /** Replaces `{$ref: "x.schema.json", ...siblings}` by the schema itself, siblings kept. */
 function inline(value: Json, depth = 0): Json {
-  if (depth > MAX_DEPTH) throw new RangeError('openapi.yaml nests schema references too deeply');
+  if (depth > MAX_DEPTH) throw new InternalError('openapi.yaml nests schema references too deeply');
   if (Array.isArray(value)) return value.map((v) => inline(v, depth + 1));
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, Json> = {};

@@ -5,7 +5,8 @@ import { WINDOWS, type Quotas } from '../rate-limit.js';
 import { serverlessControlRoutes } from '../serverless/control-routes.js';
 import type { ControlCtx, ControlRoute } from '../types.js';
 import { variantCatalog, variantSets } from '../variants.js';
-import { UnknownFaultError, UnknownVariantError, type Scope, type World } from '../world.js';
+import type { Scope, World } from '../world.js';
+import { UnknownFaultError, UnknownVariantError } from '../../lib/errors.js';
 
 export const EMULATOR_VERSION = '0.1.0';
 

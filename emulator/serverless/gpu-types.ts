@@ -1,4 +1,5 @@
 import { schemaOf } from '../../lib/schema-registry.js';
+import { SchemaFactError } from '../../lib/errors.js';
 import { defineSlice } from '../world.js';
 
 /**
@@ -9,7 +10,7 @@ import { defineSlice } from '../world.js';
  */
 export const GPU_TIERS: readonly string[] = (() => {
   const gpuIds = (schemaOf('endpoint').properties as Record<string, { enum?: string[] }>).gpuIds;
-  if (!gpuIds?.enum) throw new RangeError('schemas/endpoint.schema.json has no gpuIds enum');
+  if (!gpuIds?.enum) throw new SchemaFactError('endpoint', '/properties/gpuIds', 'enum');
   return gpuIds.enum;
 })();
 

@@ -1,4 +1,5 @@
 import { defineSlice, type World } from '../world.js';
+import { InternalError } from '../../lib/errors.js';
 
 /**
  * Serverless endpoints, one store per world, shared by every surface that touches them:
@@ -63,7 +64,7 @@ export class EndpointStore {
 
   update(id: string, patch: Partial<EndpointFields>): EndpointRecord {
     const before = this.#byId.get(id);
-    if (!before) throw new RangeError(`no endpoint ${id}`);
+    if (!before) throw new InternalError(`no endpoint ${id}`);
     const after: EndpointRecord = { ...before, ...patch };
     this.#byId.set(id, after);
     this.#emit(before, after);

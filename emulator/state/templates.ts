@@ -1,4 +1,5 @@
 import { defineSlice, type World } from '../world.js';
+import { InternalError } from '../../lib/errors.js';
 import { endpointsSlice } from './endpoints.js';
 
 /**
@@ -77,7 +78,7 @@ export class TemplateStore {
 
   update(id: string, patch: Partial<TemplateFields>): TemplateRecord {
     const before = this.#byId.get(id);
-    if (!before) throw new RangeError(`no template ${id}`);
+    if (!before) throw new InternalError(`no template ${id}`);
     const after = { ...before, ...patch };
     this.#byId.set(id, after);
     return after;

@@ -1,4 +1,5 @@
 import { buildEvidence, type Evidence } from '../evidence.js';
+import { MissingKeyError } from '../errors.js';
 import type { Transport } from './transport.js';
 import { fillPath, operations, type ApiSurface, type Method, type OperationName } from './operations.js';
 
@@ -156,7 +157,7 @@ export class ApiClient {
     if (key === undefined) {
       const role = typeof auth === 'string' ? auth : 'role' in auth ? auth.role : 'main';
       this.onMissingKey(role);
-      throw new MissingKeyError(role);
+      throw new MissingKeyError(role, KEY_VARIABLE[role]);
     }
     if (style === 'bearer') headers.authorization = `Bearer ${key}`;
     else if (style === 'raw') headers.authorization = key;
@@ -170,10 +171,3 @@ export class ApiClient {
   }
 }
 
-/** The target offers no key for this role; tests that need it skip with this reason. */
-export class MissingKeyError extends Error {
-  readonly code = 'CPC_MISSING_KEY';
-  constructor(readonly role: KeyRole) {
-    super(`the target has no ${role} key (set ${KEY_VARIABLE[role]})`);
-  }
-}

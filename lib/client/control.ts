@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { registerSecret } from '../redact.js';
-import { CpcError } from '../errors.js';
+import { ControlError } from '../errors.js';
 
 /** What `POST /__emulator/worlds` answers. */
 export interface WorldInfo {
@@ -21,12 +21,6 @@ export interface WorldOptions {
   variants?: readonly string[];
   clock?: { mode?: 'manual' | 'auto'; scale?: number };
   seed?: number;
-}
-
-export class ControlError extends CpcError {
-  constructor(message: string, readonly status?: number) {
-    super('CPC_CONTROL_FAILED', message);
-  }
 }
 
 /**

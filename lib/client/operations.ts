@@ -3,6 +3,8 @@
  * path. Paths for operations the spec leaves "not shown" follow the live platform
  * (spec/platform-notes.md).
  */
+import { InternalError } from '../errors.js';
+
 export type ApiSurface = 'rest-v2' | 'serverless' | 'rest-v1' | 'graphql' | 'public-model';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -51,7 +53,7 @@ export type OperationName = keyof typeof operations;
 export function fillPath(template: string, params: Record<string, string> = {}): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
-    if (value === undefined) throw new TypeError(`missing path parameter "${name}" for ${template}`);
+    if (value === undefined) throw new InternalError(`missing path parameter "${name}" for ${template}`);
     return encodeURIComponent(value);
   });
 }

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
-import { EXIT, K6RunError } from './exit-codes.js';
+import { EXIT } from './exit-codes.js';
+import { K6RunError } from '../errors.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SHIMS: Record<string, string> = {

@@ -14,10 +14,11 @@
  *   as long as the longest.
  */
 import type { LoadSummary, MetricStats } from '../../reports/load-model.js';
+import { ConfigError, InternalError } from '../errors.js';
 
 /** The execution segments of an `n`-way split and their sequence, as k6 and k6-operator write them. */
 export function executionSegments(n: number): { segments: string[]; sequence: string } {
-  if (!Number.isInteger(n) || n < 1) throw new RangeError(`a split needs a whole number of segments, got ${n}`);
+  if (!Number.isInteger(n) || n < 1) throw new ConfigError(`a split needs a whole number of segments, got ${n}`, 'segments');
   const at = (i: number): string => (i === 0 ? '0' : i === n ? '1' : `${i}/${n}`);
   return { segments: Array.from({ length: n }, (_, i) => `${at(i)}:${at(i + 1)}`), sequence: Array.from({ length: n + 1 }, (_, i) => at(i)).join(',') };
 }
@@ -46,9 +47,9 @@ function combineMetric(parts: MetricStats[]): MetricStats {
 /** Combines the summaries of one scenario's segments (`segments[i]` names `parts[i]`'s share). */
 export function combineSummaries(parts: LoadSummary[], segments: string[]): LoadSummary {
   const first = parts[0];
-  if (!first) throw new RangeError('no segment summaries to combine');
+  if (!first) throw new InternalError('no segment summaries to combine');
   const scenarios = new Set(parts.map((p) => p.scenario));
-  if (scenarios.size !== 1) throw new RangeError(`segment summaries of different scenarios: ${[...scenarios].join(', ')}`);
+  if (scenarios.size !== 1) throw new InternalError(`segment summaries of different scenarios: ${[...scenarios].join(', ')}`);
   const thresholds: LoadSummary['thresholds'] = {};
   for (const name of new Set(parts.flatMap((p) => Object.keys(p.thresholds)))) {
     thresholds[name] = { ok: parts.every((p) => p.thresholds[name]?.ok === true) };

@@ -1,4 +1,5 @@
-import { EXIT, K6RunError } from './exit-codes.js';
+import { EXIT } from './exit-codes.js';
+import { K6RunError } from '../errors.js';
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, us: 0.001, 'µs': 0.001, ns: 0.000001 };
 

@@ -18,12 +18,3 @@ export const EXIT = {
 } as const;
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
-
-/** An error that ends the run with a k6 exit code; the message is what k6 would print. */
-export class K6RunError extends Error {
-  readonly code = 'K6NODE_RUN';
-  constructor(readonly exitCode: ExitCode, message: string) {
-    super(message);
-    this.name = 'K6RunError';
-  }
-}

@@ -4,7 +4,8 @@
  * threshold runs during the test (empty sinks skipped, for `abortOnFail`) and at the end (every
  * sink), and the `metrics` part of the end-of-test summary data.
  */
-import { EXIT, K6RunError } from './exit-codes.js';
+import { EXIT } from './exit-codes.js';
+import { K6RunError } from '../errors.js';
 import { newSink, type Sink } from './sinks.js';
 import { parseThresholdList, runThreshold, validateAggregations, type MetricType, type ThresholdConfig } from './thresholds.js';
 

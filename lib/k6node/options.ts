@@ -5,7 +5,8 @@
  * so a script never runs differently than on k6 without saying so.
  */
 import { parseDuration } from './duration.js';
-import { EXIT, K6RunError } from './exit-codes.js';
+import { EXIT } from './exit-codes.js';
+import { K6RunError } from '../errors.js';
 
 export type Executor = 'shared-iterations' | 'per-vu-iterations' | 'constant-vus';
 

@@ -7,14 +7,15 @@ import { rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { bundleScript } from './bundle.js';
 import { parseDuration } from './duration.js';
-import { EXIT, K6RunError, type ExitCode } from './exit-codes.js';
+import { EXIT, type ExitCode } from './exit-codes.js';
+import { K6RunError, WorkerTimeoutError } from '../errors.js';
 import { HttpEngine } from './http-engine.js';
 import { BUILTIN_METRICS, MetricsEngine } from './metrics-engine.js';
 import { normaliseOptions, type RunOptions } from './options.js';
 import { ABORT, SHARED_COUNTERS, type FromWorker } from './protocol.js';
 import { CheckTree, summaryData } from './summary-data.js';
 import { writeSummaryOutputs, defaultSummaryText } from './summary-output.js';
-import { isDone, isType, TimeoutError, WorkerHandle } from './worker-handle.js';
+import { isDone, isType, WorkerHandle } from './worker-handle.js';
 
 export interface RunScriptOptions {
   script: string;
@@ -103,7 +104,7 @@ export async function runScript(options: RunScriptOptions): Promise<RunScriptRes
 
     controller.send({ type: 'setup' });
     const setupDone = await controller.next(isDone('setup'), run.setupTimeoutMs).catch((e: Error) => {
-      throw e instanceof TimeoutError ? new K6RunError(EXIT.setupTimeout, `setup() execution timed out after ${run.setupTimeoutMs / 1000} seconds`) : new K6RunError(EXIT.scriptException, e.message);
+      throw e instanceof WorkerTimeoutError ? new K6RunError(EXIT.setupTimeout, `setup() execution timed out after ${run.setupTimeoutMs / 1000} seconds`) : new K6RunError(EXIT.scriptException, e.message);
     });
     if (setupDone.error) throw abortReason !== undefined ? runError! : new K6RunError(EXIT.scriptException, setupDone.error.stack ?? setupDone.error.message);
     const setupData = setupDone.result as string | undefined;
@@ -131,7 +132,7 @@ export async function runScript(options: RunScriptOptions): Promise<RunScriptRes
 
     controller.send({ type: 'teardown', data: setupData });
     const teardownDone = await controller.next(isDone('teardown'), run.teardownTimeoutMs).catch((e: Error) => {
-      throw e instanceof TimeoutError ? new K6RunError(EXIT.teardownTimeout, `teardown() execution timed out after ${run.teardownTimeoutMs / 1000} seconds`) : e;
+      throw e instanceof WorkerTimeoutError ? new K6RunError(EXIT.teardownTimeout, `teardown() execution timed out after ${run.teardownTimeoutMs / 1000} seconds`) : e;
     });
     if (teardownDone.error) runError ??= new K6RunError(EXIT.scriptException, teardownDone.error.stack ?? teardownDone.error.message);
 

@@ -4,7 +4,8 @@
  * (`<=` before `<`...), aggregations by metric type, and k6's quirks kept on purpose:
  * an empty Rate has no `rate`, so its thresholds are skipped with an error, not failed.
  */
-import { EXIT, K6RunError } from './exit-codes.js';
+import { EXIT } from './exit-codes.js';
+import { K6RunError } from '../errors.js';
 
 export type MetricType = 'counter' | 'gauge' | 'rate' | 'trend';
 

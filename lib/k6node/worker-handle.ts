@@ -6,14 +6,7 @@
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { HttpEngine } from './http-engine.js';
 import type { FromWorker, HttpCall, ToWorker, WorkerSetup } from './protocol.js';
-
-export class WorkerDiedError extends Error {
-  readonly code = 'K6NODE_WORKER_DIED';
-  constructor(message: string, readonly stack_?: string) {
-    super(message);
-    this.name = 'WorkerDiedError';
-  }
-}
+import { WorkerDiedError, WorkerTimeoutError } from '../errors.js';
 
 type Waiter = { match: (m: FromWorker) => boolean; resolve: (m: FromWorker) => void; reject: (e: Error) => void };
 
@@ -73,7 +66,7 @@ export class WorkerHandle {
       if (timeoutMs !== undefined) {
         timer = setTimeout(() => {
           this.#waiters.splice(this.#waiters.indexOf(waiter), 1);
-          reject(new TimeoutError(timeoutMs));
+          reject(new WorkerTimeoutError(timeoutMs));
         }, timeoutMs);
       }
     });
@@ -81,14 +74,6 @@ export class WorkerHandle {
 
   async terminate(): Promise<void> {
     if (!this.exited) await this.#worker.terminate();
-  }
-}
-
-export class TimeoutError extends Error {
-  readonly code = 'K6NODE_TIMEOUT';
-  constructor(readonly ms: number) {
-    super(`timed out after ${ms} ms`);
-    this.name = 'TimeoutError';
   }
 }
 

@@ -1,26 +1,16 @@
 import type { ApiClient, ApiResult } from '../../lib/client/api.js';
 import type { Emu } from '../../contract/support/fixtures.js';
 import type { Counters } from './model.js';
-import type { Finding } from '../../contract/support/rules.js';
+import { SetupError, throwFindings } from '../../lib/errors.js';
 
 /**
- * A difference between the target and the model: fast-check shrinks the commands that led to
- * it. It names the rule of the command (or of the model's last transition of the job) that
- * diverged, as `findings`, so the property fails that rule and blocks the others it declares.
+ * Fails the run with a difference between the target and the model unless `ok`: fast-check
+ * shrinks the commands that led to it. The finding names the rule of the command (or of the
+ * model's last transition of the job) that diverged, so the property fails that rule and blocks
+ * the others it declares.
  */
-export class Divergence extends Error {
-  readonly code = 'CPC_MODEL_DIVERGENCE';
-  readonly findings: readonly Finding[];
-  constructor(readonly rule: string, message: string) {
-    super(`[${rule}] ${message}`);
-    this.name = 'Divergence';
-    this.findings = [{ rule, message }];
-  }
-}
-
-/** Fails the run with a divergence of `rule` unless `ok`. */
 export function expectModel(ok: boolean, rule: string, message: string): void {
-  if (!ok) throw new Divergence(rule, message);
+  throwFindings(ok ? [] : [{ rule, message }]);
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -38,7 +28,7 @@ export class RealEndpoint {
     const res = await api.op('createEndpointV1', { body: { name: 'model-run', templateId, gpuTypeIds: ['AMPERE_16'], workersMin: 0, workersMax: workers, idleTimeout: 5 } });
     const id = (res.body as { id?: unknown } | undefined)?.id;
     // Setup, not a divergence: the run is blocked, its rules unchecked.
-    if (typeof id !== 'string') throw new Error(`setup: POST /v1/endpoints answered ${res.status} ${res.text.slice(0, 200)}`);
+    if (typeof id !== 'string') throw new SetupError(`setup: POST /v1/endpoints answered ${res.status} ${res.text.slice(0, 200)}`, res.status);
     return new RealEndpoint(api, emu, id);
   }
 
@@ -99,7 +89,7 @@ export class RealEndpoint {
     for (;;) {
       const c = await this.counters();
       if (c.inQueue + c.inProgress === active) return;
-      if (Date.now() > deadline) throw new Divergence('HEALTH.JOBS.COUNTS', `the endpoint shows ${c.inQueue + c.inProgress} active jobs, the model ${active}`);
+      if (Date.now() > deadline) throwFindings([{ rule: 'HEALTH.JOBS.COUNTS', message: `the endpoint shows ${c.inQueue + c.inProgress} active jobs, the model ${active}` }]);
       await sleep(5);
     }
   }

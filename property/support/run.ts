@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { test } from '@playwright/test';
 import { runConfig } from '../../lib/run-config.js';
 import { ANNOTATION } from '../../lib/annotations.js';
+import { NonConformanceError, PropertyFailure, type Finding } from '../../lib/errors.js';
 
 /**
  * The run's seed, from the run configuration (`CPC_SEED` when given, a replay; else chosen once
@@ -15,14 +16,9 @@ export interface PropertyOptions {
   path?: string;
 }
 
-/** A rule a property's check named: what PropertyViolation, ModelDivergence and NonConformanceError carry. */
-interface Named { rule: string; message: string }
-
-/** The findings an error carries (`findings: {rule, message}[]`), or none for a plain error. */
-export function findingsOf(error: unknown): Named[] {
-  const findings = (error as { findings?: unknown } | null)?.findings;
-  if (!Array.isArray(findings)) return [];
-  return findings.filter((f): f is Named => typeof (f as Named | null)?.rule === 'string' && typeof (f as Named).message === 'string');
+/** The findings a {@link NonConformanceError} carries (what checks, properties and models throw), or none for any other error. */
+export function findingsOf(error: unknown): Finding[] {
+  return error instanceof NonConformanceError ? [...error.findings] : [];
 }
 
 /**
@@ -55,14 +51,5 @@ export async function checkProperty<Ts>(property: fc.IAsyncProperty<Ts> | fc.IPr
     const findings = findingsOf(details.errorInstance);
     for (const rule of new Set(findings.map((f) => f.rule))) info.annotations.push({ type: ANNOTATION.ruleFailed, description: rule });
     throw new PropertyFailure(fc.defaultReportMessage(details) ?? 'property failed', String(record.replay), findings);
-  }
-}
-
-export class PropertyFailure extends Error {
-  readonly code = 'CPC_PROPERTY_FAILED';
-  constructor(report: string, readonly replay: string, readonly findings: readonly Named[] = []) {
-    const named = findings.length ? `the counterexample breaks ${findings.length} expectation(s):\n${findings.map((f) => `  [${f.rule}] ${f.message}`).join('\n')}\n` : 'the property stopped on an error that names no rule (its rules are blocked):\n';
-    super(`${named}${report}\nReplay: ${replay}`);
-    this.name = 'PropertyFailure';
   }
 }

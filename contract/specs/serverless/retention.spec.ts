@@ -1,7 +1,8 @@
 import { test } from '../../support/fixtures.js';
 import { conform, must, rules } from '../../support/rules.js';
 import { statusOf } from '../../checks/job-conformance.js';
-import { JobSetupError, jobsFor, type Jobs } from './support/jobs.js';
+import { jobsFor, type Jobs } from './support/jobs.js';
+import { SetupError } from '../../../lib/errors.js';
 import { RETENTION_MS, WAIT_MS } from '../../../lib/iso/spec-constants.js';
 
 // Spec, Limits: "Result retention | 1 minute after completion (up to 5 minutes when the wait parameter
@@ -10,7 +11,7 @@ import { RETENTION_MS, WAIT_MS } from '../../../lib/iso/spec-constants.js';
 /** Runs a job that completes at once and returns its id (the clock has not moved since). */
 async function completedSync(jobs: Jobs, query: Record<string, number> = {}): Promise<string> {
   const res = await jobs.runsync({ echo: 'kept' }, query);
-  if (statusOf(res) !== 'COMPLETED') throw new JobSetupError(`setup: /runsync answered ${res.status} ${res.text.slice(0, 200)}`);
+  if (statusOf(res) !== 'COMPLETED') throw new SetupError(`setup: /runsync answered ${res.status} ${res.text.slice(0, 200)}`);
   return (res.body as { id: string }).id;
 }
 
@@ -58,7 +59,7 @@ test.describe('result retention', () => {
     const jobs = jobsFor({ api, emu, target });
     const id = await jobs.submit({ echo: 'kept' });
     const { last } = await jobs.until(id, (s) => s === 'COMPLETED', { stepMs: 0, maxVirtualMs: 0 });
-    if (statusOf(last) !== 'COMPLETED') throw new JobSetupError(`setup: the job is ${statusOf(last)}`);
+    if (statusOf(last) !== 'COMPLETED') throw new SetupError(`setup: the job is ${statusOf(last)}`);
     await emu.advance(RETENTION_MS.run - 1_000);
     const res = await jobs.status(id);
     conform(must(statusOf(res) === 'COMPLETED' && 'output' in (res.body as object), 'LIMIT.RUN.RETENTION_30_MIN',

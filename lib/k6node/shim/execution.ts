@@ -2,7 +2,8 @@
  * `k6/execution` on the Node path: the VU, scenario and test facts the runner knows, and
  * `test.abort()` (exit code 108, teardown still runs, as in k6).
  */
-import { AbortedError, ctx, post } from '../worker/context.js';
+import { ctx, post } from '../worker/context.js';
+import { AbortedError } from '../../errors.js';
 
 const vu = {
   get idInInstance(): number { return ctx.vuId; },

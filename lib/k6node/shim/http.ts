@@ -7,6 +7,7 @@ import { parseDuration } from '../duration.js';
 import type { WireRequest, WireResponse } from '../protocol.js';
 import { baseTags, ctx, emit, httpCall, post } from '../worker/context.js';
 import { Response } from './response.js';
+import { K6ScriptError } from '../../errors.js';
 
 type Body = string | ArrayBuffer | ArrayBufferView | Record<string, unknown> | null | undefined;
 interface Params {
@@ -28,7 +29,7 @@ export class ExpectedStatuses {
 
 export function expectedStatuses(...ranges: (number | { min: number; max: number })[]): ExpectedStatuses {
   for (const r of ranges) {
-    if (typeof r === 'number' ? !Number.isInteger(r) : !(Number.isInteger(r.min) && Number.isInteger(r.max))) throw new Error('expectedStatuses takes integers and {min, max} objects');
+    if (typeof r === 'number' ? !Number.isInteger(r) : !(Number.isInteger(r.min) && Number.isInteger(r.max))) throw new K6ScriptError('expectedStatuses takes integers and {min, max} objects');
   }
   return new ExpectedStatuses(ranges);
 }
@@ -50,7 +51,7 @@ function encodeBody(body: Body, headers: Record<string, string>): string | Uint8
 }
 
 function wire(method: string, url: unknown, body: Body, params: Params | null | undefined): WireRequest {
-  if (ctx.phase === 'init') throw new Error('Making http requests in the init context is not supported');
+  if (ctx.phase === 'init') throw new K6ScriptError('Making http requests in the init context is not supported');
   const headers: Record<string, string> = { 'User-Agent': 'k6-node-path (conformance suite)', ...params?.headers };
   return {
     method: method.toUpperCase(), url: new URL(String(url)).toString(), headers,

@@ -3,6 +3,7 @@
  * metrics (`checks` tagged with `check` and `group`, `group_duration`).
  */
 import { baseTags, blockFor, ctx, emit } from '../worker/context.js';
+import { K6ScriptError } from '../../errors.js';
 
 type Checker<T> = ((value: T) => unknown) | unknown;
 
@@ -17,7 +18,7 @@ export function check<T>(value: T, sets: Record<string, Checker<T>>, tags?: Reco
 }
 
 export function group<T>(name: string, fn: () => T): T {
-  if (name.includes('::')) throw new Error("group and check names may not contain '::'");
+  if (name.includes('::')) throw new K6ScriptError("group and check names may not contain '::'");
   const parent = ctx.group;
   ctx.group = `${parent}::${name}`;
   const start = performance.now();
@@ -35,7 +36,7 @@ export function sleep(seconds: number): void {
 
 /** Throws, ending the iteration (k6 logs the message and goes on with the next one). */
 export function fail(message?: string): never {
-  throw new Error(message ?? '');
+  throw new K6ScriptError(message ?? '');
 }
 
 /** Accepted for compatibility; the Node path's `Math.random` is not seeded. */

@@ -5,6 +5,7 @@
  */
 import type { MetricType } from '../thresholds.js';
 import { baseTags, ctx, emit, post } from '../worker/context.js';
+import { K6ScriptError } from '../../errors.js';
 
 // k6's rule for metric names (metrics/registry.go).
 const NAME = /^[\p{L}\p{N}._ !?/&#()<>%-]{1,128}$/u;
@@ -12,9 +13,9 @@ const NAME = /^[\p{L}\p{N}._ !?/&#()<>%-]{1,128}$/u;
 abstract class Metric {
   readonly name: string;
   constructor(name: string, type: MetricType, isTime = false) {
-    if (!NAME.test(name)) throw new Error(`Invalid metric name: '${name}'`);
+    if (!NAME.test(name)) throw new K6ScriptError(`Invalid metric name: '${name}'`);
     const existing = ctx.metrics.get(name);
-    if (existing && existing.type !== type) throw new Error(`metric '${name}' already exists but with type ${existing.type}, instead of ${type}`);
+    if (existing && existing.type !== type) throw new K6ScriptError(`metric '${name}' already exists but with type ${existing.type}, instead of ${type}`);
     const def = { name, type, contains: type === 'trend' && isTime ? 'time' as const : 'default' as const };
     if (!existing) {
       ctx.metrics.set(name, def);
@@ -25,7 +26,7 @@ abstract class Metric {
 
   add(value: number | boolean, tags?: Record<string, string>): boolean {
     const v = typeof value === 'boolean' ? (value ? 1 : 0) : Number(value);
-    if (!Number.isFinite(v)) throw new Error(`'${String(value)}' is an invalid value for metric '${this.name}'`);
+    if (!Number.isFinite(v)) throw new K6ScriptError(`'${String(value)}' is an invalid value for metric '${this.name}'`);
     emit(this.name, v, { ...baseTags(), ...tags });
     return true;
   }

@@ -3,6 +3,7 @@
  * Go-canonical names, body, timings, error, error_code, json()).
  */
 import type { WireRequest, WireResponse } from '../protocol.js';
+import { K6ScriptError } from '../../errors.js';
 
 /** A small subset of gjson paths (`a.b.0.c`), which k6's `json(selector)` takes. */
 function select(value: unknown, selector: string): unknown {
@@ -46,12 +47,12 @@ export class Response {
   }
 
   json(selector?: string): unknown {
-    if (typeof this.body !== 'string') throw new Error('the body is not text: set responseType to "text" to read it as JSON');
+    if (typeof this.body !== 'string') throw new K6ScriptError('the body is not text: set responseType to "text" to read it as JSON');
     const parsed: unknown = JSON.parse(this.body);
     return selector ? select(parsed, selector) : parsed;
   }
 
   html(): never {
-    throw new Error('Response.html() is not supported by the Node path; run this script with k6');
+    throw new K6ScriptError('Response.html() is not supported by the Node path; run this script with k6');
   }
 }

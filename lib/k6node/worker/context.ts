@@ -8,17 +8,9 @@ import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_thread
 import { ABORT, type FromWorker, type HttpCall, type WireResponse, type WorkerSetup } from '../protocol.js';
 import type { MetricDef, Sample } from '../metrics-engine.js';
 import type { Scenario } from '../options.js';
+import { AbortedError, InternalError } from '../../errors.js';
 
 export type Phase = 'init' | 'setup' | 'vu' | 'teardown' | 'summary';
-
-/** Thrown through the script when the run is aborting: it ends the iteration, never logged as a script error. */
-export class AbortedError extends Error {
-  readonly code = 'K6NODE_ABORTED';
-  constructor(readonly reason: string) {
-    super(reason);
-    this.name = 'AbortedError';
-  }
-}
 
 const setup = workerData as WorkerSetup;
 const control = new Int32Array(setup.control);
@@ -110,7 +102,7 @@ export function httpCall(call: HttpCall): WireResponse[] {
   for (;;) {
     const reply = receiveMessageOnPort(setup.port)?.message as { id: number; responses: WireResponse[] } | undefined;
     if (reply?.id === id) return reply.responses;
-    if (reply) throw new Error(`k6node: the HTTP bridge answered call ${reply.id} while call ${id} waited`);
+    if (reply) throw new InternalError(`k6node: the HTTP bridge answered call ${reply.id} while call ${id} waited`);
     Atomics.wait(signal, 0, id, 1);
   }
 }

@@ -8,7 +8,8 @@ import { resolve } from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import type { ErrorInfo, ToWorker } from '../protocol.js';
 import { SHARED_COUNTERS } from '../protocol.js';
-import { AbortedError, aborting, baseTags, blockFor, claimSharedIteration, ctx, emit, flush, flushSoon, post } from './context.js';
+import { aborting, baseTags, blockFor, claimSharedIteration, ctx, emit, flush, flushSoon, post } from './context.js';
+import { AbortedError, K6ScriptError } from '../../errors.js';
 
 type Fn = (data?: unknown) => unknown;
 const g = globalThis as Record<string, unknown>;
@@ -18,7 +19,7 @@ g.__ENV = { ...ctx.env };
 g.__VU = ctx.role === 'vu' ? ctx.vuId : 0;
 g.__ITER = 0;
 g.open = (path: string, mode?: string): string | ArrayBuffer => {
-  if (ctx.phase !== 'init') throw new Error('open() is only available in the init context');
+  if (ctx.phase !== 'init') throw new K6ScriptError('open() is only available in the init context');
   const bytes = readFileSync(resolve(ctx.scriptDir, path));
   return mode === 'b' ? bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) : bytes.toString('utf8');
 };

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { SetupError } from '../../../lib/errors.js';
 import type { PodContext } from '../support/context.js';
 import { MUTATIONS, type Body, type Expected, type Mutation } from './mutations.js';
 import { hasCpuFlavors, validCreatePodRequest } from './valid-create-pod-request.js';
@@ -24,7 +25,7 @@ export function buildable(m: Mutation, ctx: PodContext): boolean {
  */
 export function invalidCreatePodRequest(ctx: PodContext, only?: (m: Mutation) => boolean): fc.Arbitrary<InvalidCase> {
   const usable = MUTATIONS.filter((m) => buildable(m, ctx) && (only?.(m) ?? true));
-  if (usable.length === 0) throw new RangeError('no mutation can be built from this catalog');
+  if (usable.length === 0) throw new SetupError('no mutation can be built from this catalog');
   return fc.oneof(...usable.map((m) => {
     const kind = m.needs.includes('gpu') ? 'gpu' : m.needs.includes('cpu') ? 'cpu' : undefined;
     const base = validCreatePodRequest(ctx, kind ? { kind } : {}) as unknown as fc.Arbitrary<Body>;

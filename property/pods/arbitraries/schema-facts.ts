@@ -1,16 +1,12 @@
 import { schemaOf, type SchemaName } from '../../../lib/schema-registry.js';
+import { SchemaFactError } from '../../../lib/errors.js';
 
 /**
  * Constraints read from `schemas/` (never copied by hand): the arbitraries ask here for a
  * bound, an enum, a pattern. A missing constraint is a programming error with a code, so a
- * schema change that removes one fails loudly instead of widening the generators silently.
+ * schema change that removes one fails loudly ({@link SchemaFactError}) instead of widening the
+ * generators silently.
  */
-export class SchemaFactError extends Error {
-  readonly code = 'CPC_SCHEMA_FACT_MISSING';
-  constructor(schema: string, pointer: string, what: string) {
-    super(`schemas/${schema}.schema.json${pointer} has no ${what}`);
-  }
-}
 
 /** The raw schema node at a JSON pointer (`/properties/gpu`). */
 export function schemaNode(name: SchemaName, pointer: string): Record<string, unknown> {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { CreatePodRequest, NetworkVolume } from '../../../lib/types.gen.js';
 import { isNvidia } from '../../../lib/pod-catalog.js';
+import { SetupError } from '../../../lib/errors.js';
 import type { PodContext } from '../support/context.js';
 import { containerFields } from './container-fields.js';
 import { cpuConfig, gpuConfigOf, validVcpuCounts } from './compute.js';
@@ -75,7 +76,7 @@ export function validCreatePodRequest(ctx: PodContext, options: { kind?: 'gpu' |
     computes.push(fc.oneof(...ctx.catalog.gpus.map((g) => fc.tuple(gpuConfigOf(g), placement(ctx, g.id)).map(([gpu, p]) => ({ gpu, ...p })))));
   }
   if (options.kind !== 'gpu' && hasCpuFlavors(ctx)) computes.push(fc.tuple(cpuConfig(ctx.catalog.cpus), placement(ctx, undefined)).map(([cpu, p]) => ({ cpu, ...p })));
-  if (computes.length === 0) throw new RangeError(`the catalog offers no ${options.kind ?? 'GPU type or usable CPU flavor'}`);
+  if (computes.length === 0) throw new SetupError(`the catalog offers no ${options.kind ?? 'GPU type or usable CPU flavor'}`);
   const arb = fc.tuple(containerFields(), fc.oneof(...computes)).map(([fields, compute]) => ({ ...fields, ...compute }) as unknown as CreatePodRequest);
   perCtx.set(key, arb);
   return arb;

@@ -3,7 +3,8 @@ import type { Pod } from '../../../lib/types.gen.js';
 import { statusCodeConformance } from '../../../contract/checks/status.js';
 import { createdPodConformance } from '../../../contract/checks/pod-echo.js';
 import { podConformance } from '../../../contract/checks/pod-conformance.js';
-import { diverges, type PodModel, type PodReal } from './model.js';
+import { type PodModel, type PodReal } from './model.js';
+import { throwFindings } from '../../../lib/errors.js';
 
 type MountKind = 'none' | 'persistent' | 'network';
 
@@ -19,8 +20,8 @@ export class CreatePodCommand implements fc.AsyncCommand<PodModel, PodReal> {
       : this.mount === 'network' ? { network: [{ volumeId: r.volume.id, path: '/data' }] } : undefined;
     const body = { ...base, ...(mounts ? { mounts, dataCenterIds: [r.volume.dataCenter] } : {}) };
     const res = await r.api.op<Pod>('createPod', { body });
-    diverges(statusCodeConformance('POD.CREATE.201_POD', res, 201));
-    diverges(createdPodConformance(body, res.body), podConformance(res.body, { kind: this.kind, where: 'createPod → 201' }));
+    throwFindings(statusCodeConformance('POD.CREATE.201_POD', res, 201));
+    throwFindings(createdPodConformance(body, res.body), podConformance(res.body, { kind: this.kind, where: 'createPod → 201' }));
     m.pods.push({ id: res.body.id, kind: this.kind, mounts: mounts ?? {}, status: res.body.status, actions: res.body.actions, locked: false, startedAt: res.body.startedAt, since: m.clock });
   }
 

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import type { Pod } from '../../../lib/types.gen.js';
 import { statusCodeConformance } from '../../../contract/checks/status.js';
-import { diverges, livePod, observe, type PodModel, type PodReal } from './model.js';
+import { livePod, observe, type PodModel, type PodReal } from './model.js';
+import { throwFindings } from '../../../lib/errors.js';
 
 /** getPod: 200, and the pod agrees with the model (status moved forward only, mounts, lock). */
 export class GetPodCommand implements fc.AsyncCommand<PodModel, PodReal> {
@@ -12,7 +13,7 @@ export class GetPodCommand implements fc.AsyncCommand<PodModel, PodReal> {
   async run(m: PodModel, r: PodReal): Promise<void> {
     const pod = livePod(m, this.index)!;
     const res = await r.api.op<Pod>('getPod', { params: { podId: pod.id } });
-    diverges(statusCodeConformance('POD.CREATE.READINESS_VIA_GET_POD', res, 200));
+    throwFindings(statusCodeConformance('POD.CREATE.READINESS_VIA_GET_POD', res, 200));
     observe(pod, res.body, `getPod ${pod.id}`, m.clock);
   }
 

@@ -1,6 +1,7 @@
 import type { ApiClient } from '../../../lib/client/api.js';
 import type { CreatePodRequest, NetworkVolume, Pod, PodStatus } from '../../../lib/types.gen.js';
 import type { Finding } from '../../../contract/support/rules.js';
+import { throwFindings } from '../../../lib/errors.js';
 import { podConformance } from '../../../contract/checks/pod-conformance.js';
 import { EMULATED_READY_BOUND_MS } from '../../../contract/specs/pods/support/wait.js';
 
@@ -47,19 +48,6 @@ const AUTOMATIC: Partial<Record<PodStatus, readonly PodStatus[]>> = {
   RUNNING: ['RUNNING', 'ERROR'],
 };
 
-export class ModelDivergence extends Error {
-  readonly code = 'CPC_MODEL_DIVERGENCE';
-  constructor(readonly findings: readonly Finding[]) {
-    super(findings.map((f) => `[${f.rule}] ${f.message}`).join('\n'));
-    this.name = 'ModelDivergence';
-  }
-}
-
-export function diverges(...lists: readonly (readonly Finding[])[]): void {
-  const findings = lists.flat();
-  if (findings.length > 0) throw new ModelDivergence(findings);
-}
-
 /** The pod commands may act on: not terminated, chosen by a generated index. */
 export function livePod(m: PodModel, index: number): ModelPod | undefined {
   const live = m.pods.filter((p) => p.status !== 'TERMINATED');
@@ -84,7 +72,7 @@ export function observe(model: ModelPod, pod: Pod, where: string, now: number, a
     findings.push({ rule: 'MOUNT.UPDATE.OMITTED_UNCHANGED', message: `${where}: mounts are ${JSON.stringify(pod.mounts)}, the model has ${JSON.stringify(model.mounts)}` });
   }
   if (pod.locked !== model.locked) findings.push({ rule: 'POD.RESPONSE.LOCKED', message: `${where}: locked is ${pod.locked}, the model has ${model.locked}` });
-  diverges(findings);
+  throwFindings(findings);
   model.status = pod.status;
   model.actions = pod.actions;
   model.startedAt = pod.startedAt;

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import type { Pod } from '../../../lib/types.gen.js';
 import { rejectionConformance } from '../../../contract/checks/rejection.js';
 import type { ExpectedStatus } from '../../../contract/checks/status.js';
-import { diverges, livePod, observe, type ModelPod, type PodModel, type PodReal } from './model.js';
+import { livePod, observe, type ModelPod, type PodModel, type PodReal } from './model.js';
+import { throwFindings } from '../../../lib/errors.js';
 
 type Variant = 'omitted' | 'empty-object' | 'network-empty' | 'new-kind' | 'other-volume' | 'incomplete' | 'new-path';
 
@@ -44,9 +45,9 @@ export class PatchMountsCommand implements fc.AsyncCommand<PodModel, PodReal> {
     if (!e) return;
     const res = await r.api.op<Pod>('updatePod', { params: { podId: pod.id }, body: e.body });
     if (e.status === 'success') {
-      diverges(res.status >= 200 && res.status < 300 ? [] : [{ rule: e.rule, message: `PATCH ${JSON.stringify(e.body)} answered ${res.status}: ${res.text.slice(0, 200)}` }]);
+      throwFindings(res.status >= 200 && res.status < 300 ? [] : [{ rule: e.rule, message: `PATCH ${JSON.stringify(e.body)} answered ${res.status}: ${res.text.slice(0, 200)}` }]);
     } else {
-      diverges(rejectionConformance(e.rule, res, e.status));
+      throwFindings(rejectionConformance(e.rule, res, e.status));
     }
     pod.mounts = e.mounts;
     const after = await r.api.op<Pod>('getPod', { params: { podId: pod.id } });

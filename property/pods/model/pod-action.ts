@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import type { Pod, PodAction } from '../../../lib/types.gen.js';
 import { rejectionConformance } from '../../../contract/checks/rejection.js';
-import { diverges, livePod, observe, type ModelPod, type PodModel, type PodReal } from './model.js';
+import { livePod, observe, type ModelPod, type PodModel, type PodReal } from './model.js';
+import { throwFindings } from '../../../lib/errors.js';
 
 // "A locked pod cannot be stopped or reset": stop is a named action; "reset" is not, so what a
 // locked pod does with restart is learned from the answer like any other action's effect.
@@ -12,7 +13,7 @@ const LOCK_MAY_REFUSE: readonly PodAction[] = ['restart'];
 
 async function read(r: PodReal, m: PodModel, pod: ModelPod, where: string): Promise<Pod> {
   const res = await r.api.op<Pod>('getPod', { params: { podId: pod.id } });
-  diverges(res.status === 200 ? [] : [{ rule: 'POD.CREATE.READINESS_VIA_GET_POD', message: `${where}: getPod answered ${res.status}` }]);
+  throwFindings(res.status === 200 ? [] : [{ rule: 'POD.CREATE.READINESS_VIA_GET_POD', message: `${where}: getPod answered ${res.status}` }]);
   observe(pod, res.body, where, m.clock);
   return res.body;
 }
@@ -34,18 +35,18 @@ export class PodActionCommand implements fc.AsyncCommand<PodModel, PodReal> {
     const res = await r.api.op<Pod>('podAction', { params: { podId: pod.id }, body: { action: this.action } });
     const lockRule = pod.locked ? LOCK_RULE[this.action] : undefined;
     if (lockRule) {
-      diverges(rejectionConformance(lockRule, res, 'client-error'));
+      throwFindings(rejectionConformance(lockRule, res, 'client-error'));
       const after = await read(r, m, pod, `getPod ${pod.id} after a refused ${this.action}`);
-      diverges(before.status === 'RUNNING' && after.status === 'RUNNING' && after.startedAt !== before.startedAt
+      throwFindings(before.status === 'RUNNING' && after.status === 'RUNNING' && after.startedAt !== before.startedAt
         ? [{ rule: lockRule, message: `startedAt moved from ${before.startedAt} to ${after.startedAt}: the locked pod restarted` }] : []);
       return;
     }
     const lockMayRefuse = pod.locked && LOCK_MAY_REFUSE.includes(this.action);
     if (before.actions.includes(this.action) && !lockMayRefuse) {
-      diverges(res.status >= 200 && res.status < 300 ? [] : [{ rule: 'POD.ACTIONS.LISTED_ACCEPTED', message: `${this.action} is listed for a ${before.status} pod but answered ${res.status}: ${res.text.slice(0, 200)}` }]);
+      throwFindings(res.status >= 200 && res.status < 300 ? [] : [{ rule: 'POD.ACTIONS.LISTED_ACCEPTED', message: `${this.action} is listed for a ${before.status} pod but answered ${res.status}: ${res.text.slice(0, 200)}` }]);
     } else if (Array.isArray(before.actions) && !before.actions.includes(this.action)) {
       // Not listed: not a valid transition for the current status, so it is refused.
-      diverges(res.status >= 400 && res.status < 500 ? [] : [{ rule: 'POD.ACTIONS.UNLISTED_REFUSED', message: `${this.action} is not listed for a ${before.status} pod (${JSON.stringify(before.actions)}) but answered ${res.status}: ${res.text.slice(0, 200)}` }]);
+      throwFindings(res.status >= 400 && res.status < 500 ? [] : [{ rule: 'POD.ACTIONS.UNLISTED_REFUSED', message: `${this.action} is not listed for a ${before.status} pod (${JSON.stringify(before.actions)}) but answered ${res.status}: ${res.text.slice(0, 200)}` }]);
     }
     if (res.status >= 200 && res.status < 300) pod.since = m.clock;
     if (res.status === 204 && this.action === 'terminate') pod.status = 'TERMINATED';

@@ -4,7 +4,7 @@ import { rejectionConformance } from '../../../contract/checks/rejection.js';
 import { invalidCreatePodRequest } from '../arbitraries/invalid-create-pod-request.js';
 import type { Mutation } from '../arbitraries/mutations.js';
 import type { PodContext } from '../support/context.js';
-import { holds } from '../support/violation.js';
+import { throwFindings } from '../../../lib/errors.js';
 
 /**
  * Every CreatePodRequest that breaks exactly one rule is refused with the status the spec
@@ -15,6 +15,6 @@ export function invalidCreateProperty(api: ApiClient, ctx: PodContext, only?: (m
   return fc.asyncProperty(invalidCreatePodRequest(ctx, only), async (c) => {
     const res = await api.op<{ id?: string }>('createPod', { body: c.body });
     if (res.status >= 200 && res.status < 300 && typeof res.body?.id === 'string') onCreated(res.body.id);
-    holds(rejectionConformance(c.rule, res, c.expected));
+    throwFindings(rejectionConformance(c.rule, res, c.expected));
   });
 }

@@ -7,7 +7,7 @@ import { podConformance } from '../../../contract/checks/pod-conformance.js';
 import { createdPodConformance } from '../../../contract/checks/pod-echo.js';
 import { validCreatePodRequest } from '../arbitraries/valid-create-pod-request.js';
 import type { PodContext } from '../support/context.js';
-import { holds } from '../support/violation.js';
+import { throwFindings } from '../../../lib/errors.js';
 
 /** Where the pod was placed agrees with its volume and its global networking (spec, Mounts; rule 5). */
 function placementConformance(ctx: PodContext, sent: CreatePodRequest, pod: Pod): Finding[] {
@@ -32,8 +32,8 @@ export function validCreateProperty(api: ApiClient, ctx: PodContext, onCreated: 
   return fc.asyncProperty(validCreatePodRequest(ctx), async (body) => {
     const res = await api.op<Pod>('createPod', { body });
     if (res.status >= 200 && res.status < 300 && typeof res.body?.id === 'string') onCreated(res.body.id);
-    holds(statusCodeConformance('POD.CREATE.201_POD', res, 201));
-    holds(
+    throwFindings(statusCodeConformance('POD.CREATE.201_POD', res, 201));
+    throwFindings(
       podConformance(res.body, { kind: body.gpu ? 'gpu' : 'cpu', where: 'createPod → 201' }),
       createdPodConformance(body, res.body),
       placementConformance(ctx, body, res.body),

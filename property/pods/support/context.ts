@@ -1,4 +1,5 @@
 import type { ApiClient } from '../../../lib/client/api.js';
+import { VolumeUnavailableError } from '../../../lib/errors.js';
 import type { NetworkVolume } from '../../../lib/types.gen.js';
 import { listOf, loadCatalog, type PodCatalog } from '../../../lib/pod-catalog.js';
 
@@ -33,11 +34,4 @@ export function volumeIn(api: ApiClient): VolumeSource {
     if (made.status !== 201) throw new VolumeUnavailableError(dataCenterId, made.status);
     return made.body;
   };
-}
-
-export class VolumeUnavailableError extends Error {
-  readonly code = 'CPC_VOLUME_UNAVAILABLE';
-  constructor(readonly dataCenterId: string, readonly status: number) {
-    super(`could not make a network volume in ${dataCenterId} (answer ${status})`);
-  }
 }

@@ -1,10 +1,11 @@
 import { schemaOf } from '../../../../lib/schema-registry.js';
+import { SchemaFactError } from '../../../../lib/errors.js';
 
 /** The `enum` of one property of a schema (the schemas are the source of allowed values). */
 function enumOf(schema: 'endpoint-input', property: string): readonly unknown[] {
   const properties = schemaOf(schema).properties as Record<string, { enum?: unknown[] }>;
   const values = properties[property]?.enum;
-  if (!values) throw new TypeError(`${schema}.schema.json has no enum for ${property}`);
+  if (!values) throw new SchemaFactError(schema, `/properties/${property}`, 'enum');
   return values;
 }
 

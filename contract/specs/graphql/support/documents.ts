@@ -3,6 +3,7 @@
  * the document, because the spec's request is `{query: string}` alone; sending `variables`
  * is the live clients' habit, which the suite records separately (GQL.HTTP.VARIABLES).
  */
+import { InternalError } from '../../../../lib/errors.js';
 
 /** An enum value, written without quotes (spec: `flashBootType` is "written without quotes in GraphQL"). */
 export class EnumLiteral {
@@ -24,7 +25,7 @@ export function literal(value: unknown): string {
     const fields = Object.entries(value).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}: ${literal(v)}`);
     return `{${fields.join(', ')}}`;
   }
-  throw new TypeError(`no GraphQL literal for ${typeof value}`);
+  throw new InternalError(`no GraphQL literal for ${typeof value}`);
 }
 
 /** Template fields valid on any target; tests add a unique name (and change what they test). */

@@ -3,6 +3,7 @@ import type { ApiClient, ApiResult, AuthChoice } from '../../../../lib/client/ap
 import { test, type Emu } from '../../../support/fixtures.js';
 import { uniqueNameFactory } from '../../../support/cleanup.js';
 import { runConfig } from '../../../../lib/run-config.js';
+import { SetupError } from '../../../../lib/errors.js';
 
 /**
  * A serverless template to create endpoints from: the one seeded in the emulator world, or
@@ -57,9 +58,5 @@ export async function setUnavailable(emu: Emu, unavailable: readonly string[]): 
     method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ unavailable }),
   });
   const text = await res.body.text();
-  if (res.statusCode !== 200) throw new GpuSetupError(`setting GPU availability answered ${res.statusCode}: ${text}`);
-}
-
-export class GpuSetupError extends Error {
-  readonly code = 'CPC_GPU_SETUP';
+  if (res.statusCode !== 200) throw new SetupError(`setting GPU availability answered ${res.statusCode}: ${text}`, res.statusCode);
 }

@@ -4,6 +4,7 @@ import type { JobStatus } from '../../../../lib/types.gen.js';
 import type { Emu, TargetContext } from '../../../support/fixtures.js';
 import { test } from '../../../support/fixtures.js';
 import { breaks } from '../../../support/rules.js';
+import { SetupError } from '../../../../lib/errors.js';
 
 /** Worker timings the emulator's control surface sets (`PUT /__emulator/worlds/:id/timings`). */
 export interface Timings { coldStartMs?: number; executionMs?: number; executionTimeoutMs?: number; automaticRetries?: number }
@@ -90,7 +91,7 @@ export class Jobs {
     const res = await this.run(input);
     const id = (res.body as { id?: unknown } | undefined)?.id;
     if (res.status >= 200 && res.status < 300 && typeof id === 'string') return id;
-    if (res.status === 429) throw new JobSetupError(`/run answered 429 (rate limited): ${res.text.slice(0, 200)}`);
+    if (res.status === 429) throw new SetupError(`/run answered 429 (rate limited): ${res.text.slice(0, 200)}`);
     return breaks('JOB.RUN.RESPONSE', `/run of a valid job answered ${res.status}${typeof id === 'string' ? '' : ' without an id'}: ${res.text.slice(0, 200)}`);
   }
 
@@ -131,7 +132,7 @@ export class Jobs {
       const res = await this.health();
       const jobs = (res.body as { jobs?: { inQueue?: number; inProgress?: number } } | undefined)?.jobs;
       if ((jobs?.inQueue ?? 0) + (jobs?.inProgress ?? 0) >= n) return;
-      if (Date.now() > deadline) throw new JobSetupError(`the endpoint never showed ${n} active job(s): ${res.text.slice(0, 200)}`);
+      if (Date.now() > deadline) throw new SetupError(`the endpoint never showed ${n} active job(s): ${res.text.slice(0, 200)}`);
       await sleep(20);
     }
   }
@@ -144,7 +145,7 @@ export async function setTimings(emu: Emu, timings: Timings): Promise<void> {
     method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(timings),
   });
   const text = await res.body.text();
-  if (res.statusCode !== 200) throw new JobSetupError(`setting timings answered ${res.statusCode}: ${text}`);
+  if (res.statusCode !== 200) throw new SetupError(`setting timings answered ${res.statusCode}: ${text}`);
 }
 
 /** Whether `promise` settles within `ms` of real time (for "answered no later than" checks). */
@@ -154,11 +155,6 @@ export async function settlesWithin(promise: Promise<unknown>, ms: number): Prom
   const deadline = Date.now() + ms;
   while (!done && Date.now() < deadline) await sleep(10);
   return done;
-}
-
-/** A step of a test's setup went wrong (not a finding about the target). */
-export class JobSetupError extends Error {
-  readonly code = 'CPC_JOB_SETUP';
 }
 
 /** The conformance endpoint's job operations for one test. */
