@@ -1,8 +1,8 @@
 import { test } from './support/fixtures.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
-import { graphqlConformance, graphqlFailureConformance, graphqlRefusalConformance } from '../../checks/graphql-conformance.js';
+import { failureSignalled, graphqlConformance, graphqlFailureConformance, graphqlRefusalConformance } from '../../checks/graphql-conformance.js';
 import { doc, PROBE_TEMPLATE } from './support/documents.js';
-import type { AuthChoice } from '../../../lib/client/api.js';
+import type { ApiResult, AuthChoice } from '../../../lib/client/api.js';
 import type { Finding } from '../../support/rules.js';
 
 // Spec, Authentication: GraphQL uses "Query parameter `api_key=<API_KEY>`"; "A missing,
@@ -66,6 +66,19 @@ test.describe('GraphQL authentication', () => {
   });
 });
 
+/**
+ * Another account's save with this account's id must be refused. An answer that saved under
+ * another id did not touch this account's object: it ignored the id, which breaks `idRule`
+ * (saving with an id modifies that object), not the isolation rule.
+ */
+function saveWithId(res: ApiResult, operation: 'saveEndpoint' | 'saveTemplate', id: string, rule: string, idRule: string): Finding[] {
+  const result = (res.body as { data?: Record<string, { id?: unknown } | null> | null } | undefined)?.data?.[operation];
+  if (!failureSignalled(res) && typeof result?.id === 'string' && result.id !== id) {
+    return [{ rule: idRule, message: `${operation} with the id ${id} (another account's) saved ${result.id} instead: the id was ignored` }];
+  }
+  return graphqlFailureConformance(res, operation, rule);
+}
+
 // Keys are scoped to their account: another account's objects are out of reach (spec,
 // Authentication: "A valid key lacking access to a resource or action gets 403").
 test.describe('GraphQL account isolation', () => {
@@ -76,22 +89,27 @@ test.describe('GraphQL account isolation', () => {
       const template = await gql.serverlessTemplate(rule);
       const endpoint = await gql.endpoint(template.id, rule, { workersMax: 0 });
       const secret = await gql.ok<{ id: string }>('secretCreate', doc.secretCreate({ name: gql.name('iso'), value: 'v' }, 'id'), rule);
-      const attempts: [string, string][] = [
-        ['saveEndpoint', doc.saveEndpoint({ id: endpoint.id, name: 'taken-over', gpuIds: endpoint.gpuIds, templateId: template.id }, 'id name')],
-        ['deleteEndpoint', doc.deleteEndpoint(endpoint.id)],
-        ['saveTemplate', doc.saveTemplate({ ...PROBE_TEMPLATE, id: template.id, name: template.name, imageName: 'taken/over:1' }, 'id')],
-        ['secretDelete', doc.secretDelete(secret.value.id)],
-      ];
-      const findings: Finding[] = [];
-      for (const [op, document] of attempts) findings.push(...graphqlFailureConformance(await gql.send(document, 'other'), op, rule));
+      const other = {
+        saveEndpoint: await gql.send(doc.saveEndpoint({ id: endpoint.id, name: 'taken-over', gpuIds: endpoint.gpuIds, templateId: template.id }, 'id name'), 'other'),
+        deleteEndpoint: await gql.send(doc.deleteEndpoint(endpoint.id), 'other'),
+        saveTemplate: await gql.send(doc.saveTemplate({ ...PROBE_TEMPLATE, id: template.id, name: template.name, imageName: 'taken/over:1' }, 'id'), 'other'),
+        secretDelete: await gql.send(doc.secretDelete(secret.value.id), 'other'),
+      };
       const theirs = await gql.endpoints('GQL.MYSELF.ENDPOINTS', 'other');
       const mine = await gql.endpoints(rule);
       const still = mine.find((e) => e.id === endpoint.id);
-      // The secret is still there: deleting it with its owner's key succeeds.
-      const ownDelete = await gql.send(doc.secretDelete(secret.value.id));
-      conform(findings,
+      // The secret is still there when its owner can delete it; when the owner cannot although
+      // the other account was refused, secretDelete itself is what broke (its own rule).
+      const ownDelete = graphqlConformance(await gql.send(doc.secretDelete(secret.value.id)), 'secretDelete', 'GQL.SECRET_DELETE.BY_ID').findings;
+      const secretTaken = ownDelete.length > 0 && !failureSignalled(other.secretDelete);
+      conform(
+        saveWithId(other.saveEndpoint, 'saveEndpoint', endpoint.id, rule, 'GQL.SAVE_ENDPOINT.MODIFY'),
+        graphqlFailureConformance(other.deleteEndpoint, 'deleteEndpoint', rule, { effect: still === undefined }),
+        saveWithId(other.saveTemplate, 'saveTemplate', template.id, rule, 'TEMPLATE.ID_MODIFIES'),
+        graphqlFailureConformance(other.secretDelete, 'secretDelete', rule, { effect: secretTaken }),
         must(!theirs.some((e) => e.id === endpoint.id), 'GQL.MYSELF.ENDPOINTS', 'the other account\'s myself lists this account\'s endpoint'),
         must(still !== undefined && still.name === endpoint.name, rule, `the endpoint was changed or deleted by another account: ${JSON.stringify(still)}`),
-        graphqlConformance(ownDelete, 'secretDelete', rule).findings);
+        secretTaken ? [] : ownDelete,
+      );
     });
 });

@@ -1,7 +1,8 @@
-import { test } from './support/fixtures.js';
+import { ruleFor, test, type TemplateResult } from './support/fixtures.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
-import { graphqlConformance, graphqlRefusalConformance } from '../../checks/graphql-conformance.js';
-import { doc } from './support/documents.js';
+import { errorSummary, executed, failureSignalled, graphqlConformance, graphqlRefusalConformance } from '../../checks/graphql-conformance.js';
+import { doc, PROBE_TEMPLATE, type GraphqlOperation } from './support/documents.js';
+import { allowed } from './support/allowed.js';
 import type { ApiClient, ApiResult } from '../../../lib/client/api.js';
 
 // Spec, GraphQL: "`POST {base_url}/graphql` with query parameter `api_key=<API_KEY>`, header
@@ -29,14 +30,28 @@ test.describe('GraphQL over HTTP', () => {
     rules('GQL.OPERATION_KINDS', 'GQL.HTTP.RESULT_SHAPE', 'GQL.HTTP.REQUEST'),
     async ({ gql }) => {
       const rule = 'GQL.OPERATION_KINDS';
-      const template = await gql.serverlessTemplate(rule);
-      const endpoint = await gql.endpoint(template.id, rule, { workersMax: 0 });
-      await gql.ok('myself', doc.myself('id'), rule);
-      await gql.ok('deleteEndpoint', doc.deleteEndpoint(endpoint.id), rule);
-      const spare = await gql.ok<{ name: string }>('saveTemplate', doc.saveTemplate({ name: gql.name('spare'), imageName: 'x/y:1', containerDiskInGb: 5, volumeInGb: 0, isServerless: true }, 'name'), rule);
-      await gql.ok('deleteTemplate', doc.deleteTemplate(spare.value.name), rule);
-      const secret = await gql.ok<{ id: string }>('secretCreate', doc.secretCreate({ name: gql.name('sec'), value: 'v-1' }, 'id'), rule);
-      await gql.ok('secretDelete', doc.secretDelete(secret.value.id), rule);
+      /**
+       * Runs one operation in the kind its document gives it. A document refused before it ran
+       * (no data.<operation>) is refused for its kind; an operation that ran and failed breaks
+       * its own rule (saveTemplate returning the template, deleteTemplate by name, ...).
+       */
+      const inItsKind = async <T>(operation: GraphqlOperation, document: string): Promise<T> => {
+        const res = await gql.send(document);
+        if (failureSignalled(res) && !executed(res, operation)) {
+          conform([{ rule, message: `${operation} → ${res.status}: the document was refused without running the operation: ${errorSummary(res)}` }]);
+        }
+        const { findings, value } = graphqlConformance<T>(res, operation, ruleFor(operation, rule));
+        conform(findings);
+        return value as T;
+      };
+      const template = await inItsKind<TemplateResult>('saveTemplate', doc.saveTemplate({ ...PROBE_TEMPLATE, name: gql.name('kind'), isServerless: true }, 'id name'));
+      const endpoint = await inItsKind<{ id: string }>('saveEndpoint', doc.saveEndpoint({ name: gql.name('kind'), gpuIds: allowed.gpuIds[0]!, templateId: template.id, workersMin: 0, workersMax: 0 }, 'id'));
+      await inItsKind('myself', doc.myself('id'));
+      await inItsKind('deleteEndpoint', doc.deleteEndpoint(endpoint.id));
+      const spare = await inItsKind<{ name: string }>('saveTemplate', doc.saveTemplate({ name: gql.name('spare'), imageName: 'x/y:1', containerDiskInGb: 5, volumeInGb: 0, isServerless: true }, 'name'));
+      await inItsKind('deleteTemplate', doc.deleteTemplate(spare.name));
+      const secret = await inItsKind<{ id: string }>('secretCreate', doc.secretCreate({ name: gql.name('sec'), value: 'v-1' }, 'id'));
+      await inItsKind('secretDelete', doc.secretDelete(secret.id));
     });
 
   test('records whether a body with variables ({}, null, or values) besides query is accepted', rules('GQL.HTTP.VARIABLES'), async ({ api }) => {

@@ -18,7 +18,7 @@ export interface GqlKit {
   name(kind: string): string;
   /** Sends a document as `{query}` with the role's key (or no key). */
   send(document: string, auth?: KeyRole | 'none'): Promise<ApiResult>;
-  /** Runs an operation that must succeed; a failure is a finding of `rule`. Returns `data.<operation>`. */
+  /** Runs an operation that must succeed; a failure is a finding of `ruleFor(operation, rule)`. Returns `data.<operation>`. */
   ok<T>(operation: GraphqlOperation, document: string, rule: string, auth?: KeyRole): Promise<{ res: ApiResult; value: T }>;
   /** Saves a serverless template (isServerless true, volumeInGb 0) for endpoints to use; a refusal fails `ruleFor('saveTemplate', rule)`. */
   serverlessTemplate(rule: string, extra?: Record<string, unknown>, auth?: KeyRole): Promise<TemplateResult>;
@@ -29,18 +29,23 @@ export interface GqlKit {
 }
 
 /**
- * The rule a helper's operation answers to. A helper blames its own rule (saveTemplate
- * returning the template, saveEndpoint creating the endpoint, myself listing the endpoints),
- * never the calling test's, unless the caller's rule is itself about that operation (a test of
- * saveEndpoint's gpuIds passes its own rule and fails it when the save is refused).
+ * The rule each operation answers to when a test only uses it to get somewhere (saveTemplate
+ * returning the template, deleteTemplate deleting by name, ...): a refusal there blames that
+ * rule, and the calling test is blocked by it, never failed on its own rules. The caller's rule
+ * is blamed instead when it is itself about the operation (a test of saveEndpoint's gpuIds
+ * passes its own rule and fails it when the save is refused).
  */
-const OWN_RULES: Record<'saveTemplate' | 'saveEndpoint' | 'myself', { rule: string; about: RegExp }> = {
-  saveTemplate: { rule: 'GQL.SAVE_TEMPLATE.RESULT', about: /^(TEMPLATE\.|GQL\.SAVE_TEMPLATE\.)/ },
-  saveEndpoint: { rule: 'GQL.SAVE_ENDPOINT.CREATE', about: /^(ENDPOINT\.|GQL\.SAVE_ENDPOINT\.|SERVICE\.ENDPOINT\.)/ },
+const OWN_RULES: Record<GraphqlOperation, { rule: string; about: RegExp }> = {
+  saveTemplate: { rule: 'GQL.SAVE_TEMPLATE.RESULT', about: /^(GQL\.SAVE_TEMPLATE\.|TEMPLATE\.(?!DELETE\.))/ },
+  saveEndpoint: { rule: 'GQL.SAVE_ENDPOINT.CREATE', about: /^(GQL\.SAVE_ENDPOINT\.|SERVICE\.ENDPOINT\.|ENDPOINT\.(?!DELETE\.))/ },
   myself: { rule: 'GQL.MYSELF.ENDPOINTS', about: /^GQL\.MYSELF\./ },
+  deleteEndpoint: { rule: 'ENDPOINT.DELETE.ZERO_WORKERS_OK', about: /^(ENDPOINT\.DELETE\.|GQL\.DELETE_ENDPOINT\.)/ },
+  deleteTemplate: { rule: 'GQL.DELETE_TEMPLATE.BY_NAME', about: /^(GQL\.DELETE_TEMPLATE\.|TEMPLATE\.DELETE\.|LIMIT\.TEMPLATE\.)/ },
+  secretCreate: { rule: 'SECRET.CREATE.INPUT', about: /^(SECRET\.|GQL\.SECRET_CREATE\.)/ },
+  secretDelete: { rule: 'GQL.SECRET_DELETE.BY_ID', about: /^GQL\.SECRET_DELETE\./ },
 };
 
-export const ruleFor = (operation: keyof typeof OWN_RULES, callerRule: string): string =>
+export const ruleFor = (operation: GraphqlOperation, callerRule: string): string =>
   (OWN_RULES[operation].about.test(callerRule) ? callerRule : OWN_RULES[operation].rule);
 
 export const test = base.extend<{ gql: GqlKit }>({
@@ -51,22 +56,22 @@ export const test = base.extend<{ gql: GqlKit }>({
       send,
       async ok<T>(operation: GraphqlOperation, document: string, rule: string, auth: KeyRole = 'main') {
         const res = await send(document, auth);
-        const { findings, value } = graphqlConformance<T>(res, operation, rule);
+        const { findings, value } = graphqlConformance<T>(res, operation, ruleFor(operation, rule));
         conform(findings);
         return { res, value: value as T };
       },
       async serverlessTemplate(rule, extra = {}, auth = 'main') {
         const input = { ...PROBE_TEMPLATE, name: kit.name('tpl'), isServerless: true, ...extra };
-        const { value } = await kit.ok<TemplateResult>('saveTemplate', doc.saveTemplate(input), ruleFor('saveTemplate', rule), auth);
+        const { value } = await kit.ok<TemplateResult>('saveTemplate', doc.saveTemplate(input), rule, auth);
         return value;
       },
       async endpoint(templateId, rule, extra = {}, auth = 'main') {
         const input = { name: kit.name('ep'), gpuIds: 'AMPERE_16', templateId, workersMin: 0, ...extra };
-        const { value } = await kit.ok<EndpointResult>('saveEndpoint', doc.saveEndpoint(input), ruleFor('saveEndpoint', rule), auth);
+        const { value } = await kit.ok<EndpointResult>('saveEndpoint', doc.saveEndpoint(input), rule, auth);
         return value;
       },
       async endpoints(rule, auth = 'main') {
-        const { value } = await kit.ok<{ endpoints: EndpointResult[] | null } | null>('myself', doc.myself(), ruleFor('myself', rule), auth);
+        const { value } = await kit.ok<{ endpoints: EndpointResult[] | null } | null>('myself', doc.myself(), rule, auth);
         return value?.endpoints ?? [];
       },
     };

@@ -2,6 +2,8 @@ import { request } from 'undici';
 import type { ApiClient, ApiResult, AuthChoice } from '../../../../lib/client/api.js';
 import { test, type Emu } from '../../../support/fixtures.js';
 import { uniqueNameFactory } from '../../../support/cleanup.js';
+import { conform, must } from '../../../support/rules.js';
+import { graphqlConformance } from '../../../checks/graphql-conformance.js';
 import { runConfig } from '../../../../lib/run-config.js';
 import { SetupError } from '../../../../lib/errors.js';
 
@@ -46,10 +48,18 @@ export async function deleteCreated(api: ApiClient): Promise<void> {
   }
 }
 
-/** The caller's endpoints as GraphQL `myself` lists them (id and GPU tier), to see what creation did. */
-export async function myEndpoints(api: ApiClient): Promise<{ id: string; name?: string; gpuIds?: string }[] | undefined> {
-  const res = await api.graphql<{ data?: { myself?: { endpoints?: { id: string; name?: string; gpuIds?: string }[] } } }>('{ myself { endpoints { id name gpuIds } } }');
-  return res.body?.data?.myself?.endpoints;
+/**
+ * The caller's endpoints as GraphQL `myself` lists them (id and GPU tier), to see what creation
+ * did. An answer without them is a finding of myself's own rules (GQL.MYSELF.ENDPOINTS,
+ * GQL.HTTP.RESULT_SHAPE), which blocks the calling test instead of failing its rules.
+ */
+export async function myEndpoints(api: ApiClient): Promise<{ id: string; name?: string; gpuIds?: string }[]> {
+  const res = await api.graphql('{ myself { endpoints { id name gpuIds } } }');
+  const { findings, value } = graphqlConformance<{ endpoints?: { id: string; name?: string; gpuIds?: string }[] | null } | null>(res, 'myself', 'GQL.MYSELF.ENDPOINTS');
+  const endpoints = value?.endpoints;
+  conform(findings);
+  conform(must(Array.isArray(endpoints), 'GQL.MYSELF.ENDPOINTS', `myself answered no list of endpoints: ${res.text.slice(0, 200)}`));
+  return endpoints!;
 }
 
 /** Marks GPU types as having no capacity in the emulator world (the test must have called emu.require). */
