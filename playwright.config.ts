@@ -9,7 +9,7 @@ import { shareRunConfig } from './lib/run-config.js';
 const run = shareRunConfig();
 
 /**
- * Contract and property suites. No browser: API tests use the `request` fixture. The
+ * Contract and property suites. No browser: API tests send through undici (one pool per worker). The
  * embedded emulator starts in global setup unless the run configuration names a target.
  */
 export default defineConfig<object, { faults: string[]; variants: string[]; detection: boolean }>({

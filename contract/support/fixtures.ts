@@ -8,7 +8,7 @@ import { ANNOTATION } from '../../lib/annotations.js';
 import { ConfigError } from '../../lib/errors.js';
 import { ApiClient, type Keys, type KeyRole, type SurfaceUrls } from '../../lib/client/api.js';
 import { EmulatorControl, type WorldInfo, type WorldOptions } from '../../lib/client/control.js';
-import { playwrightTransport } from './transport.js';
+import { undiciTransport, type Transport } from '../../lib/client/transport.js';
 import { Pacer, pacedTransport, type PacingStats } from '../../lib/client/pacing.js';
 import { Registry, TestTracker, deleteResource, sortForDeletion, uniqueNameFactory, type UniqueName } from './cleanup.js';
 
@@ -39,7 +39,7 @@ const CLEANUP_RESERVE_MS = 20_000;
 /** Quotas for test worlds: high enough that only rate-limit tests meet a 429. */
 export const TEST_WORLD_QUOTAS = { minute: 100_000, hour: 1_000_000, day: 10_000_000 } as const;
 
-type WorkerFixtures = { target: TargetContext; faults: string[]; variants: string[]; detection: boolean; pacer: Pacer };
+type WorkerFixtures = { httpTransport: Transport; target: TargetContext; faults: string[]; variants: string[]; detection: boolean; pacer: Pacer };
 type TestFixtures = {
   worldOptions: WorldOptions; world: WorldInfo | undefined; api: ApiClient; emu: Emu; detectionFault: string | undefined;
   /** Set when the test manages the rate limit itself (its own emulator quotas): the client does not pace. */
@@ -81,6 +81,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use(new Pacer({ workers: workerInfo.config.workers }));
   }, { scope: 'worker' }],
 
+  // One keep-alive connection pool per worker for every test's client (undici, as the rest of
+  // the product: a Playwright request context per test cost more CPU than the tests' own checks).
+  httpTransport: [async ({}, use) => {
+    const transport = undiciTransport();
+    await use(transport);
+    await transport.close();
+  }, { scope: 'worker' }],
+
   selfLimited: async ({ worldOptions }, use) => { await use({ on: worldOptions.quotas !== undefined }); },
 
   uniqueName: async ({}, use, testInfo) => { await use(uniqueNameFactory(testInfo.testId, testInfo.repeatEachIndex, testInfo.retry)); },
@@ -107,9 +115,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await target.control.deleteWorld(world.id).catch(() => undefined);
   },
 
-  api: async ({ request, target, world, pacer, selfLimited }, use, testInfo) => {
+  api: async ({ httpTransport, target, world, pacer, selfLimited }, use, testInfo) => {
     const keys = world ? world.keys : target.envKeys;
-    const transport = pacedTransport(playwrightTransport(request), pacer, {
+    const transport = pacedTransport(httpTransport, pacer, {
       budgetMs: runConfig().profile.rateLimitBudgetMs, disabled: () => selfLimited.on,
       // Time spent waiting for the target's rate limit does not count against the test's timeout.
       onWait: (ms) => { if (testInfo.timeout > 0) testInfo.setTimeout(testInfo.timeout + ms); },

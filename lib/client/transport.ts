@@ -20,7 +20,7 @@ export interface HttpResponse {
   durationMs: number;
 }
 
-/** How requests reach the target: undici here, Playwright's `request` fixture in contract tests. */
+/** How requests reach the target (undici; the contract and property fixtures keep one pool per worker). */
 export interface Transport {
   send(request: HttpRequest): Promise<HttpResponse>;
 }
