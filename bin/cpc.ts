@@ -223,7 +223,7 @@ async function preflightCommand(rest: string[]): Promise<number> {
     process.stdout.write('No target configured (CPC_BASE_URL unset): cpc conformance tests the embedded emulator, which has every key, id and capability. Ready.\n');
     return 0;
   }
-  const result = await preflight(config, { listTests: async () => listedTests(await listPlaywright(run)) });
+  const result = await preflight(run, { listTests: async () => listedTests(await listPlaywright(run)) });
   process.stdout.write(preflightText(result) + '\n');
   return result.ready ? 0 : 2;
 }

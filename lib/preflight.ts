@@ -14,8 +14,9 @@ import { readFileSync } from 'node:fs';
 import { ApiClient, type ApiResult, type KeyRole } from './client/api.js';
 import { undiciTransport } from './client/transport.js';
 import { EmulatorControl } from './client/control.js';
-import { ENV_VARS, type TargetConfig } from './config.js';
-import { loadProfile, type TargetProfile } from './profile.js';
+import { ENV_VARS } from './config.js';
+import type { TargetProfile } from './profile.js';
+import type { RunConfig } from './run-config.js';
 import { redactText } from './redact.js';
 import { ConfigError } from './errors.js';
 import type { CpuFlavor, DataCenter } from './types.gen.js';
@@ -94,20 +95,20 @@ const errorText = (e: unknown): string => {
 };
 
 /**
- * Runs the checks against a remote target. `listTests` gives the suite's tests (the CLI's
- * `playwright test --list`); without it the rule plan is left out.
+ * Runs the checks against the remote target of a run configuration (lib/run-config.ts: its
+ * target, profile and ids). `listTests` gives the suite's tests (the CLI's `playwright test
+ * --list`); without it the rule plan is left out.
  */
-export async function preflight(config: TargetConfig, options: { env?: NodeJS.ProcessEnv; listTests?: () => Promise<ListedTest[]> } = {}): Promise<PreflightResult> {
-  const env = options.env ?? process.env;
+export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'templateId' | 'modelEndpointId'>, options: { listTests?: () => Promise<ListedTest[]> } = {}): Promise<PreflightResult> {
+  const config = run.target;
   if (config.kind !== 'remote') throw new ConfigError('preflight runs against a configured target (CPC_BASE_URL)', 'CPC_BASE_URL');
-  const profile: TargetProfile = loadProfile(env);
+  const profile: TargetProfile = run.profile;
   const transport = undiciTransport({ connections: 4 });
   const api = new ApiClient({ baseUrl: config.baseUrl!, serverlessUrl: config.serverlessUrl!, restV1Url: config.restV1Url! },
     { main: config.apiKey, readonly: config.apiKeyReadonly, other: config.apiKeyOther }, transport);
   const checks: PreflightCheck[] = [];
   const add = (c: PreflightCheck) => checks.push(c);
-  const templateId = env.CPC_TEMPLATE_ID?.trim() || undefined;
-  const modelId = env.CPC_MODEL_ENDPOINT_ID?.trim() || undefined;
+  const { templateId, modelEndpointId: modelId } = run;
   const capabilities: Capabilities = { control: false, readonlyKey: false, otherKey: false, endpointId: false, templateId: false, modelEndpointId: modelId !== undefined };
   let creates: CreationPlan | undefined;
   try {

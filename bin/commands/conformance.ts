@@ -100,7 +100,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     if (why) throw new TargetUnreachableError(config.baseUrl!, why);
     if (!options.skipPreflight) {
       // A configuration problem (a refused key, a missing id, a surface that does not answer) stops the run here, not as failed rules.
-      const pre = await preflight(config, { listTests: async () => listedTests(await listPlaywright(given)) });
+      const pre = await preflight(given, { listTests: async () => listedTests(await listPlaywright(given)) });
       if (!pre.ready) {
         process.stderr.write(preflightText(pre) + '\n');
         throw new ConfigError(`preflight: the target is not ready (${blockers(pre).join(', ')}); nothing was run`);
