@@ -47,7 +47,7 @@ export interface RouteDef {
   auth: AuthStyle;
   /** The scope the key needs; a valid key without it gets 403. */
   scope: Scope;
-  /** Maximum body in bytes (default `DEFAULT_MAX_BODY`, 1 MiB). */
+  /** Maximum body in bytes (default `DEFAULT_MAX_BODY` of `http/decode.ts`, 1 MiB). */
   maxBody?: number;
   handle(ctx: Ctx): Reply | Promise<Reply>;
 }
