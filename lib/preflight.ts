@@ -17,6 +17,7 @@ import { EmulatorControl } from './client/control.js';
 import { ENV_VARS } from './config.js';
 import type { TargetProfile } from './profile.js';
 import type { RunConfig } from './run-config.js';
+import { ANNOTATION } from './annotations.js';
 import { redactText } from './redact.js';
 import { ConfigError } from './errors.js';
 import type { CpuFlavor, DataCenter } from './types.gen.js';
@@ -320,7 +321,7 @@ export function listedTests(json: unknown): ListedTest[] {
   };
   return specs.flatMap((s) => (s.tests ?? [{}]).map((t) => ({
     project: t.projectName ?? '', file: s.file, title: s.title,
-    rules: [...new Set([...(s.tags ?? []).map((tag) => tag.replace(/^@/, '')), ...(t.annotations ?? []).filter((a) => a.type === 'rule').map((a) => a.description ?? '')])].filter(Boolean),
+    rules: [...new Set([...(s.tags ?? []).map((tag) => tag.replace(/^@/, '')), ...(t.annotations ?? []).filter((a) => a.type === ANNOTATION.rule).map((a) => a.description ?? '')])].filter(Boolean),
     source: sourceOf(s.file, s.line),
   })));
 }

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { FullConfig, FullResult, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { registerSecret } from '../lib/redact.js';
 import RawResultsReporter from '../reports/playwright-reporter.js';
+import { ANNOTATION } from '../lib/annotations.js';
 import { readRaw } from '../reports/raw-read.js';
 import { scrubRawFile } from '../reports/raw-scrub.js';
 import { buildReport } from '../reports/build.js';
@@ -38,7 +39,7 @@ function fakeRun(): { tests: TestCase[]; results: TestResult[] } {
   const mk = (id: string, title: string): TestCase => ({
     id, title, location: { file: join(process.cwd(), 'contract/specs/x.spec.ts'), line: 1, column: 1 },
     titlePath: () => ['', 'contract', 'x.spec.ts', title], expectedStatus: 'passed',
-    annotations: [{ type: 'rule', description: 'AUTH.REST_V2.MISSING_401' }, { type: 'rule', description: 'POD.CREATE.GPU_AND_CPU_STATUS' }],
+    annotations: [{ type: ANNOTATION.rule, description: 'AUTH.REST_V2.MISSING_401' }, { type: ANNOTATION.rule, description: 'POD.CREATE.GPU_AND_CPU_STATUS' }],
     parent: { project: () => ({ name: 'contract' }) },
   }) as unknown as TestCase;
   const result = (extra: Partial<TestResult>): TestResult => ({ status: 'failed', duration: 5, annotations: [], attachments: [], ...extra }) as unknown as TestResult;
@@ -46,9 +47,9 @@ function fakeRun(): { tests: TestCase[]; results: TestResult[] } {
   const results = [
     result({
       error: { message: `expected 401, the target echoed ${UNREGISTERED} and ${REGISTERED} and ${EMULATOR_KEY}` },
-      annotations: [{ type: 'skip', description: `not with ${UNREGISTERED}` }, { type: 'rule-failed', description: 'AUTH.REST_V2.MISSING_401' },
-        { type: 'property', description: JSON.stringify({ seed: 1, numRuns: 1, counterexample: `["${UNREGISTERED}"]` }) },
-        { type: 'observed', description: JSON.stringify({ rule: 'POD.CREATE.GPU_AND_CPU_STATUS', value: { echoed: UNREGISTERED, authorization: REGISTERED } }) }],
+      annotations: [{ type: ANNOTATION.skip, description: `not with ${UNREGISTERED}` }, { type: ANNOTATION.ruleFailed, description: 'AUTH.REST_V2.MISSING_401' },
+        { type: ANNOTATION.property, description: JSON.stringify({ seed: 1, numRuns: 1, counterexample: `["${UNREGISTERED}"]` }) },
+        { type: ANNOTATION.observed, description: JSON.stringify({ rule: 'POD.CREATE.GPU_AND_CPU_STATUS', value: { echoed: UNREGISTERED, authorization: REGISTERED } }) }],
     }),
     result({
       error: { message: `request failed: authorization: Bearer ${UNREGISTERED}` },
