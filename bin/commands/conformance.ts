@@ -21,6 +21,7 @@ import { replayCommand } from './seed.js';
 import { probe, runSupervised } from './supervise.js';
 import { exitCodeOf, publish } from './publish.js';
 import { runLoadScenarios } from './load.js';
+import { startLoadBeside } from './load-beside.js';
 
 export interface ConformanceOptions {
   flags: Partial<Record<ConfigKey, string>>;
@@ -115,6 +116,17 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     ...(options.workers ? [`--workers=${options.workers}`] : []), ...(options.quiet ? ['--reporter=dot,./reports/playwright-reporter.ts'] : []),
     `--output=${resolve(options.artifactsDir ?? join(outputRoot(), 'test-results'))}`,
     ...(options.shard ? [`--shard=${options.shard.index}/${options.shard.total}`] : [])];
+  // The load scenarios (smoke scale on the Node path, or k6 when on PATH). Against the embedded
+  // emulator they run beside the suites, in a process and on an emulator of their own
+  // (load-beside.ts); against a deployment after the suites, on the same target. A sharded
+  // run's load scenarios run once, with shard 1.
+  const wantLoad = options.load === 'on' || ((options.load ?? 'auto') === 'auto' && config.kind === 'embedded' && (options.shard?.index ?? 1) === 1);
+  const loadDir = options.loadDir ? resolve(options.loadDir) : join(outDir, 'load');
+  let beside: ReturnType<typeof startLoadBeside> | undefined;
+  if (wantLoad && config.kind === 'embedded') {
+    rmSync(loadDir, { recursive: true, force: true });
+    beside = startLoadBeside(loadDir, options.quiet);
+  }
   const everyMs = options.probeEveryMs ?? 15_000;
   const run = await runSupervised(args, handed,
     config.kind === 'remote' ? { url: config.baseUrl!, everyMs, failures: 3 } : undefined);
@@ -129,11 +141,13 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       const why = await probe(config.baseUrl!, 10_000);
       if (why) interruption = `the target stopped answering ${config.baseUrl!} (${why})`;
     }
-    // Load scenarios (smoke scale on the Node path, or k6 when on PATH) against the same target.
-    // A sharded run's load scenarios run once, with shard 1.
-    const runLoad = !interruption && (options.load === 'on' || ((options.load ?? 'auto') === 'auto' && config.kind === 'embedded' && (options.shard?.index ?? 1) === 1));
-    const loadDir = options.loadDir ? resolve(options.loadDir) : join(outDir, 'load');
-    if (runLoad) {
+    const runLoad = !interruption && wantLoad;
+    if (beside) {
+      // An interrupted run reads no load summaries: the scenarios stop with it.
+      if (interruption) beside.stop();
+      const ended = await beside.finished;
+      if (runLoad) process.stdout.write(ended.output);
+    } else if (runLoad) {
       rmSync(loadDir, { recursive: true, force: true });
       await runLoadScenarios({ target: resolved, env: process.env, outDir: loadDir, quietScripts: options.quiet });
     }

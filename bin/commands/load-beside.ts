@@ -1,0 +1,85 @@
+/**
+ * The load smoke beside the suites. `cpc conformance` against the embedded emulator starts the
+ * load scenarios as Playwright starts, each in a child process with an emulator of its own, so
+ * the run lasts about as long as the longest of them and the suites instead of their sum. A
+ * process and an emulator per scenario keep the timing checks (a `/runsync` answer within 250 ms
+ * of its wait, the p95 thresholds) from waiting behind another scenario's 20 MB bodies or the
+ * suites' requests on one event loop. The children's output is held and printed after the
+ * suites' output, in scenario order, where the scenarios' lines stood when they ran after the suites.
+ *
+ * Run as a script (by `startLoadBeside` only): `load-beside.ts <out-dir> <scenario> quiet|verbose`.
+ */
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError } from '../../lib/errors.js';
+import { tsxLoader } from '../paths.js';
+import { runLoadScenarios, scenarioNames } from './load.js';
+
+export interface LoadBeside {
+  /** Resolves once the scenarios ended: their exit code (0 when all passed) and their output, held until then. */
+  finished: Promise<{ code: number; output: string }>;
+  /** Stops the scenarios at once (an interrupted run reads no load summaries). */
+  stop(): void;
+}
+
+/** Every load scenario at once, each in a process of its own against an emulator of its own, writing its summary to `outDir`. */
+export function startLoadBeside(outDir: string, quietScripts: boolean, scenarios: readonly string[] = scenarioNames()): LoadBeside {
+  const runs = scenarios.map((scenario) => startScenario(scenario, outDir, quietScripts));
+  return {
+    finished: Promise.all(runs.map((r) => r.finished)).then((ended) => ({
+      // 0 when every scenario passed; else the first other code (as `npm run load` exits).
+      code: ended.find((e) => e.code !== 0)?.code ?? 0,
+      output: ended.map((e) => e.output).join(''),
+    })),
+    stop: () => runs.forEach((r) => r.stop()),
+  };
+}
+
+function startScenario(scenario: string, outDir: string, quietScripts: boolean): LoadBeside {
+  const child = spawn(process.execPath, [`--import=${tsxLoader()}`, fileURLToPath(import.meta.url), outDir, scenario, quietScripts ? 'quiet' : 'verbose'], {
+    // Its own process group: a terminal's Ctrl-C reaches `cpc`, which stops it (as it stops Playwright).
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: process.env,
+  });
+  const output: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+  child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+  const stop = () => {
+    try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ }
+  };
+  process.on('exit', stop);
+  const finished = new Promise<{ code: number; output: string }>((done) => {
+    child.on('error', (e) => {
+      process.off('exit', stop);
+      done({ code: 1, output: `load: ${scenario} could not start: ${e.message}\n` });
+    });
+    child.on('close', (code, signal) => {
+      process.off('exit', stop);
+      const text = Buffer.concat(output).toString('utf8');
+      done({ code: code ?? 1, output: code === null ? `${text}load: ${scenario} ended by ${signal ?? 'an unknown cause'}\n` : text });
+    });
+  });
+  return { finished, stop };
+}
+
+/** The child's side: the scenarios against an emulator of its own (no target named), as `npm run load` does. */
+async function main([outDir, scenario, mode]: string[]): Promise<number> {
+  if (!outDir || !scenario || (mode !== 'quiet' && mode !== 'verbose')) throw new ConfigError('usage: load-beside.ts <out-dir> <scenario> quiet|verbose');
+  const env = { ...process.env };
+  // The suites' target is not the scenarios': they start their own emulator.
+  for (const name of ['CPC_BASE_URL', 'CPC_SERVERLESS_URL', 'CPC_REST_V1_URL']) delete env[name];
+  const result = await runLoadScenarios({ env, outDir, scenarios: [scenario], quietScripts: mode === 'quiet' });
+  return result.exitCode;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).then(
+    (code) => { process.exitCode = code; },
+    (error: unknown) => {
+      process.stderr.write(`load: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = error instanceof ConfigError ? 2 : 1;
+    },
+  );
+}
