@@ -14,13 +14,13 @@
  *
  * Exit code: Playwright's (0: the mutant survived).
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseEmbeddedRunConfig, runConfigEnv, userSettings, type RunConfig } from '../../lib/run-config.js';
+import { parseEmbeddedRunConfig, userSettings, type RunConfig } from '../../lib/run-config.js';
+import { exitOf } from './child.js';
+import { spawnPlaywright } from './playwright.js';
 
 export interface MutationGroup {
   name: string;
@@ -84,20 +84,12 @@ export function stages(root: string, groups: readonly MutationGroup[], where: { 
   return rest.length ? [first, rest] : [first];
 }
 
-/** Playwright's arguments for one stage; a mutant's runs stop at the first failure. */
+/** `playwright test`'s arguments for one stage; a mutant's runs stop at the first failure. */
 export function playwrightArgs(specs: readonly string[], mutant: boolean, workers: number): string[] {
   // A request the mutant leaves unanswered fails its test after 20 s, not the suite's 60 s
   // (no test of these groups needs 5 s in a normal run; the job model sets its own limit).
-  return ['test', '--project=contract', '--project=property', ...specs, `--workers=${workers}`, '--reporter=dot', '--retries=0', '--timeout=20000',
+  return ['--project=contract', '--project=property', ...specs, `--workers=${workers}`, '--reporter=dot', '--retries=0', '--timeout=20000',
     ...(mutant ? ['--max-failures=1'] : [])];
-}
-
-function runPlaywright(root: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-  return new Promise<number>((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: root, env, stdio: ['ignore', 'inherit', 'inherit'] });
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 130 : 1)));
-  });
 }
 
 async function main(): Promise<number> {
@@ -107,15 +99,15 @@ async function main(): Promise<number> {
   const where = active === undefined ? undefined : locate(root, groups, active);
   if (active !== undefined && !where) console.error(`mutant ${active} is in no file of mutation/scope.json: running every group`);
   const rawDir = mkdtempSync(join(tmpdir(), 'cpc-mutation-raw-'));
-  // The user's CPC_* variables reach Playwright only through the run configuration.
-  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CPC_')));
-  Object.assign(env, runConfigEnv(mutationRunConfig(process.env, rawDir)), { FORCE_COLOR: '0' });
+  // The user's CPC_* variables reach Playwright only through the run configuration (spawnPlaywright).
+  const config = mutationRunConfig(process.env, rawDir);
   // Infinite loops end at Stryker's hit limit in the emulator's process (mutation/hit-limit.mjs).
-  if (active !== undefined) env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --import=${pathToFileURL(join(root, 'mutation/hit-limit.mjs')).href}`.trim();
+  const env: Record<string, string> = { FORCE_COLOR: '0' };
+  if (active !== undefined) env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --import=${pathToFileURL(join(root, 'mutation/hit-limit.mjs')).href}`.trim();
   const workers = userSettings().mutation.workers;
   try {
     for (const specs of stages(root, groups, where)) {
-      const code = await runPlaywright(root, playwrightArgs(specs, active !== undefined, workers), env);
+      const code = await exitOf(spawnPlaywright(playwrightArgs(specs, active !== undefined, workers), config, { stdio: ['ignore', 'inherit', 'inherit'], env }));
       if (code !== 0) return code;
     }
     return 0;

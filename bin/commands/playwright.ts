@@ -12,10 +12,10 @@ import { exitOf } from './child.js';
  * `CPC_*` variables are not passed on: the run configuration already holds what they said, so
  * no worker can read a second, different answer.
  */
-export function spawnPlaywright(args: readonly string[], config: RunConfig, options: { stdio: StdioOptions; detached?: boolean }): ChildProcess {
+export function spawnPlaywright(args: readonly string[], config: RunConfig, options: { stdio: StdioOptions; detached?: boolean; env?: Record<string, string> }): ChildProcess {
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CPC_')));
-  const env = playwrightEnv({ ...inherited, ...runConfigEnv(config), FORCE_COLOR: process.stdout.isTTY && options.stdio !== 'pipe' ? '1' : '0' });
+  const env = playwrightEnv({ ...inherited, ...runConfigEnv(config), FORCE_COLOR: process.stdout.isTTY && options.stdio !== 'pipe' ? '1' : '0', ...options.env });
   return spawn(process.execPath, [cli, 'test', ...args], { cwd: PROJECT_ROOT, env, stdio: options.stdio, ...(options.detached ? { detached: true } : {}) });
 }
 
