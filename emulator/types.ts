@@ -41,7 +41,11 @@ export interface RouteDef {
   method: HttpMethod;
   /** find-my-way path syntax, e.g. `/v2/pods/:podId`. */
   path: string;
-  /** Operation name as the rule catalog uses it (`createPod`, `runsync`...). */
+  /**
+   * The `operationId` of `schemas/openapi.yaml` that the route serves (`createPod`, `runSync`,
+   * `getJobStatus`...), the name the client and the rule catalog use too; a route beyond
+   * openapi.yaml has a name of its own (`getInterfaceDescription`).
+   */
   operation: string;
   surface: RouteSurface;
   auth: AuthStyle;

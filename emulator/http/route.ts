@@ -7,7 +7,9 @@ import { Refusal } from './outcome.js';
 import { problem } from './reply.js';
 
 /**
- * Every route of the four surfaces, in registration order, in one table. Static paths
+ * Every route of the four surfaces, in registration order: one table, each route named by the
+ * `operationId` of `schemas/openapi.yaml` that it serves (test/operations.test.ts holds the
+ * table, the client and the rule catalog to the operations generated from it). Static paths
  * (`/v2/pods`) win over parametric ones (`/v2/:endpointId/run`) in the router, so the REST v2
  * and serverless surfaces share one origin.
  */

@@ -14,18 +14,22 @@ interface Catalog<T> {
   list: readonly T[];
   find(id: string): T | undefined;
   view(entry: T, world: World): Record<string, unknown>;
-  operation: string;
+  /** The operationIds of the list and of one entry (schemas/openapi.yaml). */
+  operations: { list: string; get: string };
+  /** The entry's path parameter, as openapi.yaml names it. */
+  param: string;
 }
 
-/** One catalog: the list at `path` (wrapped, or bare with `lists.bare`) and each entry at `path/:id`. */
+/** One catalog: the list at `path` (wrapped, or bare with `lists.bare`) and each entry at `path/:<param>`. */
 function catalogRoutes<T extends { id: string }>(c: Catalog<T>): RouteDef[] {
   return [
-    { ...read, method: 'GET', path: c.path, operation: c.operation, handle: (ctx) => listAnswer(ctx.world, c.member, c.list.map((e) => c.view(e, ctx.world))) },
+    { ...read, method: 'GET', path: c.path, operation: c.operations.list, handle: (ctx) => listAnswer(ctx.world, c.member, c.list.map((e) => c.view(e, ctx.world))) },
     {
-      ...read, method: 'GET', path: `${c.path}/:id`, operation: c.operation,
+      ...read, method: 'GET', path: `${c.path}/:${c.param}`, operation: c.operations.get,
       handle: (ctx) => {
-        const entry = c.find(ctx.params.id ?? '');
-        if (!entry) fail('not-found', `No ${c.noun} "${ctx.params.id}" in the catalog.`);
+        const id = ctx.params[c.param] ?? '';
+        const entry = c.find(id);
+        if (!entry) fail('not-found', `No ${c.noun} "${id}" in the catalog.`);
         return json(200, c.view(entry!, ctx.world));
       },
     },
@@ -37,7 +41,7 @@ function catalogRoutes<T extends { id: string }>(c: Catalog<T>): RouteDef[] {
  * lists; platform-notes add gpus and the by-id forms), in the live platform's shapes.
  */
 export const catalogRouteDefs: RouteDef[] = [
-  ...catalogRoutes({ path: '/v2/catalog/gpus', noun: 'GPU type', member: 'gpus', list: GPU_TYPES, find: gpuType, view: catalogViews.gpu, operation: 'listGpuTypes' }),
-  ...catalogRoutes({ path: '/v2/catalog/cpus', noun: 'CPU flavor', member: 'cpus', list: CPU_FLAVORS, find: cpuFlavor, view: catalogViews.cpu, operation: 'listCpuFlavors' }),
-  ...catalogRoutes({ path: '/v2/catalog/datacenters', noun: 'data center', member: 'dataCenters', list: DATA_CENTERS, find: dataCenter, view: catalogViews.dataCenter, operation: 'listDataCenters' }),
+  ...catalogRoutes({ path: '/v2/catalog/gpus', noun: 'GPU type', member: 'gpus', list: GPU_TYPES, find: gpuType, view: catalogViews.gpu, operations: { list: 'listGpuTypes', get: 'getGpuType' }, param: 'gpuTypeId' }),
+  ...catalogRoutes({ path: '/v2/catalog/cpus', noun: 'CPU flavor', member: 'cpus', list: CPU_FLAVORS, find: cpuFlavor, view: catalogViews.cpu, operations: { list: 'listCpuFlavors', get: 'getCpuFlavor' }, param: 'cpuFlavorId' }),
+  ...catalogRoutes({ path: '/v2/catalog/datacenters', noun: 'data center', member: 'dataCenters', list: DATA_CENTERS, find: dataCenter, view: catalogViews.dataCenter, operations: { list: 'listDataCenters', get: 'getDataCenter' }, param: 'dataCenterId' }),
 ];

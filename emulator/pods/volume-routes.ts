@@ -9,13 +9,13 @@ import { volumesSlice, volumeView, type VolumeRecord } from './volumes.js';
 const rest = { surface: 'rest-v2', auth: 'bearer' } as const;
 
 function ownVolume(ctx: Ctx): VolumeRecord {
-  const v = ctx.world.get(volumesSlice).get(ctx.params.volumeId ?? '', ctx.account.id);
-  if (!v) fail('not-found', `No network volume ${ctx.params.volumeId} exists for this account.`);
+  const v = ctx.world.get(volumesSlice).get(ctx.params.networkVolumeId ?? '', ctx.account.id);
+  if (!v) fail('not-found', `No network volume ${ctx.params.networkVolumeId} exists for this account.`);
   return v!;
 }
 
 /**
- * Network volumes (`GET/POST /v2/network-volumes`, `GET/PATCH/DELETE /v2/network-volumes/{id}`;
+ * Network volumes (`GET/POST /v2/network-volumes`, `GET/PATCH/DELETE /v2/network-volumes/{networkVolumeId}`;
  * platform-notes). The spec shows none of this; see CHOICES.md for the emulator's choices.
  */
 export const volumeRouteDefs: RouteDef[] = [
@@ -33,9 +33,9 @@ export const volumeRouteDefs: RouteDef[] = [
       return json(201, volumeView(v));
     },
   },
-  { ...rest, method: 'GET', path: '/v2/network-volumes/:volumeId', operation: 'getNetworkVolume', scope: 'read', handle: (ctx) => json(200, volumeView(ownVolume(ctx))) },
+  { ...rest, method: 'GET', path: '/v2/network-volumes/:networkVolumeId', operation: 'getNetworkVolume', scope: 'read', handle: (ctx) => json(200, volumeView(ownVolume(ctx))) },
   {
-    ...rest, method: 'PATCH', path: '/v2/network-volumes/:volumeId', operation: 'updateNetworkVolume', scope: 'write',
+    ...rest, method: 'PATCH', path: '/v2/network-volumes/:networkVolumeId', operation: 'updateNetworkVolume', scope: 'write',
     handle: (ctx) => {
       const v = ownVolume(ctx);
       validateBody(ctx.world, 'network-volume-update-request', ctx.body);
@@ -48,7 +48,7 @@ export const volumeRouteDefs: RouteDef[] = [
     },
   },
   {
-    ...rest, method: 'DELETE', path: '/v2/network-volumes/:volumeId', operation: 'deleteNetworkVolume', scope: 'write',
+    ...rest, method: 'DELETE', path: '/v2/network-volumes/:networkVolumeId', operation: 'deleteNetworkVolume', scope: 'write',
     handle: (ctx) => {
       const v = ownVolume(ctx);
       if (v.mountedBy.size > 0) fail('conflict', `Network volume ${v.id} is mounted by ${[...v.mountedBy].join(', ')}; delete or change those pods first.`);

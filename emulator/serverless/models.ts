@@ -56,7 +56,7 @@ function requireBearer(ctx: Ctx): void {
  * the pipeline, refuses a key without the Bearer scheme (and the fault can let it through).
  */
 export const modelRoutes: RouteDef[] = PUBLIC_MODELS.map((model): RouteDef => ({
-  method: 'POST', path: `/v2/${model.id}/runsync`, operation: 'modelRunsync', surface: 'serverless', auth: 'serverless', scope: 'write',
+  method: 'POST', path: `/v2/${model.id}/runsync`, operation: 'runSync', surface: 'serverless', auth: 'serverless', scope: 'write',
   handle(ctx) {
     requireBearer(ctx);
     const input = jobInput(ctx);

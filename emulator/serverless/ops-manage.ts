@@ -16,7 +16,7 @@ function refuseBodyless(ctx: Ctx): void {
  */
 export const manageRoutes: RouteDef[] = [
   {
-    method: 'POST', path: path('cancel/:jobId'), operation: 'cancel', surface: 'serverless', auth: 'serverless', scope: 'read',
+    method: 'POST', path: path('cancel/:jobId'), operation: 'cancelJob', surface: 'serverless', auth: 'serverless', scope: 'read',
     handle(ctx) {
       requireWrite(ctx, 'serverless.readonly-can-run');
       refuseBodyless(ctx);
@@ -31,7 +31,7 @@ export const manageRoutes: RouteDef[] = [
     },
   },
   {
-    method: 'POST', path: path('retry/:jobId'), operation: 'retry', surface: 'serverless', auth: 'serverless', scope: 'read',
+    method: 'POST', path: path('retry/:jobId'), operation: 'retryJob', surface: 'serverless', auth: 'serverless', scope: 'read',
     handle(ctx) {
       requireWrite(ctx, 'serverless.readonly-can-run');
       refuseBodyless(ctx);

@@ -9,7 +9,7 @@ const path = (op: string): string => `/v2/:endpointId/${op}`;
 /** Reads: status (with `ttl`), the status-sync long poll, stream and health. */
 export const readRoutes: RouteDef[] = [
   {
-    method: 'GET', path: path('status/:jobId'), operation: 'status', surface: 'serverless', auth: 'serverless', scope: 'read',
+    method: 'GET', path: path('status/:jobId'), operation: 'getJobStatus', surface: 'serverless', auth: 'serverless', scope: 'read',
     handle(ctx) {
       const ttl = ttlParam(ctx);
       const target = queueEndpoint(ctx);
@@ -20,7 +20,7 @@ export const readRoutes: RouteDef[] = [
   },
   {
     // Platform notes: the official SDK long-polls here after a /runsync that was not finished.
-    method: 'GET', path: path('status-sync/:jobId'), operation: 'statusSync', surface: 'serverless', auth: 'serverless', scope: 'read',
+    method: 'GET', path: path('status-sync/:jobId'), operation: 'getJobStatusSync', surface: 'serverless', auth: 'serverless', scope: 'read',
     async handle(ctx) {
       const wait = waitParam(ctx);
       const target = queueEndpoint(ctx);
@@ -31,7 +31,7 @@ export const readRoutes: RouteDef[] = [
   },
   {
     // Platform notes: `{status, stream: [...]}`, `stream` always present; each item is handed out once.
-    method: 'GET', path: path('stream/:jobId'), operation: 'stream', surface: 'serverless', auth: 'serverless', scope: 'read',
+    method: 'GET', path: path('stream/:jobId'), operation: 'streamJob', surface: 'serverless', auth: 'serverless', scope: 'read',
     handle(ctx) {
       const target = queueEndpoint(ctx);
       const job = jobOf(ctx, target);
@@ -48,7 +48,7 @@ export const readRoutes: RouteDef[] = [
     },
   },
   {
-    method: 'GET', path: path('health'), operation: 'health', surface: 'serverless', auth: 'serverless', scope: 'read',
+    method: 'GET', path: path('health'), operation: 'getHealth', surface: 'serverless', auth: 'serverless', scope: 'read',
     handle(ctx) {
       const { runtime } = queueEndpoint(ctx);
       const c = runtime.counters;

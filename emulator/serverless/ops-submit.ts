@@ -39,7 +39,7 @@ export const submitRoutes: RouteDef[] = [
   },
   {
     // Waits (virtual time) for the job to end or the wait to elapse; either way 200 with the job object.
-    method: 'POST', path: path('runsync'), operation: 'runsync', surface: 'serverless', auth: 'serverless', scope: 'read', maxBody: MAX_BODY.runsync,
+    method: 'POST', path: path('runsync'), operation: 'runSync', surface: 'serverless', auth: 'serverless', scope: 'read', maxBody: MAX_BODY.runsync,
     async handle(ctx) {
       requireWrite(ctx, 'serverless.readonly-can-run');
       faultLimit(ctx, 'serverless.runsync-limit-10mb', 10 * 1024 * 1024);
