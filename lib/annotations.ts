@@ -20,5 +20,3 @@ export const ANNOTATION = {
   /** How long the test waited for the target's rate limit. */
   rateLimitWait: 'rate-limit-wait',
 } as const;
-
-export type AnnotationType = (typeof ANNOTATION)[keyof typeof ANNOTATION];

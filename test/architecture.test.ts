@@ -1,14 +1,16 @@
 /**
  * The project's structure, checked: no import cycle in any TypeScript folder (madge), every
  * layer boundary of eslint.config.js stops an import across it and lets the allowed ones
- * through.
+ * through, and no file, export or type is left unused (knip, configured by knip.jsonc).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import madge from 'madge';
 import { ESLint } from 'eslint';
 
@@ -111,4 +113,42 @@ test('lint keeps every layer to the imports it may make', async () => {
     if (stopped !== blocked) wrong.push(`${file}: import '${specifier}' ${stopped ? 'refused' : 'allowed'}`);
   }
   assert.deepEqual(wrong, []);
+});
+
+interface KnipIssue { file: string; files: unknown[]; exports: { name: string; line: number }[]; types: { name: string; line: number }[]; duplicates: unknown[][] }
+
+/** knip's findings in `cwd`, one line each. */
+async function unused(cwd: string): Promise<string[]> {
+  const bin = join(ROOT, 'node_modules', '.bin', 'knip');
+  // knip exits 1 when it finds something: the JSON on stdout says what.
+  const out = await promisify(execFile)(bin, ['--reporter', 'json', '--no-progress'], { cwd, maxBuffer: 16 * 1024 * 1024 })
+    .catch((e: { stdout?: string; stderr?: string; code?: number }) => {
+      if (e.code === 1 && e.stdout) return { stdout: e.stdout };
+      throw new Error(`knip did not run: ${e.stderr ?? String(e)}`);
+    });
+  const { issues } = JSON.parse(out.stdout) as { issues: KnipIssue[] };
+  return issues.flatMap((i) => [
+    ...(i.files.length ? [`${i.file}: unused file`] : []),
+    ...i.exports.map((e) => `${i.file}:${e.line}: unused export ${e.name}`),
+    ...i.types.map((t) => `${i.file}:${t.line}: unused type ${t.name}`),
+    ...i.duplicates.map((d) => `${i.file}: exported twice ${JSON.stringify(d)}`),
+  ]).sort();
+}
+
+test('knip reports an unused file, export and type where there are some', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cpc-unused-'));
+  try {
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fixture', private: true, type: 'module' }));
+    writeFileSync(join(dir, 'knip.json'), JSON.stringify({ entry: ['a.ts'], project: ['*.ts'], include: ['files', 'exports', 'types', 'duplicates'], ignoreExportsUsedInFile: true }));
+    writeFileSync(join(dir, 'a.ts'), "import { used } from './b.js';\nexport const a = used;\n");
+    writeFileSync(join(dir, 'b.ts'), 'export const used = 1;\nexport const unused = 2;\nexport type Unused = number;\nexport const usedHere = 3;\nexport const alsoUsed = usedHere * 2;\n');
+    writeFileSync(join(dir, 'c.ts'), 'export const c = 3;\n');
+    assert.deepEqual(await unused(dir), ['b.ts:2: unused export unused', 'b.ts:3: unused type Unused', 'b.ts:5: unused export alsoUsed', 'c.ts: unused file']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('no unused file, export or type (knip, configured by knip.jsonc)', async () => {
+  assert.deepEqual(await unused(ROOT), []);
 });
