@@ -205,7 +205,7 @@ export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'tem
     if (down(config.serverlessUrl!)) {
       // (reported once, by REST v2)
     } else if (config.endpointId !== undefined && config.apiKey !== undefined) {
-      const health = await reach('serverless', config.serverlessUrl!, () => api.op('health', { params: { endpointId: config.endpointId! }, timeoutMs: TIMEOUT_MS }));
+      const health = await reach('serverless', config.serverlessUrl!, () => api.op('getHealth', { params: { endpointId: config.endpointId! }, timeoutMs: TIMEOUT_MS }));
       if (health) {
         add({ name: 'serverless answers', status: 'ok', required: true, detail: `/v2/{endpoint}/health answered ${health.status}` });
         if (health.status === 404) add({ name: `${ENV_VARS.endpointId} exists`, status: 'fail', required: true, setting: ENV_VARS.endpointId, detail: '/health of the endpoint answered 404' });

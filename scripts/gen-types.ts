@@ -1,8 +1,9 @@
 /**
- * Generates lib/types.gen.ts from schemas/*.schema.json with json-schema-to-typescript.
+ * Generates lib/types.gen.ts from schemas/*.schema.json with json-schema-to-typescript, and
+ * lib/operations.gen.ts from schemas/openapi.yaml and schema.graphql (scripts/gen-operations.ts).
  *
- *   npx tsx scripts/gen-types.ts           write lib/types.gen.ts
- *   npx tsx scripts/gen-types.ts --check   exit 1 when lib/types.gen.ts is not what would be generated
+ *   npx tsx scripts/gen-types.ts           write both files
+ *   npx tsx scripts/gen-types.ts --check   exit 1 when either is not what would be generated
  *
  * One exported type per schema file, named by the schema's `title`. Cross-file `$ref`s are
  * turned into references to the other generated type (json-schema-to-typescript's `tsType`)
@@ -14,6 +15,7 @@
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
+import { generateOperations, OPERATIONS_FILE } from './gen-operations.js';
 
 export const SCHEMAS_DIR = fileURLToPath(new URL('../schemas/', import.meta.url));
 export const TYPES_FILE = fileURLToPath(new URL('../lib/types.gen.ts', import.meta.url));
@@ -172,30 +174,38 @@ export interface TypesCheck {
   actual: string | null;
 }
 
-/** Compares lib/types.gen.ts with what would be generated now. */
-export async function checkTypes(dir: string = SCHEMAS_DIR, typesFile: string = TYPES_FILE): Promise<TypesCheck> {
-  const expected = await generateTypes(dir);
+/** Compares a generated file on disk with the text it should have. */
+function compareWith(file: string, expected: string): TypesCheck {
   let actual: string | null;
   try {
-    actual = readFileSync(typesFile, 'utf8');
+    actual = readFileSync(file, 'utf8');
   } catch {
     actual = null;
   }
   return { upToDate: actual === expected, expected, actual };
 }
 
+/** Compares lib/types.gen.ts with what would be generated now. */
+export async function checkTypes(dir: string = SCHEMAS_DIR, typesFile: string = TYPES_FILE): Promise<TypesCheck> {
+  return compareWith(typesFile, await generateTypes(dir));
+}
+
+/** Compares lib/operations.gen.ts with what would be generated now. */
+export function checkOperations(operationsFile: string = OPERATIONS_FILE): TypesCheck {
+  return compareWith(operationsFile, generateOperations());
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   if (argv.includes('--check')) {
-    const result = await checkTypes();
-    if (!result.upToDate) {
-      process.stderr.write('lib/types.gen.ts is out of date: run `npm run gen`.\n');
-      return 1;
-    }
-    process.stdout.write('lib/types.gen.ts is up to date.\n');
-    return 0;
+    const stale = [['lib/types.gen.ts', (await checkTypes()).upToDate], ['lib/operations.gen.ts', checkOperations().upToDate]].filter(([, ok]) => !ok);
+    for (const [file] of stale) process.stderr.write(`${file} is out of date: run \`npm run gen\`.\n`);
+    if (stale.length === 0) process.stdout.write('lib/types.gen.ts and lib/operations.gen.ts are up to date.\n');
+    return stale.length === 0 ? 0 : 1;
   }
   writeFileSync(TYPES_FILE, await generateTypes());
   process.stdout.write(`wrote ${TYPES_FILE}\n`);
+  writeFileSync(OPERATIONS_FILE, generateOperations());
+  process.stdout.write(`wrote ${OPERATIONS_FILE}\n`);
   return 0;
 }
 

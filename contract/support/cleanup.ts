@@ -150,7 +150,7 @@ export function watch(exchange: Exchange, sink: Sink): void {
     case 'createNetworkVolume': if (ok && str(res.id)) sink.created({ kind: 'networkVolume', id: res.id as string, auth }); return;
     case 'createEndpointV1': if (ok && str(res.id)) sink.created({ kind: 'endpoint', id: res.id as string, auth, ...(str(req.name) ? { name: req.name as string } : {}), ...(str(req.templateId) ? { templateId: req.templateId as string } : {}) }); return;
     case 'deletePod': if (ok || status === 404) sink.deleted({ kind: 'pod', id: exchange.params?.podId }); return;
-    case 'deleteNetworkVolume': if (ok || status === 404) sink.deleted({ kind: 'networkVolume', id: exchange.params?.volumeId }); return;
+    case 'deleteNetworkVolume': if (ok || status === 404) sink.deleted({ kind: 'networkVolume', id: exchange.params?.networkVolumeId }); return;
     case 'graphql': break;
     default: return;
   }
@@ -203,7 +203,7 @@ export async function deleteResource(api: ApiClient, r: Resource): Promise<strin
         return res.status < 300 || res.status === 404 ? undefined : `deletePod answered ${res.status}: ${res.text.slice(0, 200)}`;
       }
       case 'networkVolume': {
-        const res = await api.op('deleteNetworkVolume', { params: { volumeId: r.id! }, auth });
+        const res = await api.op('deleteNetworkVolume', { params: { networkVolumeId: r.id! }, auth });
         return res.status < 300 || res.status === 404 ? undefined : `deleteNetworkVolume answered ${res.status}: ${res.text.slice(0, 200)}`;
       }
       case 'endpoint': {

@@ -1,7 +1,7 @@
 import { buildEvidence, type Evidence } from '../evidence.js';
 import { MissingKeyError } from '../errors.js';
 import type { Transport } from './transport.js';
-import { fillPath, operations, type ApiSurface, type Method, type OperationName } from './operations.js';
+import { fillPath, operations, type ApiSurface, type Method, type OperationName, type ParamsOf } from './operations.js';
 
 /** The three keys a target may offer, and the environment variable each comes from. */
 export interface Keys { main?: string; readonly?: string; other?: string }
@@ -35,6 +35,9 @@ export interface CallOptions {
   /** `false`: this call is not paced and gets any 429 (tests that exhaust a window on purpose). */
   pace?: boolean;
 }
+
+/** Options of a call by operationId: its path parameters by the operation's names. */
+export type OpOptions<N extends OperationName> = Omit<CallOptions, 'params'> & { params?: ParamsOf<N>; surface?: ApiSurface };
 
 /** A response with its parsed body and the evidence to show in a report. */
 export interface ApiResult<T = unknown> {
@@ -87,10 +90,13 @@ export class ApiClient {
     readonly observers: ExchangeObserver[] = [],
   ) {}
 
-  /** Calls a named operation. */
-  op<T = unknown>(name: OperationName, options: CallOptions = {}): Promise<ApiResult<T>> {
+  /**
+   * Calls an operation by its operationId (lib/operations.gen.ts). `surface: 'public-model'` calls
+   * `runSync` on a public model endpoint, with that surface's bearer authentication.
+   */
+  op<T = unknown, N extends OperationName = OperationName>(name: N, options: OpOptions<N> = {}): Promise<ApiResult<T>> {
     const def = operations[name];
-    return this.call<T>(def.surface, def.method, fillPath(def.path, options.params), options, name);
+    return this.call<T>(options.surface ?? def.surface, def.method, fillPath(def.path, options.params), options as CallOptions, name);
   }
 
   /** Calls any path on a surface (for unknown-route and hygiene checks). */

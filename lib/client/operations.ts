@@ -1,56 +1,30 @@
 /**
- * Every operation the suite calls, by the name the rule catalog uses: surface, method and
- * path. Paths for operations the spec leaves "not shown" follow the live platform
- * (spec/platform-notes.md).
+ * The operations the client calls: the one table generated from schemas/openapi.yaml
+ * (lib/operations.gen.ts, by operationId), so the client, the rule catalog and the emulator's
+ * routes speak one vocabulary (test/operations.test.ts). Paths of operations the spec leaves
+ * "not shown" follow the live platform (spec/platform-notes.md; `observed` in the table).
  */
 import { InternalError } from '../errors.js';
+import { OPERATIONS, type OperationId, type OperationSurface } from '../operations.gen.js';
 
-export type ApiSurface = 'rest-v2' | 'serverless' | 'rest-v1' | 'graphql' | 'public-model';
+/**
+ * The surfaces a call can take: openapi.yaml's four, and `public-model`, the spec's public model
+ * endpoints ("`POST {serverless_url}/v2/<model_endpoint_id>/runsync` with bearer
+ * authentication"): `runSync` on a model endpoint, with the bearer style of authentication.
+ */
+export type ApiSurface = OperationSurface | 'public-model';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export interface OperationDef {
-  surface: ApiSurface;
-  method: Method;
-  /** Path template; `{name}` segments are filled from params and URI-encoded. */
-  path: string;
-}
+export const operations = OPERATIONS;
+export type OperationName = OperationId;
 
-export const operations = {
-  createPod: { surface: 'rest-v2', method: 'POST', path: '/v2/pods' },
-  listPods: { surface: 'rest-v2', method: 'GET', path: '/v2/pods' },
-  getPod: { surface: 'rest-v2', method: 'GET', path: '/v2/pods/{podId}' },
-  updatePod: { surface: 'rest-v2', method: 'PATCH', path: '/v2/pods/{podId}' },
-  deletePod: { surface: 'rest-v2', method: 'DELETE', path: '/v2/pods/{podId}' },
-  podAction: { surface: 'rest-v2', method: 'POST', path: '/v2/pods/{podId}/action' },
-  listGpuTypes: { surface: 'rest-v2', method: 'GET', path: '/v2/catalog/gpus' },
-  listCpuFlavors: { surface: 'rest-v2', method: 'GET', path: '/v2/catalog/cpus' },
-  listDataCenters: { surface: 'rest-v2', method: 'GET', path: '/v2/catalog/datacenters' },
-  getGpuType: { surface: 'rest-v2', method: 'GET', path: '/v2/catalog/gpus/{id}' },
-  getCpuFlavor: { surface: 'rest-v2', method: 'GET', path: '/v2/catalog/cpus/{id}' },
-  getDataCenter: { surface: 'rest-v2', method: 'GET', path: '/v2/catalog/datacenters/{id}' },
-  listNetworkVolumes: { surface: 'rest-v2', method: 'GET', path: '/v2/network-volumes' },
-  createNetworkVolume: { surface: 'rest-v2', method: 'POST', path: '/v2/network-volumes' },
-  getNetworkVolume: { surface: 'rest-v2', method: 'GET', path: '/v2/network-volumes/{volumeId}' },
-  updateNetworkVolume: { surface: 'rest-v2', method: 'PATCH', path: '/v2/network-volumes/{volumeId}' },
-  deleteNetworkVolume: { surface: 'rest-v2', method: 'DELETE', path: '/v2/network-volumes/{volumeId}' },
-  runsync: { surface: 'serverless', method: 'POST', path: '/v2/{endpointId}/runsync' },
-  run: { surface: 'serverless', method: 'POST', path: '/v2/{endpointId}/run' },
-  status: { surface: 'serverless', method: 'GET', path: '/v2/{endpointId}/status/{jobId}' },
-  statusSync: { surface: 'serverless', method: 'GET', path: '/v2/{endpointId}/status-sync/{jobId}' },
-  stream: { surface: 'serverless', method: 'GET', path: '/v2/{endpointId}/stream/{jobId}' },
-  cancel: { surface: 'serverless', method: 'POST', path: '/v2/{endpointId}/cancel/{jobId}' },
-  retry: { surface: 'serverless', method: 'POST', path: '/v2/{endpointId}/retry/{jobId}' },
-  purgeQueue: { surface: 'serverless', method: 'POST', path: '/v2/{endpointId}/purge-queue' },
-  health: { surface: 'serverless', method: 'GET', path: '/v2/{endpointId}/health' },
-  modelRunsync: { surface: 'public-model', method: 'POST', path: '/v2/{modelId}/runsync' },
-  createEndpointV1: { surface: 'rest-v1', method: 'POST', path: '/v1/endpoints' },
-  graphql: { surface: 'graphql', method: 'POST', path: '/graphql' },
-} as const satisfies Record<string, OperationDef>;
-
-export type OperationName = keyof typeof operations;
+/** The path parameters of an operation, by name (any of them when the operation is not known statically). */
+export type ParamsOf<N extends OperationName> = [OperationName] extends [N]
+  ? Partial<Record<(typeof OPERATIONS)[OperationName]['params'][number], string>>
+  : Record<(typeof OPERATIONS)[N]['params'][number], string>;
 
 /** Fills `{name}` placeholders; a missing parameter is a programming error. */
-export function fillPath(template: string, params: Record<string, string> = {}): string {
+export function fillPath(template: string, params: Record<string, string | undefined> = {}): string {
   return template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new InternalError(`missing path parameter "${name}" for ${template}`);

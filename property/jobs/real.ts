@@ -41,19 +41,19 @@ export class RealEndpoint {
   }
 
   runsync(input: Record<string, unknown>, wait: number | undefined): Promise<ApiResult> {
-    return this.api.op('runsync', { params: this.#params(), body: { input }, ...(wait !== undefined ? { query: { wait } } : {}) });
+    return this.api.op('runSync', { params: this.#params(), body: { input }, ...(wait !== undefined ? { query: { wait } } : {}) });
   }
 
   status(index: number): Promise<ApiResult> {
-    return this.api.op('status', { params: this.#params(this.ids[index]!) });
+    return this.api.op('getJobStatus', { params: this.#params(this.ids[index]!) });
   }
 
   cancel(index: number): Promise<ApiResult> {
-    return this.#bodiless('cancel', this.#params(this.ids[index]!));
+    return this.#bodiless('cancelJob', this.#params(this.ids[index]!));
   }
 
   retry(index: number): Promise<ApiResult> {
-    return this.#bodiless('retry', this.#params(this.ids[index]!));
+    return this.#bodiless('retryJob', this.#params(this.ids[index]!));
   }
 
   purge(): Promise<ApiResult> {
@@ -64,7 +64,7 @@ export class RealEndpoint {
    * Sends a bodiless operation ("Request: none"). A refusal that `{}` would not get is a
    * divergence of JOB.HTTP.NO_REQUEST_BODY, not of the command's own rule.
    */
-  async #bodiless(operation: 'cancel' | 'retry' | 'purgeQueue', params: Record<string, string>): Promise<ApiResult> {
+  async #bodiless(operation: 'cancelJob' | 'retryJob' | 'purgeQueue', params: Record<string, string>): Promise<ApiResult> {
     const res = await this.api.op(operation, { params });
     if (res.status < 400 || res.status >= 500 || [401, 403, 404, 429].includes(res.status)) return res;
     const withBody = await this.api.op(operation, { params, body: {} });
@@ -74,7 +74,7 @@ export class RealEndpoint {
   }
 
   async counters(): Promise<Counters> {
-    const res = await this.api.op('health', { params: this.#params() });
+    const res = await this.api.op('getHealth', { params: this.#params() });
     expectModel(res.status >= 200 && res.status < 300, 'HEALTH.RESPONSE', `/health answered ${res.status}`);
     return (res.body as { jobs: Counters }).jobs;
   }

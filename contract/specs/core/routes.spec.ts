@@ -25,7 +25,7 @@ test.describe('the four surfaces', () => {
     // "Served" means the operation exists: an authenticated call is not answered 404 or 405.
     const answers = [
       await api.op('listPods'),
-      await api.op('health', { params: { endpointId: endpointId! } }),
+      await api.op('getHealth', { params: { endpointId: endpointId! } }),
       await api.op('createEndpointV1', { body: {} }),
       await api.graphql('query { myself { id } }'),
     ];

@@ -5,17 +5,16 @@ import { doc } from './support/documents.js';
 import { templateExists, unusedTemplateDeletes } from './support/template-probe.js';
 import type { ApiClient, ApiResult } from '../../../lib/client/api.js';
 import type { Emu } from '../../support/fixtures.js';
+import { TEMPLATE_DELETION_DELAY_MS } from '../../../lib/iso/spec-constants.js';
 
-/** Spec, Limits: "Template deletion delay | up to 2 minutes after last use". */
-const DELETION_DELAY_MS = 120_000;
 const TERMINAL = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'TIMED_OUT']);
 
 /** Reads /status until the job is terminal, moving the virtual clock a second at a time (bounded). */
 async function untilTerminal(api: ApiClient, emu: Emu, endpointId: string, jobId: string): Promise<ApiResult> {
-  let res = await api.op('status', { params: { endpointId, jobId } });
+  let res = await api.op('getJobStatus', { params: { endpointId, jobId } });
   for (let i = 0; i < 30 && !TERMINAL.has(String((res.body as { status?: unknown } | undefined)?.status)); i++) {
     await emu.advance(1_000);
-    res = await api.op('status', { params: { endpointId, jobId } });
+    res = await api.op('getJobStatus', { params: { endpointId, jobId } });
   }
   return res;
 }
@@ -40,7 +39,7 @@ test('journey: GraphQL template and endpoint, jobs through the serverless operat
 
     // Jobs on the new endpoint, at {serverless_url}/v2/<its id>/.
     const input = { journey: 'graphql', n: 3 };
-    const sync = await api.op('runsync', { params: { endpointId }, body: { input } });
+    const sync = await api.op('runSync', { params: { endpointId }, body: { input } });
     const syncBody = sync.body as { status?: string; output?: unknown } | undefined;
     const queued = await api.op('run', { params: { endpointId }, body: { input: { journey: 'async' } } });
     const jobId = String((queued.body as { id?: unknown } | undefined)?.id);
@@ -71,7 +70,7 @@ test('journey: GraphQL template and endpoint, jobs through the serverless operat
       'ENDPOINT.UPDATE.GPU_OR_WORKERS');
     conform(must(scaled.workersMin === 0 && scaled.workersMax === 0, 'ENDPOINT.UPDATE.GPU_OR_WORKERS', `scaling to 0 answered ${JSON.stringify(scaled)}`));
     await gql.ok('deleteEndpoint', doc.deleteEndpoint(endpointId), 'ENDPOINT.DELETE.ZERO_WORKERS_OK');
-    const gone = await api.op('runsync', { params: { endpointId }, body: { input } });
+    const gone = await api.op('runSync', { params: { endpointId }, body: { input } });
     conform(must(gone.status >= 400, 'ENDPOINT.DELETE.ZERO_WORKERS_OK', `the deleted endpoint still runs jobs: ${gone.status} ${gone.text.slice(0, 200)}`));
 
     // The template: no user any more; deletable once the delay since its last use has passed.
@@ -79,7 +78,7 @@ test('journey: GraphQL template and endpoint, jobs through the serverless operat
     const earlyOk = graphqlConformance(early, 'deleteTemplate', 'TEMPLATE.DELETE.WITHIN_DELAY').findings.length === 0;
     observe('TEMPLATE.DELETE.WITHIN_DELAY', earlyOk ? 'deleted at once after its endpoint was deleted' : `refused right after its endpoint was deleted: ${early.text.slice(0, 160)}`);
     if (!earlyOk) {
-      await emu.advance(DELETION_DELAY_MS);
+      await emu.advance(TEMPLATE_DELETION_DELAY_MS);
       const later = graphqlConformance(await gql.send(doc.deleteTemplate(template.name)), 'deleteTemplate', 'LIMIT.TEMPLATE.DELETE_DELAY_2_MIN').findings;
       // A refusal is the delay's only if deleting an unused template by name works at all.
       if (later.some((f) => f.rule === 'LIMIT.TEMPLATE.DELETE_DELAY_2_MIN')) conform(await unusedTemplateDeletes(gql));

@@ -6,9 +6,7 @@ import { nameIsFree, templateExists, unusedTemplateDeletes } from './support/tem
 import type { GqlKit, TemplateResult } from './support/fixtures.js';
 import type { Emu } from '../../support/fixtures.js';
 import type { Finding } from '../../support/rules.js';
-
-/** Spec, Limits: "Template deletion delay | up to 2 minutes after last use". */
-const DELETION_DELAY_MS = 120_000;
+import { TEMPLATE_DELETION_DELAY_MS } from '../../../lib/iso/spec-constants.js';
 
 /** A finding of `rule` unless template `t` still exists (see templateExists). */
 async function stillExists(gql: GqlKit, t: TemplateResult, rule: string, what: string): Promise<Finding[]> {
@@ -18,8 +16,8 @@ async function stillExists(gql: GqlKit, t: TemplateResult, rule: string, what: s
 
 /** Lets the deletion delay pass: the virtual clock on the emulator, real time elsewhere. */
 async function waitOutDelay(emu: Emu): Promise<void> {
-  if (emu.available) await emu.advance(DELETION_DELAY_MS);
-  else await new Promise((r) => setTimeout(r, DELETION_DELAY_MS + 5_000));
+  if (emu.available) await emu.advance(TEMPLATE_DELETION_DELAY_MS);
+  else await new Promise((r) => setTimeout(r, TEMPLATE_DELETION_DELAY_MS + 5_000));
 }
 
 // Spec, GraphQL rule 4: "`deleteTemplate` identifies the template by its name, not its id".
@@ -47,7 +45,7 @@ test.describe('deleteTemplate', () => {
       const template = await gql.serverlessTemplate(rule);
       await gql.endpoint(template.id, rule, { workersMax: 0 });
       // Past the deletion delay since the endpoint was saved, only the use itself can refuse it.
-      if (emu.available) await emu.advance(DELETION_DELAY_MS + 1_000);
+      if (emu.available) await emu.advance(TEMPLATE_DELETION_DELAY_MS + 1_000);
       const res = await gql.send(doc.deleteTemplate(template.name));
       observe('GQL.ERRORS.FORMAT', failureFormat(res, 'deleteTemplate'));
       const { exists, findings } = await templateExists(gql, template);

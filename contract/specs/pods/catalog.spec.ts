@@ -42,13 +42,13 @@ test.describe('catalog', () => {
 
   test('further catalog paths are recorded', rules('CATALOG.GPUS_AND_BY_ID'), async ({ api }) => {
     const served: Record<string, number | string> = {};
-    for (const [list, one, member] of [['listGpuTypes', 'getGpuType', 'gpus'], ['listCpuFlavors', 'getCpuFlavor', 'cpus'], ['listDataCenters', 'getDataCenter', 'dataCenters']] as [OperationName, OperationName, string][]) {
+    for (const [list, one, member, param] of [['listGpuTypes', 'getGpuType', 'gpus', 'gpuTypeId'], ['listCpuFlavors', 'getCpuFlavor', 'cpus', 'cpuFlavorId'], ['listDataCenters', 'getDataCenter', 'dataCenters', 'dataCenterId']] as [OperationName, OperationName, string, string][]) {
       const res = await api.op(list);
       served[list] = res.status;
       const found = listItems<{ id?: unknown }>(res.body, member);
       served[`${list}Shape`] = found?.shape ?? 'not a list';
       const first = typeof found?.items[0]?.id === 'string' ? found.items[0].id : undefined;
-      if (first !== undefined) served[one] = (await api.op(one, { params: { id: first } })).status;
+      if (first !== undefined) served[one] = (await api.op(one, { params: { [param]: first } })).status;
     }
     observe('CATALOG.GPUS_AND_BY_ID', served);
   });
@@ -64,9 +64,9 @@ test.describe('network volumes', () => {
     const id = made.body?.id;
     const paths: Record<string, number | string> = { list: list.status, listShape: listItems(list.body, 'networkVolumes')?.shape ?? 'not a list', create: made.status };
     if (typeof id === 'string') {
-      paths.get = (await api.op('getNetworkVolume', { params: { volumeId: id } })).status;
-      paths.patch = (await api.op('updateNetworkVolume', { params: { volumeId: id }, body: { size: 20 } })).status;
-      paths.delete = (await api.op('deleteNetworkVolume', { params: { volumeId: id } })).status;
+      paths.get = (await api.op('getNetworkVolume', { params: { networkVolumeId: id } })).status;
+      paths.patch = (await api.op('updateNetworkVolume', { params: { networkVolumeId: id }, body: { size: 20 } })).status;
+      paths.delete = (await api.op('deleteNetworkVolume', { params: { networkVolumeId: id } })).status;
     }
     observe('NETVOL.PATHS', paths);
     observe('NETVOL.CREATE_201', { status: made.status, body: made.body ?? null });

@@ -49,7 +49,7 @@ test.describe('pod operations the spec names but does not show', () => {
     const res = await api.op('deletePod', { params: { podId: pod.id } });
     const listed = listOf<Pod>((await api.op('listPods')).body, 'pods').some((p) => p?.id === pod.id && p.status !== 'TERMINATED');
     const get = await api.op('getPod', { params: { podId: pod.id } });
-    const vol = await api.op<NetworkVolume>('getNetworkVolume', { params: { volumeId: volume.id } });
+    const vol = await api.op<NetworkVolume>('getNetworkVolume', { params: { networkVolumeId: volume.id } });
     observe('POD.DELETE.204', { status: res.status, bodyBytes: res.bytes });
     observe('POD.DELETE.ABSENT_AFTERWARDS', { listed, getPod: get.status });
     observe('POD.DELETE.VOLUME_DETACHED', { volumeStillExists: vol.status === 200 });

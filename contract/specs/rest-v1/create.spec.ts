@@ -41,7 +41,7 @@ test.describe('POST /v1/endpoints', () => {
     test.skip(typeof id !== 'string', `the creation answer shows no endpoint id (${res.status}); the response body is "not shown"`);
     const params = { endpointId: id as string };
     const run = await api.op('run', { params, body: { input: { echo: 'v1' } } });
-    const health = await api.op('health', { params });
+    const health = await api.op('getHealth', { params });
     conform(jobHandleConformance('V1.CREATE.QB_DEFAULT', run, 'IN_QUEUE'), healthConformance(health).map((f) => ({ ...f, rule: 'V1.CREATE.QB_DEFAULT' })));
   });
 

@@ -70,8 +70,8 @@ test.describe('/cancel', () => {
       const id = await jobs.submit({ sleepMs: 60_000 });
       const failed = await jobs.submit({ fail: 'for retry' });
       await jobs.until(failed, (s) => s === 'FAILED', { stepMs: 1_000, maxVirtualMs: 10_000, maxRealMs: 30_000 });
-      seen[`cancel, ${form}`] = (await api.op('cancel', { params: { endpointId: jobs.endpointId, jobId: id }, ...options })).status;
-      seen[`retry, ${form}`] = (await api.op('retry', { params: { endpointId: jobs.endpointId, jobId: failed }, ...options })).status;
+      seen[`cancel, ${form}`] = (await api.op('cancelJob', { params: { endpointId: jobs.endpointId, jobId: id }, ...options })).status;
+      seen[`retry, ${form}`] = (await api.op('retryJob', { params: { endpointId: jobs.endpointId, jobId: failed }, ...options })).status;
       seen[`purge-queue, ${form}`] = (await api.op('purgeQueue', { params: { endpointId: jobs.endpointId }, ...options })).status;
     }
     observe('JOB.HTTP.EMPTY_BODY_POST', seen);

@@ -8,7 +8,7 @@ test('errors of the job operations are recorded', rules('ERR.SERVERLESS.FORMAT')
   const endpointId = jobs.endpointId;
   const cases: Record<string, () => ReturnType<typeof api.op>> = {
     'unknown job id': () => jobs.status('no-such-job-0000'),
-    'unknown endpoint': () => api.op('health', { params: { endpointId: 'no-such-endpoint-0000' } }),
+    'unknown endpoint': () => api.op('getHealth', { params: { endpointId: 'no-such-endpoint-0000' } }),
     'malformed JSON body': () => api.op('run', { params: { endpointId }, rawBody: '{"input": ', contentType: 'application/json' }),
     'body without input': () => api.op('run', { params: { endpointId }, body: { prompt: 'x' } }),
     'input that is not an object': () => api.op('run', { params: { endpointId }, body: { input: 'text' } }),

@@ -26,7 +26,7 @@ test.describe('public model endpoints', () => {
     'MODEL.RUNSYNC.BEARER', 'MODEL.RUNSYNC.OUTPUT', 'SERVICE.MODEL.JOB_STYLE', 'MODEL.CATALOG.NOT_SHOWN',
   ), async ({ api, emu }) => {
     const modelEndpointId = modelId(emu);
-    const res = await api.op('modelRunsync', { params: { modelId: modelEndpointId }, body: { input }, timeoutMs: 300_000 });
+    const res = await api.op('runSync', { surface: 'public-model', params: { endpointId: modelEndpointId }, body: { input }, timeoutMs: 300_000 });
     const body = (res.body ?? {}) as { status?: string; output?: unknown };
     observe('MODEL.CATALOG.NOT_SHOWN', { model: modelEndpointId, input: Object.keys(input), outputKeys: body.output && typeof body.output === 'object' ? Object.keys(body.output).sort() : typeof body.output });
     conform(
@@ -46,7 +46,7 @@ test.describe('public model endpoints', () => {
     const modelEndpointId = modelId(emu);
     const findings: Finding[] = [];
     for (const c of refused) {
-      const res = await api.op('modelRunsync', { params: { modelId: modelEndpointId }, body: { input }, auth: c.auth });
+      const res = await api.op('runSync', { surface: 'public-model', params: { endpointId: modelEndpointId }, body: { input }, auth: c.auth });
       findings.push(...statusCodeConformance('AUTH.MODEL.BEARER_401', res, 401).map((f) => ({ ...f, message: `${c.title}: ${f.message}` })));
     }
     conform(findings);

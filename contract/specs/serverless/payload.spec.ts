@@ -19,14 +19,14 @@ const jobTotal = async (jobs: Jobs): Promise<number> => {
 };
 
 const cases = [
-  { op: 'run', rule: 'LIMIT.RUN.PAYLOAD_10MB', within: PAYLOAD_LIMIT_MB.run * MB, over: PAYLOAD_LIMIT_MB.run * MIB + MB },
-  { op: 'runsync', rule: 'LIMIT.RUNSYNC.PAYLOAD_20MB', within: 15 * MB, over: PAYLOAD_LIMIT_MB.runsync * MIB + MB },
-  { op: 'runsync', rule: 'LIMIT.RUNSYNC.PAYLOAD_20MB', within: PAYLOAD_LIMIT_MB.runsync * MB, over: undefined },
+  { op: 'run', path: 'run', rule: 'LIMIT.RUN.PAYLOAD_10MB', within: PAYLOAD_LIMIT_MB.run * MB, over: PAYLOAD_LIMIT_MB.run * MIB + MB },
+  { op: 'runSync', path: 'runsync', rule: 'LIMIT.RUNSYNC.PAYLOAD_20MB', within: 15 * MB, over: PAYLOAD_LIMIT_MB.runsync * MIB + MB },
+  { op: 'runSync', path: 'runsync', rule: 'LIMIT.RUNSYNC.PAYLOAD_20MB', within: PAYLOAD_LIMIT_MB.runsync * MB, over: undefined },
 ] as const;
 
 test.describe('payload limits', () => {
   for (const c of cases) {
-    test(`/${c.op} accepts ${c.within / MB} MB${c.over ? ` and refuses ${(c.over / MB).toFixed(1)} MB, creating no job` : ''}`, rules(c.rule), async ({ api, emu, target }) => {
+    test(`/${c.path} accepts ${c.within / MB} MB${c.over ? ` and refuses ${(c.over / MB).toFixed(1)} MB, creating no job` : ''}`, rules(c.rule), async ({ api, emu, target }) => {
       const jobs = jobsFor({ api, emu, target });
       const send = (bytes: number) => api.op(c.op, { params: { endpointId: jobs.endpointId }, rawBody: bodyOf(bytes), contentType: 'application/json', timeoutMs: 120_000 });
       const accepted = await send(c.within);

@@ -92,7 +92,7 @@ test.describe('/runsync', () => {
     observe('JOB.RUNSYNC.WAIT_ELAPSED', { status: res.status, jobStatus: body.status, fields: Object.keys(body).sort(), ...(late ? { answeredLate: 'not within 2 s of the 1 s wait' } : {}) });
     conform(jobObjectConformance(res));
     if (res.status < 200 || res.status >= 300 || typeof body.id !== 'string' || TERMINAL.has(body.status ?? '')) return;
-    const followUp = inFlight(api.op('statusSync', { params: { endpointId: jobs.endpointId, jobId: body.id }, query: { wait: 10_000 } }));
+    const followUp = inFlight(api.op('getJobStatusSync', { params: { endpointId: jobs.endpointId, jobId: body.id }, query: { wait: 10_000 } }));
     if (emu.available) await emu.advance(4_000);
     const { value: sync } = await release(emu, followUp);
     observe('JOB.STATUS_SYNC.LONG_POLL', { status: sync.status, jobStatus: statusOf(sync) });

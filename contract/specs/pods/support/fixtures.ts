@@ -119,5 +119,5 @@ export const test = base.extend<{ pods: PodKit }>({
 
 async function cleanUp(api: ApiClient, pods: string[], volumes: string[]): Promise<void> {
   for (const podId of pods) await api.op('deletePod', { params: { podId } }).catch(() => undefined);
-  for (const volumeId of volumes) await api.op('deleteNetworkVolume', { params: { volumeId } }).catch(() => undefined);
+  for (const volumeId of volumes) await api.op('deleteNetworkVolume', { params: { networkVolumeId: volumeId } }).catch(() => undefined);
 }

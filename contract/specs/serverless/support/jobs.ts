@@ -39,24 +39,24 @@ export class Jobs {
   }
 
   runsync(input: Record<string, unknown>, query: Record<string, string | number> = {}, options: CallOptions = {}): Promise<ApiResult> {
-    return this.api.op('runsync', { params: this.#params(), body: { input }, query, ...options });
+    return this.api.op('runSync', { params: this.#params(), body: { input }, query, ...options });
   }
 
   status(jobId: string, query: Record<string, string | number> = {}, options: CallOptions = {}): Promise<ApiResult> {
-    return this.api.op('status', { params: this.#params({ jobId }), query, ...options });
+    return this.api.op('getJobStatus', { params: this.#params({ jobId }), query, ...options });
   }
 
   stream(jobId: string): Promise<ApiResult> {
-    return this.api.op('stream', { params: this.#params({ jobId }) });
+    return this.api.op('streamJob', { params: this.#params({ jobId }) });
   }
 
   /** `cancel`, `retry` and `purgeQueue` are sent with no body: the spec's "Request: none". */
   cancel(jobId: string, options: CallOptions = {}): Promise<ApiResult> {
-    return this.#bodiless('cancel', this.#params({ jobId }), options);
+    return this.#bodiless('cancelJob', this.#params({ jobId }), options);
   }
 
   retry(jobId: string, options: CallOptions = {}): Promise<ApiResult> {
-    return this.#bodiless('retry', this.#params({ jobId }), options);
+    return this.#bodiless('retryJob', this.#params({ jobId }), options);
   }
 
   purge(options: CallOptions = {}): Promise<ApiResult> {
@@ -67,7 +67,7 @@ export class Jobs {
    * Sends a bodiless operation. A refusal that `{}` would not get breaks JOB.HTTP.NO_REQUEST_BODY
    * (the test stops there, its own rules blocked); any other answer goes back to the test.
    */
-  async #bodiless(operation: 'cancel' | 'retry' | 'purgeQueue', params: Record<string, string>, options: CallOptions): Promise<ApiResult> {
+  async #bodiless(operation: 'cancelJob' | 'retryJob' | 'purgeQueue', params: Record<string, string>, options: CallOptions): Promise<ApiResult> {
     const res = await this.api.op(operation, { params, ...options });
     if (res.status < 400 || res.status >= 500 || [401, 403, 404, 429].includes(res.status) || options.auth !== undefined) return res;
     const withBody = await this.api.op(operation, { params, body: {}, ...options });
@@ -78,7 +78,7 @@ export class Jobs {
   }
 
   health(options: CallOptions = {}): Promise<ApiResult> {
-    return this.api.op('health', { params: this.#params(), ...options });
+    return this.api.op('getHealth', { params: this.#params(), ...options });
   }
 
   /**
