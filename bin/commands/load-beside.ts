@@ -10,11 +10,11 @@
  * Run as a script (by `startLoadBeside` only): `load-beside.ts <out-dir> <scenario> quiet|verbose`.
  */
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../../lib/errors.js';
 import { tsxLoader } from '../paths.js';
 import { runLoadScenarios, scenarioNames } from './load.js';
+import { runAsScript } from './entry.js';
 
 export interface LoadBeside {
   /** Resolves once the scenarios ended: their exit code (0 when all passed) and their output, held until then. */
@@ -67,19 +67,9 @@ function startScenario(scenario: string, outDir: string, quietScripts: boolean):
 /** The child's side: the scenarios against an emulator of its own (no target named), as `npm run load` does. */
 async function main([outDir, scenario, mode]: string[]): Promise<number> {
   if (!outDir || !scenario || (mode !== 'quiet' && mode !== 'verbose')) throw new ConfigError('usage: load-beside.ts <out-dir> <scenario> quiet|verbose');
-  const env = { ...process.env };
-  // The suites' target is not the scenarios': they start their own emulator.
-  for (const name of ['CPC_BASE_URL', 'CPC_SERVERLESS_URL', 'CPC_REST_V1_URL']) delete env[name];
-  const result = await runLoadScenarios({ env, outDir, scenarios: [scenario], quietScripts: mode === 'quiet' });
+  // The suites' target is not the scenarios': an embedded target without URLs starts their own emulator.
+  const result = await runLoadScenarios({ target: { kind: 'embedded' }, env: process.env, outDir, scenarios: [scenario], quietScripts: mode === 'quiet' });
   return result.exitCode;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => { process.exitCode = code; },
-    (error: unknown) => {
-      process.stderr.write(`load: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exitCode = error instanceof ConfigError ? 2 : 1;
-    },
-  );
-}
+runAsScript('load', import.meta.url, main);
