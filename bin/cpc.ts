@@ -67,7 +67,8 @@ run options:
   --load-dir DIR       load summaries to merge (default <out>/load)
   --probe-every MS     watchdog interval for a remote target (default 15000)
   --artifacts DIR      Playwright's output folder (default test-results)
-  --load / --skip-load run the load scenarios after the suites (default: with the embedded emulator only)
+  --load / --skip-load run the load scenarios (default: with the embedded emulator only, beside the suites;
+                       on a deployment after them)
   --skip-preflight     against a configured target, start without the preflight checks
 
 CPC_SEED replays a run; without it a seed is chosen, printed and recorded in the report.

@@ -42,7 +42,7 @@ export interface ConformanceOptions {
   probeEveryMs?: number;
   /** Playwright's output folder (default `test-results`, from playwright.config.ts). */
   artifactsDir?: string;
-  /** Run the load scenarios after the suites: `auto` (default) runs them against the embedded emulator only. */
+  /** Run the load scenarios (beside the suites on the embedded emulator, after them on a deployment): `auto` (default) runs them against the embedded emulator only. */
   load?: 'auto' | 'on' | 'off';
   /** Run one slice of the suite (Playwright's `--shard`); the report is marked partial, for `cpc report --merge`. */
   shard?: { index: number; total: number };
