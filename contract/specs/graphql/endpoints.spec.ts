@@ -138,6 +138,9 @@ test.describe('saveEndpoint modifies', () => {
         // Other tests share the account: a second endpoint is another id with this endpoint's name or template, never a count.
         must(!listed.some((e) => e.id !== original.id && (e.name === original.name || e.templateId === template.id)), 'GQL.SAVE_ENDPOINT.MODIFY',
           `the update made a second endpoint: ${listed.filter((e) => e.id !== original.id && (e.name === original.name || e.templateId === template.id)).map((e) => e.id).join(', ')}`),
+      );
+      // The changes are looked for on this endpoint only once the update reached it.
+      conform(
         must(stored?.gpuIds === update.gpuIds, 'ENDPOINT.UPDATE.GPU_OR_WORKERS', `gpuIds is ${stored?.gpuIds} after changing it to ${update.gpuIds}`),
         must(stored?.workersMin === 1 && stored.workersMax === 4, 'ENDPOINT.UPDATE.GPU_OR_WORKERS', `workers are ${stored?.workersMin}/${stored?.workersMax} after changing them to 1/4`),
         must(u!.gpuIds === update.gpuIds && u!.workersMax === 4, 'GQL.SAVE_ENDPOINT.UPDATE_FORM', `the update result does not carry the changes: ${JSON.stringify(u)}`),

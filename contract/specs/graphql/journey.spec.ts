@@ -65,9 +65,11 @@ test('journey: GraphQL template and endpoint, jobs through the serverless operat
     );
 
     // Scale to zero (the update form: the required fields plus the changed ones), then delete.
-    const { value: scaled } = await gql.ok<{ workersMin: number; workersMax: number }>('saveEndpoint',
+    const { value: scaled } = await gql.ok<{ id: string; workersMin: number; workersMax: number }>('saveEndpoint',
       doc.saveEndpoint({ id: endpointId, name: endpoint.name, gpuIds: endpoint.gpuIds, templateId: template.id, workersMin: 0, workersMax: 0 }, 'id workersMin workersMax'),
       'ENDPOINT.UPDATE.GPU_OR_WORKERS');
+    // Saved under another id, the scaling did not reach this endpoint: saveEndpoint ignored the id.
+    conform(must(scaled.id === endpointId, 'GQL.SAVE_ENDPOINT.MODIFY', `saveEndpoint with id ${endpointId} answered id ${scaled.id}`));
     conform(must(scaled.workersMin === 0 && scaled.workersMax === 0, 'ENDPOINT.UPDATE.GPU_OR_WORKERS', `scaling to 0 answered ${JSON.stringify(scaled)}`));
     await gql.ok('deleteEndpoint', doc.deleteEndpoint(endpointId), 'ENDPOINT.DELETE.ZERO_WORKERS_OK');
     const gone = await api.op('runSync', { params: { endpointId }, body: { input } });
