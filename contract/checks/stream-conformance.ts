@@ -1,6 +1,7 @@
 import type { ApiResult } from '../../lib/client/api.js';
 import { validate, type ValidationIssue } from '../../lib/schema-registry.js';
 import type { Finding } from '../support/rules.js';
+import { MIB, STREAM_CHUNK_MB } from '../../lib/iso/spec-constants.js';
 
 export const STREAM_RULES = {
   shape: 'STREAM.ITEM.SHAPE',
@@ -14,7 +15,7 @@ export const STREAM_RULES = {
  * Spec, Limits: "Single stream chunk | 1 MB". Checked as 1 MiB (1,048,576 bytes of the item's
  * JSON), the larger reading, so a target is failed only when no reading of "1 MB" allows it.
  */
-export const MAX_CHUNK_BYTES = 1024 * 1024;
+export const MAX_CHUNK_BYTES = STREAM_CHUNK_MB * MIB;
 
 function ruleOf(issue: ValidationIssue): string {
   if (issue.path.startsWith('/output/')) return STREAM_RULES.output;

@@ -1,6 +1,7 @@
 import { test } from '../../support/fixtures.js';
 import { observe, rules } from '../../support/rules.js';
 import { jobsFor } from './support/jobs.js';
+import { MIB, PAYLOAD_LIMIT_MB } from '../../../lib/iso/spec-constants.js';
 
 // Spec, Errors: "Errors of the serverless job operations: not shown." The suite records what the target answers.
 test('errors of the job operations are recorded', rules('ERR.SERVERLESS.FORMAT'), async ({ api, emu, target }) => {
@@ -12,7 +13,7 @@ test('errors of the job operations are recorded', rules('ERR.SERVERLESS.FORMAT')
     'malformed JSON body': () => api.op('run', { params: { endpointId }, rawBody: '{"input": ', contentType: 'application/json' }),
     'body without input': () => api.op('run', { params: { endpointId }, body: { prompt: 'x' } }),
     'input that is not an object': () => api.op('run', { params: { endpointId }, body: { input: 'text' } }),
-    'body over the 10 MB /run limit': () => api.op('run', { params: { endpointId }, rawBody: JSON.stringify({ input: { pad: 'x'.repeat(11 * 1024 * 1024) } }), contentType: 'application/json', timeoutMs: 120_000 }),
+    'body over the 10 MB /run limit': () => api.op('run', { params: { endpointId }, rawBody: JSON.stringify({ input: { pad: 'x'.repeat((PAYLOAD_LIMIT_MB.run + 1) * MIB) } }), contentType: 'application/json', timeoutMs: 120_000 }),
     'cancel of an unknown job': () => jobs.cancel('no-such-job-0000'),
   };
   const seen: Record<string, unknown> = {};
