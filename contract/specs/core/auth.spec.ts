@@ -5,17 +5,22 @@ import { problemJsonConformance } from '../../checks/problem-json.js';
 import type { ApiClient, AuthChoice } from '../../../lib/client/api.js';
 import { listOf } from '../../../lib/pod-catalog.js';
 
-/** A createPod body that is valid on any target: the first GPU type its catalog lists. */
-async function probePod(api: ApiClient): Promise<Record<string, unknown>> {
+/** A createPod body that is valid on any target: the first GPU type its catalog lists, and a name unique to the test. */
+async function probePod(api: ApiClient, name: string): Promise<Record<string, unknown>> {
   const gpus = await api.op<unknown>('listGpuTypes');
   const list = Array.isArray(gpus.body) ? gpus.body : ((gpus.body as { gpus?: unknown[] } | undefined)?.gpus ?? []);
   const id = (list[0] as { id?: string } | undefined)?.id ?? 'NVIDIA GeForce RTX 4090';
-  return { name: 'auth-probe', image: 'busybox:latest', gpu: { id } };
+  return { name, image: 'busybox:latest', gpu: { id } };
 }
 
-async function podCount(api: ApiClient): Promise<number> {
+/**
+ * The pods listed under the probe's name. On a shared account other tests create and delete
+ * pods meanwhile, so the suite looks for the pod the refused request would have made (by its
+ * unique name), never counts.
+ */
+async function podsNamed(api: ApiClient, name: string): Promise<string[]> {
   // Wrapped (`{pods: [...]}`) or bare: the spec shows neither.
-  return listOf((await api.op('listPods')).body, 'pods').length;
+  return listOf<{ id?: string; name?: string }>((await api.op('listPods')).body, 'pods').filter((p) => p?.name === name).map((p) => String(p.id));
 }
 
 // Spec, Authentication: "A missing, malformed, expired or invalid bearer token gets 401."
@@ -30,19 +35,19 @@ const unauthenticated: { title: string; rule: string; auth: (keys: { expired?: s
 
 test.describe('REST v2 authentication', () => {
   for (const c of unauthenticated) {
-    test(`createPod with ${c.title} answers 401 problem+json and creates nothing`, rules(c.rule, 'ERR.CREATE_POD.401'), async ({ api, emu }) => {
+    test(`createPod with ${c.title} answers 401 problem+json and creates nothing`, rules(c.rule, 'ERR.CREATE_POD.401'), async ({ api, emu, uniqueName }) => {
       const auth = c.auth(emu.world?.keys ?? {});
       test.skip(auth === undefined, 'needs an expired key, which only the emulator can mint');
-      const body = await probePod(api);
-      const before = await podCount(api);
+      const name = uniqueName('probe');
+      const body = await probePod(api, name);
       const res = await api.op('createPod', { body, auth: auth! });
-      const after = await podCount(api);
+      const made = await podsNamed(api, name);
       conform(
         statusCodeConformance(c.rule, res, 401),
         statusCodeConformance('ERR.CREATE_POD.401', res, 401),
         // The problem rules hold error answers: an accepted request is the status rules' failure alone.
         res.status >= 400 ? problemJsonConformance(res) : [],
-        must(after === before, c.rule, `a refused createPod still created a pod (${before} → ${after} pods)`),
+        must(made.length === 0, c.rule, `a refused createPod still created a pod (${made.join(', ')})`),
       );
     });
   }
@@ -53,16 +58,16 @@ test.describe('REST v2 authentication', () => {
       statusCodeConformance('AUTH.REST_V2.BEARER_ACCEPTED', res, 200));
   });
 
-  test('a key without write access gets 403 problem+json on createPod and creates nothing', rules('AUTH.REST_V2.FORBIDDEN_403', 'ERR.CREATE_POD.403'), async ({ api }) => {
-    const body = await probePod(api);
-    const before = await podCount(api);
+  test('a key without write access gets 403 problem+json on createPod and creates nothing', rules('AUTH.REST_V2.FORBIDDEN_403', 'ERR.CREATE_POD.403'), async ({ api, uniqueName }) => {
+    const name = uniqueName('probe');
+    const body = await probePod(api, name);
     const res = await api.op('createPod', { body, auth: 'readonly' });
-    const after = await podCount(api);
+    const made = await podsNamed(api, name);
     conform(
       statusCodeConformance('AUTH.REST_V2.FORBIDDEN_403', res, 403),
       statusCodeConformance('ERR.CREATE_POD.403', res, 403),
       res.status >= 400 ? problemJsonConformance(res) : [],
-      must(after === before, 'AUTH.REST_V2.FORBIDDEN_403', `a forbidden createPod still created a pod (${before} → ${after})`),
+      must(made.length === 0, 'AUTH.REST_V2.FORBIDDEN_403', `a forbidden createPod still created a pod (${made.join(', ')})`),
     );
   });
 });

@@ -56,11 +56,11 @@ test.describe('catalog', () => {
 
 // Spec: "Operations for ... network volumes ...: not shown"; "Fields of network volumes: not shown".
 test.describe('network volumes', () => {
-  test('the network-volume operations, their answers and fields are recorded', rules('NETVOL.PATHS', 'NETVOL.CREATE_201', 'NETVOL.FIELDS'), async ({ api, pods }) => {
+  test('the network-volume operations, their answers and fields are recorded', rules('NETVOL.PATHS', 'NETVOL.CREATE_201', 'NETVOL.FIELDS'), async ({ api, pods, uniqueName }) => {
     const dc = (await pods.catalog()).dataCenters[0];
     test.skip(!dc, 'the target lists no data center');
     const list = await api.op('listNetworkVolumes');
-    const made = await api.op<NetworkVolume>('createNetworkVolume', { body: { name: 'cpc-recorded', size: 10, dataCenter: dc!.id } });
+    const made = await api.op<NetworkVolume>('createNetworkVolume', { body: { name: uniqueName('recorded'), size: 10, dataCenter: dc!.id } });
     const id = made.body?.id;
     const paths: Record<string, number | string> = { list: list.status, listShape: listItems(list.body, 'networkVolumes')?.shape ?? 'not a list', create: made.status };
     if (typeof id === 'string') {

@@ -106,11 +106,11 @@ test.describe('createPod: invalid requests are refused with problem+json and cre
     conform(rejectionConformance('POD.CREATE.BODY_REQUIRED', res, 'client-error'), must((await pods.madeSince(before)).length === 0, 'POD.CREATE.BODY_REQUIRED', 'a pod was created'));
   });
 
-  test('every vcpuCount a listed flavor offers is accepted', rules('POD.CPU.ID_FROM_CATALOG'), async ({ pods }) => {
+  test('every vcpuCount a listed flavor offers is accepted', rules('POD.CPU.ID_FROM_CATALOG'), async ({ pods, uniqueName }) => {
     const flavor = (await pods.catalog()).cpus.find((f) => vcpuCounts(f).length > 1);
     test.skip(!flavor, 'no CPU flavor offers two power-of-two counts');
     for (const vcpuCount of vcpuCounts(flavor!)) {
-      const res = await pods.create({ name: 'cpc-vcpu', image: 'busybox:latest', cpu: { id: flavor!.id, vcpuCount } });
+      const res = await pods.create({ name: uniqueName('vcpu'), image: 'busybox:latest', cpu: { id: flavor!.id, vcpuCount } });
       conform(acceptedConformance('POD.CPU.ID_FROM_CATALOG', 'POD.CREATE.201_POD', res, 201, `vcpuCount ${vcpuCount} of ${flavor!.id} (range ${flavor!.vcpu.min}..${flavor!.vcpu.max})`));
     }
   });

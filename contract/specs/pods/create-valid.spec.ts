@@ -25,10 +25,10 @@ test.describe('createPod: valid requests answer 201 with the pod', () => {
     }
   });
 
-  test('every container field sent is echoed with the values sent', rules('POD.RESPONSE.CONTAINER_CONFIG', 'POD.GPU.RESPONSE', 'POD.CREATE.201_POD'), async ({ pods }) => {
+  test('every container field sent is echoed with the values sent', rules('POD.RESPONSE.CONTAINER_CONFIG', 'POD.GPU.RESPONSE', 'POD.CREATE.201_POD'), async ({ pods, uniqueName }) => {
     const gpu = picks(await pods.catalog()).nvidia!;
     const body = await pods.gpuBody({
-      name: 'cpc-echo', args: 'python -m http.server 8888', disk: 37, ports: ['8888/http', '22/tcp'],
+      name: uniqueName('echo'), args: 'python -m http.server 8888', disk: 37, ports: ['8888/http', '22/tcp'],
       env: { MODEL: 'llama', EMPTY: '' }, registry: null, cloud: 'COMMUNITY', gpu: { id: gpu.id, count: 2 },
     });
     const pod = await pods.created(body);

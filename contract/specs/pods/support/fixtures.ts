@@ -103,11 +103,13 @@ export const test = base.extend<{ pods: PodKit }>({
       },
       async madeSince(before) {
         const now = await kit.snapshot();
-        const { cleanupFile: file, runId } = runConfig();
+        const { cleanupFile: file } = runConfig();
         const others = file ? new Registry(file).knownIds('pod', testInfo.titlePath.slice(1).join(' › ')) : new Set<string>();
-        const run = `cpc-${runId ?? 'local'}-`;
+        // A pod named by another test of this run, of a concurrent shard or of any other run
+        // (`cpc-…` but not this test's prefix) is not this test's doing: what a refused request
+        // made carries this test's name.
         const mine = uniqueName.prefix;
-        return [...now].filter(([id, name]) => !before.has(id) && !others.has(id) && !(name?.startsWith(run) && !name.startsWith(mine))).map(([id]) => id);
+        return [...now].filter(([id, name]) => !before.has(id) && !others.has(id) && !(name?.startsWith('cpc-') && !name.startsWith(mine))).map(([id]) => id);
       },
       waitFor: (podId, statuses, options) => waitForStatus(api, emu, podId, statuses, options),
     };
