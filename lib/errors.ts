@@ -12,6 +12,7 @@
  * Model: undici's `lib/core/errors.js` (a class per error, a stable `UND_ERR_*` code each).
  */
 import { redactText } from './redact.js';
+import { ControlSurfaceError, LoadConfigError, StructuredFieldError } from './iso/errors.js';
 
 interface CpcErrorOptions extends ErrorOptions {
   /** Keep the message as given (an answer the emulator sends), instead of redacting it. */
@@ -319,12 +320,24 @@ export const ERROR_CATALOG = {
 export type ErrorCode = keyof typeof ERROR_CATALOG;
 
 /**
+ * The errors of code k6 runs (load scripts, lib/iso): defined in lib/iso/errors.ts, plain
+ * ECMAScript a k6 bundle can carry, so they extend Error rather than CpcError. Same prefix,
+ * same uniqueness; a k6 run reports them as script errors, the Node path exits with these codes.
+ */
+export const K6_SAFE_ERRORS = {
+  ERR_CPC_LOAD_CONFIG: { error: LoadConfigError, exit: 2, fields: [] },
+  ERR_CPC_LOAD_CONTROL: { error: ControlSurfaceError, exit: 2, fields: [] },
+  ERR_CPC_SF_PARSE: { error: StructuredFieldError, exit: 1, fields: ['at'] },
+} as const satisfies Record<string, { error: new (...args: never[]) => Error & { code: string }; exit: 1 | 2; fields: readonly string[] }>;
+
+/**
  * The process exit code for an error that ends a command: the catalog's (2 for configuration
  * and input, 1 otherwise), k6's own code for a {@link K6RunError}, 1 for anything uncatalogued.
  */
 export function exitCodeOf(error: unknown): number {
   if (error instanceof K6RunError) return error.exitCode;
   if (error instanceof CpcError) return (ERROR_CATALOG as Record<string, CatalogEntry>)[error.code]?.exit ?? 1;
+  if (error instanceof LoadConfigError || error instanceof ControlSurfaceError || error instanceof StructuredFieldError) return K6_SAFE_ERRORS[error.code].exit;
   return 1;
 }
 

@@ -6,7 +6,8 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as errors from '../lib/errors.js';
-import { ERROR_CATALOG, CpcError, ConfigError, errorLine, exitCodeOf, type ErrorCode } from '../lib/errors.js';
+import { ERROR_CATALOG, K6_SAFE_ERRORS, CpcError, ConfigError, errorLine, exitCodeOf, type ErrorCode } from '../lib/errors.js';
+import { ControlSurfaceError, LoadConfigError, StructuredFieldError } from '../lib/iso/errors.js';
 import { registerSecret, REDACTED } from '../lib/redact.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -112,7 +113,8 @@ test('errors: findings become a NonConformanceError naming each rule once, throu
 /** The product's folders (what the package ships and runs), and the parts k6 runs, which cannot import lib/errors.ts. */
 const PRODUCT = ['lib', 'bin', 'emulator', 'contract', 'property', 'reports'];
 const K6_RUNS = [
-  // Isomorphic code the k6 scripts import: plain ECMAScript with no imports outside lib/iso.
+  // Isomorphic code the k6 scripts import: plain ECMAScript with no imports outside lib/iso;
+  // its errors are lib/iso/errors.ts, listed in K6_SAFE_ERRORS and checked below.
   'lib/iso/',
 ];
 
@@ -161,4 +163,42 @@ test('errors: guard: the guard sees what it looks for', () => {
   assert.match('export class X extends Error {', /class\s+(\w+)(?:<[^>]*>)?\s+extends\s+([\w.]+)/);
   assert.match('  if (!x) throw new RangeError(`no`);', new RegExp(`\\bnew (${BUILTIN_ERRORS})\\(`));
   assert.ok(productFiles().length > 100, 'the product files are found');
+});
+
+// ---- The errors of code k6 runs (lib/iso/errors.ts), listed in K6_SAFE_ERRORS -------------
+
+const K6_SAMPLES: Record<keyof typeof K6_SAFE_ERRORS, () => Error & { code: string }> = {
+  ERR_CPC_LOAD_CONFIG: () => new LoadConfigError('CPC_LOAD_VUS must be an integer from 1 to 1000, got "many"'),
+  ERR_CPC_LOAD_CONTROL: () => new ControlSurfaceError('POST /__emulator… answered 404, expected 201'),
+  ERR_CPC_SF_PARSE: () => new StructuredFieldError('expected a token', 3),
+};
+
+test('errors: the k6-side errors share the prefix, are unique across both tables, and name their class', () => {
+  const all = [...Object.keys(ERROR_CATALOG), ...Object.keys(K6_SAFE_ERRORS)];
+  assert.equal(new Set(all).size, all.length, 'one code per error across both tables');
+  for (const [code, row] of Object.entries(K6_SAFE_ERRORS) as [keyof typeof K6_SAFE_ERRORS, (typeof K6_SAFE_ERRORS)[keyof typeof K6_SAFE_ERRORS]][]) {
+    const e = K6_SAMPLES[code]();
+    assert.match(code, /^ERR_CPC_[A-Z0-9_]+$/);
+    assert.equal(e.code, code);
+    assert.ok(e instanceof row.error, `${code} is a ${row.error.name}`);
+    assert.equal(e.name, row.error.name);
+    for (const f of row.fields) assert.ok(f in e, `${code} carries ${f}`);
+    assert.equal(exitCodeOf(e), row.exit, `${code} exits ${row.exit}`);
+  }
+  const source = readFileSync(join(ROOT, 'lib', 'iso', 'errors.ts'), 'utf8');
+  const defined = [...source.matchAll(/^export class (\w+) extends (\w+)/gm)].map((m) => m[1]!).sort();
+  assert.deepEqual(defined, Object.values(K6_SAFE_ERRORS).map((r) => r.error.name).sort(), 'every class of lib/iso/errors.ts is listed');
+});
+
+test('errors: guard: the code k6 runs (load/, lib/iso) defines its errors only in lib/iso/errors.ts', () => {
+  const files = [...tsFiles(join(ROOT, 'load')), ...tsFiles(join(ROOT, 'lib', 'iso'))]
+    .map((path) => relative(ROOT, path).split('\\').join('/'))
+    .filter((file) => file !== 'lib/iso/errors.ts');
+  const found: string[] = [];
+  for (const file of files) {
+    for (const m of readFileSync(join(ROOT, file), 'utf8').matchAll(/class\s+(\w+)(?:<[^>]*>)?\s+extends\s+([\w.]+)/g)) {
+      if (/Error$/.test(m[2]!)) found.push(`${file}: class ${m[1]} extends ${m[2]}`);
+    }
+  }
+  assert.deepEqual(found, [], 'define these in lib/iso/errors.ts and list them in K6_SAFE_ERRORS');
 });

@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { intKnob, LoadConfigError, numberKnob, targetUrls } from '../load/lib/config.ts';
+import { intKnob, numberKnob, targetUrls } from '../load/lib/config.ts';
+import { LoadConfigError } from '../lib/iso/errors.ts';
 import { jobBody, limitSizes } from '../load/lib/payload.ts';
 import { MB, MIB } from '../lib/iso/spec-constants.ts';
 import { summaryOutputs, toLoadSummary, type K6SummaryData } from '../load/lib/summary.ts';

@@ -6,9 +6,10 @@
  * relative path into `node_modules` ties every script to an npm install, which a k6-operator
  * ConfigMap or a `k6 cloud` archive of `load/` does not carry; its parser also reaches for
  * `TextDecoder` and `atob`, globals k6 does not promise. This file is plain ECMAScript with no
- * imports, and `test/load-structured-fields.test.ts` checks it against `structured-headers`
+ * imports outside lib/iso, and `test/load-structured-fields.test.ts` checks it against `structured-headers`
  * as the oracle.
  */
+import { StructuredFieldError } from './errors.ts';
 
 export type BareItem =
   | { type: 'integer'; value: number }
@@ -28,17 +29,6 @@ export interface SfItem { kind: 'item'; value: BareItem; params: Parameters }
 export interface SfInnerList { kind: 'inner-list'; items: SfItem[]; params: Parameters }
 export type ListMember = SfItem | SfInnerList;
 
-/** Thrown for input that is not a valid Structured Field; `at` is the offset where parsing stopped. */
-export class StructuredFieldError extends Error {
-  declare readonly code: 'SF_PARSE';
-  declare readonly at: number;
-  constructor(message: string, at: number) {
-    super(`${message} at offset ${at}`);
-    this.name = 'StructuredFieldError';
-    this.code = 'SF_PARSE';
-    this.at = at;
-  }
-}
 
 const DIGIT = /^[0-9]$/;
 const ALPHA = /^[A-Za-z]$/;

@@ -4,17 +4,9 @@
  * CPC_ENDPOINT_ID) plus scale knobs (CPC_LOAD_*), each with a small default so that a bare
  * `k6 run load/<script>.ts` is a smoke run. Pure ECMAScript.
  */
-export type Env = Record<string, string | undefined>;
+import { LoadConfigError } from '../../lib/iso/errors.ts';
 
-/** A bad knob value: the run stops before any request (k6 reports a script error). */
-export class LoadConfigError extends Error {
-  declare readonly code: 'CPC_LOAD_CONFIG';
-  constructor(message: string) {
-    super(message);
-    this.code = 'CPC_LOAD_CONFIG';
-    this.name = 'LoadConfigError';
-  }
-}
+export type Env = Record<string, string | undefined>;
 
 /** An integer knob within [min, max]; the default when unset or empty. */
 export function intKnob(env: Env, name: string, fallback: number, min = 1, max = 1000000): number {

@@ -6,6 +6,7 @@
  */
 import http from 'k6/http';
 import { envKeys, seedOf, targetUrls, type Env } from './config.ts';
+import { ControlSurfaceError } from '../../lib/iso/errors.ts';
 
 export interface Target {
   baseUrl: string;
@@ -27,15 +28,6 @@ export interface WorldRequest {
   scale: number;
 }
 
-/** A control-surface call that did not answer as documented: the run cannot start. */
-export class ControlSurfaceError extends Error {
-  declare readonly code: 'CPC_LOAD_CONTROL';
-  constructor(message: string) {
-    super(message);
-    this.code = 'CPC_LOAD_CONTROL';
-    this.name = 'ControlSurfaceError';
-  }
-}
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 // Control calls are not the target's API under test: a 404 on a real target is the answer.
