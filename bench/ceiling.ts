@@ -11,7 +11,8 @@
  */
 import autocannon from 'autocannon';
 import { parseArgs } from 'node:util';
-import { BenchError, CREATE_POD, sampleAnswer, serve, type BareAnswer } from './support.js';
+import { CREATE_POD, sampleAnswer, serve, type BareAnswer } from './support.js';
+import { BenchError } from '../lib/errors.js';
 
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '5' }, spins: { type: 'string', default: '0,5,10,15,20' } } });
 const duration = Number(values.duration);

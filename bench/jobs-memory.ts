@@ -8,7 +8,8 @@
 import autocannon from 'autocannon';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
-import { advance, BenchError, benchWorld, mb, serve } from './support.js';
+import { advance, benchWorld, mb, serve } from './support.js';
+import { BenchError } from '../lib/errors.js';
 
 const { values } = parseArgs({ options: { jobs: { type: 'string', default: '1000000' }, batch: { type: 'string', default: '100000' } } });
 const total = Number(values.jobs);

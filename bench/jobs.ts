@@ -9,7 +9,8 @@
 import autocannon from 'autocannon';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
-import { alternate, BenchError, inWorld, ioTwin, ratiosOf, serve, type Served } from './support.js';
+import { alternate, inWorld, ioTwin, ratiosOf, serve, type Served } from './support.js';
+import { BenchError } from '../lib/errors.js';
 
 const { values } = parseArgs({ options: { duration: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, connections: { type: 'string', default: '50' } } });
 const duration = Number(values.duration);

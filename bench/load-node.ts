@@ -17,6 +17,7 @@ import { runScript } from '../lib/k6node/runner.js';
 import { findK6 } from '../lib/k6node/k6-binary.js';
 import { runK6Script } from '../bin/commands/load.js';
 import { PROJECT_ROOT } from '../bin/paths.js';
+import { BenchError } from '../lib/errors.js';
 
 const { values } = parseArgs({ options: { connections: { type: 'string' }, seconds: { type: 'string' } } });
 const connections = Number(values.connections ?? 8);
@@ -31,7 +32,7 @@ async function startEmulatorProcess(): Promise<{ url: string; stop: () => void }
     const m = /listening on (http:\/\/[^\s]+)/.exec(text);
     if (m) return { url: m[1]!, stop: () => child.kill('SIGTERM') };
   }
-  throw new Error(`the emulator did not start: ${text}`);
+  throw new BenchError(`the emulator did not start: ${text}`);
 }
 
 async function worldKey(url: string): Promise<string> {

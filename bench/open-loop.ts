@@ -14,6 +14,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as hdr from 'hdr-histogram-js';
 import { Pool } from 'undici';
+import { BenchError } from '../lib/errors.js';
 
 export interface OpenLoopOptions {
   url: string;
@@ -53,7 +54,7 @@ export function openLoopInChild(o: OpenLoopOptions): Promise<OpenLoopResult> {
     child.once('message', (m) => { result = m as OpenLoopResult; child.disconnect(); });
     child.once('exit', (code) => {
       if (result && code === 0) resolve(result);
-      else reject(new Error(`the open-loop generator exited with ${code}${result ? '' : ' before sending its figures'}`));
+      else reject(new BenchError(`the open-loop generator exited with ${code}${result ? '' : ' before sending its figures'}`));
     });
   });
 }

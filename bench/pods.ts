@@ -18,7 +18,8 @@ import autocannon from 'autocannon';
 import { parseArgs } from 'node:util';
 import { loadavg } from 'node:os';
 import { openLoopInChild } from './open-loop.js';
-import { alternate, BenchError, CREATE_POD, inWorld, ioTwin, ratiosOf, serve, type Served } from './support.js';
+import { alternate, CREATE_POD, inWorld, ioTwin, ratiosOf, serve, type Served } from './support.js';
+import { BenchError } from '../lib/errors.js';
 
 const BODY = CREATE_POD.body;
 /** Seconds of load each server gets before anything is measured. */

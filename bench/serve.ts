@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { startEmulator } from '../emulator/server.js';
 import { endThisTurn } from '../emulator/http/outbox.js';
 import type { BareAnswer } from './support.js';
+import { BenchError } from '../lib/errors.js';
 
 const kind = process.argv[2];
 
@@ -23,7 +24,7 @@ function spin(micros: number): void {
 
 async function listen(): Promise<number> {
   if (kind === 'emulator') return (await startEmulator({ port: 0 })).port;
-  if (kind !== 'bare') throw new RangeError(`unknown server kind ${kind}`);
+  if (kind !== 'bare') throw new BenchError(`unknown server kind ${kind}`);
   const { status, body: answer, headers = {}, parse = false, spinMicros = 0, batch = false } = process.argv[3] !== undefined
     ? JSON.parse(process.argv[3]) as BareAnswer
     : { status: 200, body: JSON.stringify({ id: 'job-00001', status: 'IN_QUEUE' }) };

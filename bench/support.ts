@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { request, type Dispatcher } from 'undici';
+import { BenchError } from '../lib/errors.js';
 
 export interface Served { child: ChildProcess; url: string; stop(): void; measure(): Promise<{ rss: number; heapUsed: number; gc: boolean }> }
 
@@ -130,7 +131,3 @@ export async function advance(url: string, world: string, ms: number): Promise<v
 
 export const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-/** A benchmark could not run as planned (a server died, a batch failed). */
-export class BenchError extends Error {
-  readonly code = 'CPC_BENCH';
-}

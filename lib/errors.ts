@@ -195,6 +195,11 @@ export class InternalError extends CpcError {
   readonly code = 'ERR_CPC_INTERNAL';
 }
 
+/** A benchmark (bench/) could not run as planned: a server died, a batch of requests failed. */
+export class BenchError extends CpcError {
+  readonly code = 'ERR_CPC_BENCH';
+}
+
 // ---- The load runner's Node path (lib/k6node) ----------------------------------------------
 
 /** An error that ends a load run with a k6 exit code (`exitCode`); the message is what k6 would print. */
@@ -308,6 +313,7 @@ export const ERROR_CATALOG = {
   ERR_CPC_SCHEMA_REGISTRY: entry(SchemaRegistryError, 1, ['schema']),
   ERR_CPC_SCHEMA_FACT_MISSING: entry(SchemaFactError, 1, ['schema', 'pointer']),
   ERR_CPC_INTERNAL: entry(InternalError, 1),
+  ERR_CPC_BENCH: entry(BenchError, 1),
   ERR_CPC_K6_RUN: entry(K6RunError, 1, ['exitCode']),
   ERR_CPC_K6_SCRIPT: entry(K6ScriptError, 1),
   ERR_CPC_K6_WORKER_DIED: entry(WorkerDiedError, 1),

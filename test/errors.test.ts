@@ -42,6 +42,7 @@ const SAMPLES: Record<ErrorCode, Sample> = {
   ERR_CPC_SCHEMA_REGISTRY: embedding(() => new errors.SchemaRegistryError('pod', `unknown schema "${V}"`)),
   ERR_CPC_SCHEMA_FACT_MISSING: embedding(() => new errors.SchemaFactError('pod', '/properties/gpu', V)),
   ERR_CPC_INTERNAL: embedding(() => new errors.InternalError(`unreachable: ${V}`)),
+  ERR_CPC_BENCH: embedding(() => new errors.BenchError(`createPod server exited with 1: ${V}`)),
   ERR_CPC_K6_RUN: embedding(() => new errors.K6RunError(107, `setup() threw: ${V}`)),
   ERR_CPC_K6_SCRIPT: embedding(() => new errors.K6ScriptError(V)),
   ERR_CPC_K6_WORKER_DIED: embedding(() => new errors.WorkerDiedError(`the worker crashed: ${V}`, 'Error: boom\n    at x')),
@@ -111,7 +112,7 @@ test('errors: findings become a NonConformanceError naming each rule once, throu
 // ---- The guard: no error class, and no plain throw, outside the catalog ---------------------
 
 /** The product's folders (what the package ships and runs), and the parts k6 runs, which cannot import lib/errors.ts. */
-const PRODUCT = ['lib', 'bin', 'emulator', 'contract', 'property', 'reports'];
+const PRODUCT = ['lib', 'bin', 'emulator', 'contract', 'property', 'reports', 'bench'];
 const K6_RUNS = [
   // Isomorphic code the k6 scripts import: plain ECMAScript with no imports outside lib/iso;
   // its errors are lib/iso/errors.ts, listed in K6_SAFE_ERRORS and checked below.
