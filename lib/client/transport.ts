@@ -27,9 +27,24 @@ export interface Transport {
 
 const DEFAULT_TIMEOUT_MS = 330_000;
 
+/**
+ * How long a pooled connection may sit idle before the client closes it. A server closes idle
+ * connections on its own clock (Node's default is 5 s, load balancers 60 s and more) and a
+ * request sent on a connection it is closing dies with ECONNRESET before any answer. Tests
+ * idle for seconds (the rate limit's pacing, polling), and a busy machine delays the client's
+ * own timers, so the client lets go of an idle connection well before any server would.
+ */
+const IDLE_KEEP_ALIVE_MS = 1_000;
+
 /** The undici transport: one keep-alive pool per client. */
 export function undiciTransport(options: { connections?: number } = {}): Transport & { close(): Promise<void> } {
-  const agent = new Agent({ connections: options.connections ?? 16, keepAliveTimeout: 10_000, headersTimeout: DEFAULT_TIMEOUT_MS, bodyTimeout: DEFAULT_TIMEOUT_MS });
+  const agent = new Agent({
+    connections: options.connections ?? 16,
+    keepAliveTimeout: IDLE_KEEP_ALIVE_MS,
+    keepAliveMaxTimeout: IDLE_KEEP_ALIVE_MS,
+    headersTimeout: DEFAULT_TIMEOUT_MS,
+    bodyTimeout: DEFAULT_TIMEOUT_MS,
+  });
   return {
     async send(req) {
       const started = performance.now();
