@@ -45,15 +45,17 @@ export function jobObjectConformance(res: ApiResult): Finding[] {
 
 /**
  * `{id, status}` (the answer of `/run`, `/cancel`, `/retry`): a job object whose status is
- * the one the operation names, attributed to `rule`; `id` the expected one when given.
+ * the one the operation names, attributed to `rule`; `id` the expected one when given. A wrong
+ * id breaks `idRule` (for /retry, JOB.STATE.RETRY_SAME_ID), so a target that changes the id
+ * fails that rule, not every rule of the tests that read a retry's answer.
  */
-export function jobHandleConformance(rule: string, res: ApiResult, status: JobStatus, id?: string): Finding[] {
+export function jobHandleConformance(rule: string, res: ApiResult, status: JobStatus, id?: string, idRule: string = rule): Finding[] {
   if (res.status < 200 || res.status >= 300) return [{ rule, message: `${res.operation}: expected a 2xx {id, status: ${status}}, got ${res.status} (${res.text.slice(0, 200)})` }];
   const findings = jobObjectConformance(res);
   if (jobJsonConformance(res).length) return findings;
   const body = res.body as { id?: unknown; status?: unknown };
   if (body.status !== status) findings.push({ rule, message: `${res.operation}: status is ${JSON.stringify(body.status)}, not ${status}` });
-  if (id !== undefined && body.id !== id) findings.push({ rule, message: `${res.operation}: id is ${JSON.stringify(body.id)}, not the job's ${id}` });
+  if (id !== undefined && body.id !== id) findings.push({ rule: idRule, message: `${res.operation}: id is ${JSON.stringify(body.id)}, not the job's ${id}` });
   return findings;
 }
 

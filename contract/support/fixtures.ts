@@ -39,8 +39,10 @@ const CLEANUP_RESERVE_MS = 20_000;
 /** Quotas for test worlds: high enough that only rate-limit tests meet a 429. */
 export const TEST_WORLD_QUOTAS = { minute: 100_000, hour: 1_000_000, day: 10_000_000 } as const;
 
-type WorkerFixtures = { httpTransport: Transport; target: TargetContext; faults: string[]; variants: string[]; detection: boolean; pacer: Pacer };
+type WorkerFixtures = { target: TargetContext; faults: string[]; variants: string[]; detection: boolean; pacer: Pacer };
 type TestFixtures = {
+  /** The test's own connection pool: a connection a server closed under one test never carries another test's request. */
+  httpTransport: Transport;
   worldOptions: WorldOptions; world: WorldInfo | undefined; api: ApiClient; emu: Emu; detectionFault: string | undefined;
   /** Set when the test manages the rate limit itself (its own emulator quotas): the client does not pace. */
   selfLimited: { on: boolean };
@@ -81,13 +83,16 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use(new Pacer({ workers: workerInfo.config.workers }));
   }, { scope: 'worker' }],
 
-  // One keep-alive connection pool per worker for every test's client (undici, as the rest of
-  // the product: a Playwright request context per test cost more CPU than the tests' own checks).
-  httpTransport: [async ({}, use) => {
+  // One keep-alive connection pool per test (undici, as the rest of the product: a Playwright
+  // request context per test cost more CPU than the tests' own checks). Per test, not per
+  // worker: behind a proxy at the live quota, a worker-wide pool sent later tests' requests on
+  // connections closed under an earlier test's refused oversized body, and they died with
+  // ECONNRESET before any answer (LIMIT.RUNSYNC.PAYLOAD_20MB, JOB.PURGE.RESPONSE blocked).
+  httpTransport: async ({}, use) => {
     const transport = undiciTransport();
     await use(transport);
     await transport.close();
-  }, { scope: 'worker' }],
+  },
 
   selfLimited: async ({ worldOptions }, use) => { await use({ on: worldOptions.quotas !== undefined }); },
 

@@ -44,7 +44,7 @@ test.describe('/cancel', () => {
 
   // Spec, Serverless job operations: Cancel, Retry and Purge queue take "Request: none". Sent with
   // no body at all (no Content-Type either), each does what the spec says.
-  test('cancel, retry and purge-queue sent with no request body are carried out', rules('JOB.HTTP.NO_REQUEST_BODY'), async ({ api, emu, target }) => {
+  test('cancel, retry and purge-queue sent with no request body are carried out', rules('JOB.HTTP.NO_REQUEST_BODY', 'JOB.STATE.RETRY_SAME_ID'), async ({ api, emu, target }) => {
     const rule = 'JOB.HTTP.NO_REQUEST_BODY';
     const jobs = jobsFor({ api, emu, target });
     const waiting = await jobs.submit({ sleepMs: 600_000 });
@@ -57,7 +57,7 @@ test.describe('/cancel', () => {
     const purged = (purge.body ?? {}) as { status?: unknown };
     conform(
       jobHandleConformance(rule, cancel, 'CANCELLED', waiting),
-      jobHandleConformance(rule, retry, 'IN_QUEUE', failed),
+      jobHandleConformance(rule, retry, 'IN_QUEUE', failed, 'JOB.STATE.RETRY_SAME_ID'),
       must(purge.status >= 200 && purge.status < 300 && purged.status === 'completed', rule, `/purge-queue with no body answered ${purge.status} ${purge.text.slice(0, 160)}`),
     );
   });

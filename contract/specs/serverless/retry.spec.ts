@@ -26,7 +26,7 @@ test.describe('/retry', () => {
     const again = (await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: 60_000, maxRealMs: 90_000 })).last;
     const againBody = (again.body ?? {}) as { output?: unknown; error?: unknown };
     conform(
-      jobHandleConformance('JOB.RETRY.RESPONSE', res, 'IN_QUEUE', id),
+      jobHandleConformance('JOB.RETRY.RESPONSE', res, 'IN_QUEUE', id, 'JOB.STATE.RETRY_SAME_ID'),
       jobHandleConformance('JOB.STATE.RETRY_FAILED', res, 'IN_QUEUE'),
       must((res.body as { id?: string } | undefined)?.id === id, 'JOB.STATE.RETRY_SAME_ID', `/retry answered id ${JSON.stringify((res.body as { id?: string } | undefined)?.id)}, not ${id}`),
       must(right.status === 200, 'JOB.STATE.RETRY_SAME_ID', `/status/${id} after /retry answered ${right.status}`),
@@ -38,7 +38,7 @@ test.describe('/retry', () => {
     );
   });
 
-  test('retrying a TIMED_OUT job requeues it', rules('JOB.STATE.RETRY_TIMED_OUT', 'JOB.RETRY.RESPONSE'), async ({ api, emu, target }) => {
+  test('retrying a TIMED_OUT job requeues it', rules('JOB.STATE.RETRY_TIMED_OUT', 'JOB.RETRY.RESPONSE', 'JOB.STATE.RETRY_SAME_ID'), async ({ api, emu, target }) => {
     emu.require('shorten the execution timeout');
     await setTimings(emu, { executionTimeoutMs: 5_000 });
     const jobs = jobsFor({ api, emu, target });
@@ -48,7 +48,7 @@ test.describe('/retry', () => {
     const right = await jobs.status(id);
     conform(
       must(statusOf(last) === 'TIMED_OUT', 'JOB.STATE.RETRY_TIMED_OUT', `setup: the job ended ${statusOf(last)}, not TIMED_OUT`),
-      jobHandleConformance('JOB.STATE.RETRY_TIMED_OUT', res, 'IN_QUEUE', id),
+      jobHandleConformance('JOB.STATE.RETRY_TIMED_OUT', res, 'IN_QUEUE', id, 'JOB.STATE.RETRY_SAME_ID'),
       must(!ended(statusOf(right)), 'JOB.STATE.RETRY_TIMED_OUT', `right after /retry the job is ${statusOf(right)}`),
     );
   });
