@@ -14,114 +14,12 @@ import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, UsageError, errorLine, exitCodeOf } from '../lib/errors.js';
 import { ENV_VARS, flagOf, type ConfigKey } from '../lib/config.js';
-import { parseRunConfig } from '../lib/run-config.js';
-import { PROFILE_VARIABLES } from '../lib/profile.js';
-import { listedTests, preflight, preflightText } from '../lib/preflight.js';
-import { parseShard } from '../reports/merge.js';
-import { runConformance } from './commands/conformance.js';
-import { REPORT_USAGE, reportCommand } from './commands/report.js';
-import { DIFF_USAGE, diffCommand } from './commands/diff.js';
-import { runDetection } from './commands/detect.js';
-import { listPlaywright } from './commands/playwright.js';
-import { exitOf } from './commands/child.js';
 import { PROJECT_ROOT, defaultOutDir, tsxLoader } from './paths.js';
+import { USAGE, USAGES } from './usage.js';
+import { exitOf } from './commands/child.js';
 
-const TARGET_OPTIONS = `target options (or the environment variables in brackets):
-${(Object.keys(ENV_VARS) as ConfigKey[]).map((k) => `  --${flagOf(k).padEnd(18)} [${ENV_VARS[k]}]`).join('\n')}
-  target profile (environment): ${Object.values(PROFILE_VARIABLES).join(', ')}
-`;
-
-const USAGE = `usage: cpc <command> [options]
-
-commands:
-  conformance   run the suite against the target and write reports (default target: embedded emulator)
-  preflight     check a configured target without creating anything, and show what a run will do
-  report        re-render a saved report, or merge the partial reports of a sharded run
-  diff          compare two saved reports rule by rule
-  detect        the detection matrix: every emulator fault must fail the rule it breaks
-  emulator      start the emulator standalone (prints its URL and keys)
-  load          run the load scenarios (k6 when on PATH, else the Node path)
-  help          cpc help <command>: that command's options
-
-Reports go to reports/out under the working directory. cpc <command> --help for each command.
-`;
-
-const CONFORMANCE_USAGE = `usage: cpc conformance [options]
-
-  Runs the contract and property suites (and, against the embedded emulator, the load
-  scenarios) with one seed, and writes conformance.json, junit.xml, report.html and summary.md.
-  Against a configured target (CPC_BASE_URL) the preflight checks run first: a configuration
-  problem exits 2 before anything is created.
-
-${TARGET_OPTIONS}
-run options:
-  --out DIR            report folder (default reports/out)
-  --project NAME       contract or property (repeatable; default both)
-  --grep RE            only tests whose title or rule tag matches
-  --workers N          parallel workers (default 2)
-  --shard I/N          run slice I of N (Playwright's sharding); the report is partial: merge with cpc report --merge
-  --faults id,id       switch emulator faults on (embedded emulator only)
-  --quiet-summary      dots instead of one line per test
-  --baseline FILE      expectations file of known differences: any change exits 1
-  --update-baseline    rewrite the baseline file from this run, on purpose
-  --load-dir DIR       load summaries to merge (default <out>/load)
-  --probe-every MS     watchdog interval for a remote target (default 15000)
-  --artifacts DIR      Playwright's output folder (default test-results)
-  --load / --skip-load run the load scenarios (default: with the embedded emulator only, beside the suites;
-                       on a deployment after them)
-  --skip-preflight     against a configured target, start without the preflight checks
-
-CPC_SEED replays a run; without it a seed is chosen, printed and recorded in the report.
-`;
-
-const PREFLIGHT_USAGE = `usage: cpc preflight [target options]
-
-  Against the configured target, without creating anything: checks that REST v2, serverless,
-  REST v1 and GraphQL answer, that each key authenticates (the read-only key is refused a
-  write, the other key is another account), that the endpoint and template ids exist (CPC_TEMPLATE_ID,
-  CPC_MODEL_ENDPOINT_ID too), and reads the catalog. Then prints which rules will run, which
-  will be skipped and why, and what the run will create.
-  Exit 0 ready, 2 when something required is missing or refused (named by its variable).
-
-${TARGET_OPTIONS}`;
-
-const DETECT_USAGE = `usage: cpc detect [--faults id,id] [--per-fault N] [--workers N] [--out DIR] [--full] [--variants id,id]
-
-  The detection matrix: runs tests with each emulator fault on; every fault must be detected
-  by the rule it breaks. Writes detection.json (and re-renders conformance.json of --out).
-  --faults id,id       only these faults (default: the whole catalog)
-  --per-fault N        tests run per fault
-  --full               the whole suite once per fault (nightly): the MUST rules each fault fails,
-                       its own among them and at most 3 (detection-full.json)
-  --variants id,id     conforming emulator variants or sets (live) on in every world: the suite
-                       must still catch every fault (emulator/README.md, Variants)
-`;
-
-const EMULATOR_USAGE = `usage: cpc emulator [--port N] [--host H] [--key K] [--clock auto|manual] [--scale N] [--faults id,id] [--quotas m,h,d]
-
-  Starts the emulator standalone and prints its URL, keys and seeded ids as CPC_* lines
-  (port 0 picks a free port). Ctrl-C stops it.
-`;
-
-const LOAD_USAGE = `usage: cpc load [--runner auto|k6|node] [--scenario NAME ...] [--out DIR] [target options]
-
-  Runs every load scenario against the target (default: the embedded emulator), on k6 when a
-  k6 binary is on PATH, else on the Node path at smoke scale. Summaries go to reports/out/load.
-  Exit 0 when every scenario passed, k6's code otherwise (99: a threshold failed).
-`;
-
-const MERGE_USAGE = `
-
-  cpc report --merge A.json B.json ... [--out DIR] [--baseline FILE]
-    Merges the partial reports of every shard of one run (cpc conformance --shard i/n, same
-    CPC_SEED) into one report; rule verdicts are computed again from all the tests.
-    Exit as cpc conformance: 0 conformant, 1 not, 2 reports that do not belong together.
-`;
-
-const USAGES: Record<string, string> = {
-  conformance: CONFORMANCE_USAGE, preflight: PREFLIGHT_USAGE, report: REPORT_USAGE + MERGE_USAGE, diff: DIFF_USAGE,
-  detect: DETECT_USAGE, emulator: EMULATOR_USAGE, load: LOAD_USAGE,
-};
+// Each command's modules load when that command runs (`await import`), so help, usage errors
+// and configuration errors answer without loading the suite, the reports and Playwright.
 
 const wantsHelp = (args: readonly string[]): boolean => args.includes('--help') || args.includes('-h');
 
@@ -168,8 +66,8 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'conformance': return conformanceCommand(rest);
     case 'preflight': return preflightCommand(rest);
-    case 'report': return rest[0] === 'diff' ? diffCommand(rest.slice(1)) : reportCommand(rest);
-    case 'diff': return diffCommand(rest);
+    case 'report': return rest[0] === 'diff' ? (await import('./commands/diff.js')).diffCommand(rest.slice(1)) : (await import('./commands/report.js')).reportCommand(rest);
+    case 'diff': return (await import('./commands/diff.js')).diffCommand(rest);
     case 'detect': return detectCommand(rest);
     case 'emulator': return runScript(join(PROJECT_ROOT, 'emulator', 'main.ts'), rest);
     default: return runScript(join(PROJECT_ROOT, 'bin', 'commands', 'load.ts'), rest.includes('--out') || rest.some((a) => a.startsWith('--out=')) ? rest : [...rest, '--out', defaultOutDir('load')]);
@@ -191,6 +89,8 @@ async function conformanceCommand(rest: string[]): Promise<number> {
   if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) throw new ConfigError(`--workers must be a positive integer, got "${String(v.workers)}"`, '--workers');
   const probeEvery = v['probe-every'] === undefined ? undefined : Number(v['probe-every']);
   if (probeEvery !== undefined && !(Number.isInteger(probeEvery) && probeEvery >= 100)) throw new ConfigError(`--probe-every must be an integer of at least 100 (ms), got "${String(v['probe-every'])}"`, '--probe-every');
+  const { runConformance } = await import('./commands/conformance.js');
+  const { parseShard } = await import('../reports/merge.js');
   const outcome = await runConformance({
     flags: targetFlags(v),
     outDir: typeof v.out === 'string' ? v.out : defaultOutDir(),
@@ -218,6 +118,9 @@ function loadChoice(on: boolean, off: boolean): 'auto' | 'on' | 'off' {
 
 async function preflightCommand(rest: string[]): Promise<number> {
   const { values } = parse('preflight', rest, targetOptions);
+  const { parseRunConfig } = await import('../lib/run-config.js');
+  const { listedTests, preflight, preflightText } = await import('../lib/preflight.js');
+  const { listPlaywright } = await import('./commands/playwright.js');
   const run = parseRunConfig(process.env, targetFlags(values));
   const config = run.target;
   if (config.kind === 'embedded') {
@@ -235,6 +138,7 @@ async function detectCommand(args: string[]): Promise<number> {
   if (perFault !== undefined && !(Number.isInteger(perFault) && perFault > 0)) throw new ConfigError(`--per-fault must be a positive integer, got "${v['per-fault']}"`, '--per-fault');
   const workers = v.workers === undefined ? undefined : Number(v.workers);
   if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) throw new ConfigError(`--workers must be a positive integer, got "${v.workers}"`, '--workers');
+  const { runDetection } = await import('./commands/detect.js');
   const { exitCode } = await runDetection({
     outDir: v.out ?? defaultOutDir(),
     faults: v.faults ? v.faults.split(',').map((f) => f.trim()).filter(Boolean) : [],

@@ -7,13 +7,7 @@ import { diffHtml } from '../../reports/render/diff-html.js';
 import { writeScrubbed } from '../../reports/write.js';
 import { PROJECT_ROOT, defaultOutDir } from '../paths.js';
 import { loadReport } from './saved-report.js';
-
-export const DIFF_USAGE = `usage: cpc diff A.json B.json [--out DIR]
-
-  Compares two saved reports (say, the emulator and a real deployment) and lists every rule
-  whose verdict or observed behaviour differs, as diff.md and diff.html in DIR (default
-  reports/out/diff). Exit 0 when identical, 1 when different, 2 when a report is unreadable.
-`;
+import { DIFF_USAGE } from '../usage.js';
 
 /** `cpc diff A B`: every rule whose verdict or observed value differs. */
 export function diffCommand(argv: string[]): number {

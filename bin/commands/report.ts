@@ -5,14 +5,7 @@ import { defaultOutDir } from '../paths.js';
 import { mergeReports } from '../../reports/merge.js';
 import { loadReport } from './saved-report.js';
 import { exitCodeOf, publish } from './publish.js';
-
-export const REPORT_USAGE = `usage: cpc report [--from FILE] [--out DIR] [--baseline FILE [--update-baseline]]
-       cpc report diff A.json B.json [--out DIR]
-
-  Re-renders every format (conformance.json, junit.xml, report.html, summary.md) from a
-  saved JSON report. --from defaults to reports/out/conformance.json, --out to its folder.
-  With --baseline, the saved run is compared with the expectations file (exit 1 on change).
-`;
+import { REPORT_USAGE } from '../usage.js';
 
 /** `cpc report`: every format again from a saved JSON report, optionally against a baseline. */
 export function reportCommand(argv: string[]): number {

@@ -1,0 +1,117 @@
+import { ENV_VARS, flagOf, type ConfigKey } from '../lib/config.js';
+import { PROFILE_VARIABLES } from '../lib/profile.js';
+
+// The command line's usage texts: `cpc --help`, `cpc help <command>` and every usage error print
+// these without loading the commands themselves.
+
+const TARGET_OPTIONS = `target options (or the environment variables in brackets):
+${(Object.keys(ENV_VARS) as ConfigKey[]).map((k) => `  --${flagOf(k).padEnd(18)} [${ENV_VARS[k]}]`).join('\n')}
+  target profile (environment): ${Object.values(PROFILE_VARIABLES).join(', ')}
+`;
+
+export const USAGE = `usage: cpc <command> [options]
+
+commands:
+  conformance   run the suite against the target and write reports (default target: embedded emulator)
+  preflight     check a configured target without creating anything, and show what a run will do
+  report        re-render a saved report, or merge the partial reports of a sharded run
+  diff          compare two saved reports rule by rule
+  detect        the detection matrix: every emulator fault must fail the rule it breaks
+  emulator      start the emulator standalone (prints its URL and keys)
+  load          run the load scenarios (k6 when on PATH, else the Node path)
+  help          cpc help <command>: that command's options
+
+Reports go to reports/out under the working directory. cpc <command> --help for each command.
+`;
+
+const CONFORMANCE_USAGE = `usage: cpc conformance [options]
+
+  Runs the contract and property suites (and, against the embedded emulator, the load
+  scenarios) with one seed, and writes conformance.json, junit.xml, report.html and summary.md.
+  Against a configured target (CPC_BASE_URL) the preflight checks run first: a configuration
+  problem exits 2 before anything is created.
+
+${TARGET_OPTIONS}
+run options:
+  --out DIR            report folder (default reports/out)
+  --project NAME       contract or property (repeatable; default both)
+  --grep RE            only tests whose title or rule tag matches
+  --workers N          parallel workers (default 2)
+  --shard I/N          run slice I of N (Playwright's sharding); the report is partial: merge with cpc report --merge
+  --faults id,id       switch emulator faults on (embedded emulator only)
+  --quiet-summary      dots instead of one line per test
+  --baseline FILE      expectations file of known differences: any change exits 1
+  --update-baseline    rewrite the baseline file from this run, on purpose
+  --load-dir DIR       load summaries to merge (default <out>/load)
+  --probe-every MS     watchdog interval for a remote target (default 15000)
+  --artifacts DIR      Playwright's output folder (default test-results)
+  --load / --skip-load run the load scenarios (default: with the embedded emulator only, beside the suites;
+                       on a deployment after them)
+  --skip-preflight     against a configured target, start without the preflight checks
+
+CPC_SEED replays a run; without it a seed is chosen, printed and recorded in the report.
+`;
+
+const PREFLIGHT_USAGE = `usage: cpc preflight [target options]
+
+  Against the configured target, without creating anything: checks that REST v2, serverless,
+  REST v1 and GraphQL answer, that each key authenticates (the read-only key is refused a
+  write, the other key is another account), that the endpoint and template ids exist (CPC_TEMPLATE_ID,
+  CPC_MODEL_ENDPOINT_ID too), and reads the catalog. Then prints which rules will run, which
+  will be skipped and why, and what the run will create.
+  Exit 0 ready, 2 when something required is missing or refused (named by its variable).
+
+${TARGET_OPTIONS}`;
+
+const DETECT_USAGE = `usage: cpc detect [--faults id,id] [--per-fault N] [--workers N] [--out DIR] [--full] [--variants id,id]
+
+  The detection matrix: runs tests with each emulator fault on; every fault must be detected
+  by the rule it breaks. Writes detection.json (and re-renders conformance.json of --out).
+  --faults id,id       only these faults (default: the whole catalog)
+  --per-fault N        tests run per fault
+  --full               the whole suite once per fault (nightly): the MUST rules each fault fails,
+                       its own among them and at most 3 (detection-full.json)
+  --variants id,id     conforming emulator variants or sets (live) on in every world: the suite
+                       must still catch every fault (emulator/README.md, Variants)
+`;
+
+const EMULATOR_USAGE = `usage: cpc emulator [--port N] [--host H] [--key K] [--clock auto|manual] [--scale N] [--faults id,id] [--quotas m,h,d]
+
+  Starts the emulator standalone and prints its URL, keys and seeded ids as CPC_* lines
+  (port 0 picks a free port). Ctrl-C stops it.
+`;
+
+const LOAD_USAGE = `usage: cpc load [--runner auto|k6|node] [--scenario NAME ...] [--out DIR] [target options]
+
+  Runs every load scenario against the target (default: the embedded emulator), on k6 when a
+  k6 binary is on PATH, else on the Node path at smoke scale. Summaries go to reports/out/load.
+  Exit 0 when every scenario passed, k6's code otherwise (99: a threshold failed).
+`;
+
+const MERGE_USAGE = `
+
+  cpc report --merge A.json B.json ... [--out DIR] [--baseline FILE]
+    Merges the partial reports of every shard of one run (cpc conformance --shard i/n, same
+    CPC_SEED) into one report; rule verdicts are computed again from all the tests.
+    Exit as cpc conformance: 0 conformant, 1 not, 2 reports that do not belong together.
+`;
+
+export const REPORT_USAGE = `usage: cpc report [--from FILE] [--out DIR] [--baseline FILE [--update-baseline]]
+       cpc report diff A.json B.json [--out DIR]
+
+  Re-renders every format (conformance.json, junit.xml, report.html, summary.md) from a
+  saved JSON report. --from defaults to reports/out/conformance.json, --out to its folder.
+  With --baseline, the saved run is compared with the expectations file (exit 1 on change).
+`;
+
+export const DIFF_USAGE = `usage: cpc diff A.json B.json [--out DIR]
+
+  Compares two saved reports (say, the emulator and a real deployment) and lists every rule
+  whose verdict or observed behaviour differs, as diff.md and diff.html in DIR (default
+  reports/out/diff). Exit 0 when identical, 1 when different, 2 when a report is unreadable.
+`;
+
+export const USAGES: Record<string, string> = {
+  conformance: CONFORMANCE_USAGE, preflight: PREFLIGHT_USAGE, report: REPORT_USAGE + MERGE_USAGE, diff: DIFF_USAGE,
+  detect: DETECT_USAGE, emulator: EMULATOR_USAGE, load: LOAD_USAGE,
+};
