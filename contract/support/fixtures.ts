@@ -1,6 +1,10 @@
 import { appendFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
-import { test as base } from '@playwright/test';
+// Playwright's test without its browser fixtures (declared in its public types): the suite
+// sends through undici and never opens a browser, and the browser test's automatic fixtures
+// (trace recording, context configuration) each cost a step with a captured stack per test.
+// Every fixture below is `box: 'self'` for the same reason: no step of its own, no stack.
+import { _baseTest as base } from '@playwright/test';
 import { readDetectionPlan, testKey } from '../../lib/detection/plan.js';
 import type { TargetConfig } from '../../lib/config.js';
 import { runConfig } from '../../lib/run-config.js';
@@ -74,29 +78,29 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use(fault);
     // `cpc detect --full`: most tests pass with a given fault on; only a failed one is marked expected.
     if (plan.all && testInfo.status === 'failed') testInfo.fail();
-  }, { auto: true }],
+  }, { auto: true, box: 'self' }],
 
   worldOptions: [{}, { option: true }],
 
   // One per worker: the target's rate-limit windows are shared by every test the worker runs.
   pacer: [async ({}, use, workerInfo) => {
     await use(new Pacer({ workers: workerInfo.config.workers }));
-  }, { scope: 'worker' }],
+  }, { scope: 'worker', box: 'self' }],
 
   // One keep-alive connection pool per test (undici, as the rest of the product: a Playwright
   // request context per test cost more CPU than the tests' own checks). Per test, not per
   // worker: behind a proxy at the live quota, a worker-wide pool sent later tests' requests on
   // connections closed under an earlier test's refused oversized body, and they died with
   // ECONNRESET before any answer (LIMIT.RUNSYNC.PAYLOAD_20MB, JOB.PURGE.RESPONSE blocked).
-  httpTransport: async ({}, use) => {
+  httpTransport: [async ({}, use) => {
     const transport = undiciTransport();
     await use(transport);
     await transport.close();
-  },
+  }, { box: 'self' }],
 
-  selfLimited: async ({ worldOptions }, use) => { await use({ on: worldOptions.quotas !== undefined }); },
+  selfLimited: [async ({ worldOptions }, use) => { await use({ on: worldOptions.quotas !== undefined }); }, { box: 'self' }],
 
-  uniqueName: async ({}, use, testInfo) => { await use(uniqueNameFactory(testInfo.testId, testInfo.repeatEachIndex, testInfo.retry)); },
+  uniqueName: [async ({}, use, testInfo) => { await use(uniqueNameFactory(testInfo.testId, testInfo.repeatEachIndex, testInfo.retry)); }, { box: 'self' }],
 
   target: [async ({}, use) => {
     // The run configuration registers its keys with lib/redact.ts as it is read.
@@ -109,18 +113,18 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     if (config.apiKeyReadonly) envKeys.readonly = config.apiKeyReadonly;
     if (config.apiKeyOther) envKeys.other = config.apiKeyOther;
     await use({ config, urls, ...(control ? { control } : {}), envKeys, ...(config.endpointId ? { endpointId: config.endpointId } : {}) });
-  }, { scope: 'worker' }],
+  }, { scope: 'worker', box: 'self' }],
 
   // A fresh emulator world per test: its own accounts, keys, clock, quotas and faults.
-  world: async ({ target, faults, variants, worldOptions, detectionFault }, use) => {
+  world: [async ({ target, faults, variants, worldOptions, detectionFault }, use) => {
     if (!target.control) { await use(undefined); return; }
     const all = [...faults, ...(worldOptions.faults ?? []), ...(detectionFault ? [detectionFault] : [])];
     const world = await target.control.createWorld({ quotas: TEST_WORLD_QUOTAS, ...worldOptions, faults: all, variants: [...variants, ...(worldOptions.variants ?? [])] });
     await use(world);
     await target.control.deleteWorld(world.id).catch(() => undefined);
-  },
+  }, { box: 'self' }],
 
-  api: async ({ httpTransport, target, world, pacer, selfLimited }, use, testInfo) => {
+  api: [async ({ httpTransport, target, world, pacer, selfLimited }, use, testInfo) => {
     const keys = world ? world.keys : target.envKeys;
     const transport = pacedTransport(httpTransport, pacer, {
       budgetMs: runConfig().profile.rateLimitBudgetMs, disabled: () => selfLimited.on,
@@ -140,7 +144,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     if (client.history.length > 0) {
       await testInfo.attach('evidence', { body: JSON.stringify(client.history.slice(-6), null, 2), contentType: 'application/json' });
     }
-  },
+  }, { box: 'self' }],
 
   // Auto, so it is set up before (and torn down after) the helpers that delete their own creations.
   cleanup: [async ({ api, target }, use, testInfo) => {
@@ -157,9 +161,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       if (testInfo.timeout > 0 && testInfo.timeout - (Date.now() - started) < CLEANUP_RESERVE_MS) break;
       await deleteResource(api, r);
     }
-  }, { auto: true }],
+  }, { auto: true, box: 'self' }],
 
-  emu: async ({ target, world, selfLimited }, use, testInfo) => {
+  emu: [async ({ target, world, selfLimited }, use, testInfo) => {
     const control = target.control;
     const emu: Emu = {
       available: control !== undefined && world !== undefined,
@@ -179,7 +183,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       },
     };
     await use(emu);
-  },
+  }, { box: 'self' }],
 });
 
 /**

@@ -49,7 +49,7 @@ export const ruleFor = (operation: GraphqlOperation, callerRule: string): string
   (OWN_RULES[operation].about.test(callerRule) ? callerRule : OWN_RULES[operation].rule);
 
 export const test = base.extend<{ gql: GqlKit }>({
-  gql: async ({ api, uniqueName }, use) => {
+  gql: [async ({ api, uniqueName }, use) => {
     const send = (document: string, auth: KeyRole | 'none' = 'main') => api.graphql(document, undefined, { auth });
     const kit: GqlKit = {
       name: uniqueName,
@@ -77,5 +77,5 @@ export const test = base.extend<{ gql: GqlKit }>({
     };
     // What the test creates is deleted by the run-wide cleanup (contract/support/cleanup.ts).
     await use(kit);
-  },
+  }, { box: 'self' }],
 });

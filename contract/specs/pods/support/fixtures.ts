@@ -47,7 +47,7 @@ function defaultGpu(c: PodCatalog): PodCatalog['gpus'][number] | undefined {
 }
 
 export const test = base.extend<{ pods: PodKit }>({
-  pods: async ({ api, emu, uniqueName }, use, testInfo) => {
+  pods: [async ({ api, emu, uniqueName }, use, testInfo) => {
     const madePods: string[] = [];
     const madeVolumes: string[] = [];
     const profile = runConfig().profile;
@@ -116,7 +116,7 @@ export const test = base.extend<{ pods: PodKit }>({
     await use(kit);
     // A fresh emulator world disappears with the test; a real target keeps what the test made.
     if (!emu.available) await cleanUp(api, madePods, madeVolumes);
-  },
+  }, { box: 'self' }],
 });
 
 async function cleanUp(api: ApiClient, pods: string[], volumes: string[]): Promise<void> {
