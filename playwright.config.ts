@@ -2,6 +2,7 @@ import { defineConfig } from '@playwright/test';
 import { detectionProjects } from './lib/detection/projects.js';
 import { variantProjects } from './lib/variants/projects.js';
 import { shareRunConfig } from './lib/run-config.js';
+import { SUITE_FILES, SUITE_PROJECT } from './lib/suites.js';
 
 // The run's configuration (lib/run-config.ts): the one the command line handed down, or, for a
 // plain `npx playwright test`, read from the user's variables here and shared with global setup
@@ -23,8 +24,11 @@ export default defineConfig<object, { faults: string[]; variants: string[]; dete
   outputDir: 'test-results',
   // Faults and conforming variants (emulator/variants.ts) every test world answers with.
   use: { faults: run.faults, variants: run.variants },
-  // A matrix run (cpc detect, the variant matrix) names its plan in the run configuration.
-  projects: run.plan?.kind === 'detection' ? detectionProjects() : run.plan?.kind === 'variants' ? variantProjects() : [
+  // A matrix run (cpc detect, the variant matrix) names its plan in the run configuration;
+  // `cpc conformance` names its suites, run in one project so its workers serve both.
+  projects: run.plan?.kind === 'detection' ? detectionProjects() : run.plan?.kind === 'variants' ? variantProjects() : run.suites ? [
+    { name: SUITE_PROJECT, testDir: '.', testMatch: run.suites.map((s) => SUITE_FILES[s]) },
+  ] : [
     { name: 'contract', testDir: './contract/specs', testMatch: /.*\.spec\.ts$/ },
     { name: 'property', testDir: './property', testMatch: /.*\.prop\.ts$/ },
     // The HTML report in a real browser (npm run test:report-ui); never part of a conformance run.

@@ -13,6 +13,9 @@ export interface Evidence {
 /** Evidence keeps at most this many characters of a body; the byte count stays exact. */
 export const EVIDENCE_BODY_LIMIT = 4096;
 
+/** A curl line carries a body up to this many bytes; a larger one is referred to as a file. */
+export const CURL_BODY_LIMIT = 64 * 1024;
+
 export function clip(text: string, limit = EVIDENCE_BODY_LIMIT): string {
   return text.length <= limit ? text : `${text.slice(0, limit)}… (${text.length - limit} more characters)`;
 }
@@ -41,7 +44,7 @@ export function toCurl(input: CurlInput): string {
     parts.push('-H', v.includes('${') ? `"${name}: ${v.replace(/"/g, '\\"')}"` : shellQuote(`${name}: ${v}`));
   }
   if (input.body !== undefined && input.bodyBytes > 0) {
-    parts.push(input.bodyBytes > 64 * 1024 ? `--data-binary @body.json  # ${input.bodyBytes} bytes` : `--data-raw ${shellQuote(swap(input.body))}`);
+    parts.push(input.bodyBytes > CURL_BODY_LIMIT ? `--data-binary @body.json  # ${input.bodyBytes} bytes` : `--data-raw ${shellQuote(swap(input.body))}`);
   }
   return redactText(parts.join(' '));
 }

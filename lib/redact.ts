@@ -13,10 +13,16 @@
 export const REDACTED = '[REDACTED]';
 
 const known = new Set<string>();
+/** The registered keys, longest first; sorted again only after a registration (a worker registers a world's keys per test and redacts every exchange). */
+let knownOrdered: string[] | undefined;
+const longestFirst = (a: string, b: string): number => b.length - a.length;
 
 /** Registers a secret value (an API key) so every later redaction removes it. */
 export function registerSecret(value: string | undefined): void {
-  if (value && value.length >= 6) known.add(value);
+  if (value && value.length >= 6 && !known.has(value)) {
+    known.add(value);
+    knownOrdered = undefined;
+  }
 }
 
 // A credential value: no spaces, quotes or separators; `${VAR}` references (curl lines),
@@ -75,7 +81,11 @@ export function harvestValue(value: unknown, into: Set<string> = new Set()): Set
 export function redactText(text: string, keys: Iterable<string> = []): string {
   let out = text;
   // Longest first, so a key that contains another is removed whole.
-  for (const key of [...known, ...keys].sort((a, b) => b.length - a.length)) if (out.includes(key)) out = out.split(key).join(REDACTED);
+  const registered = (knownOrdered ??= [...known].sort(longestFirst));
+  const learnt = [...keys];
+  for (const key of learnt.length ? [...registered, ...learnt].sort(longestFirst) : registered) {
+    if (key.length <= out.length && out.includes(key)) out = out.split(key).join(REDACTED);
+  }
   for (const re of PLACES) out = out.replace(re, (match, token: string) => match.slice(0, match.length - token.length) + REDACTED);
   return out;
 }

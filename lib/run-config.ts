@@ -4,6 +4,7 @@ import { ConfigError } from './errors.js';
 import { registerSecret } from './redact.js';
 import { loadProfile, type TargetProfile } from './profile.js';
 import { ENV_VARS, loadTargetConfig, type ConfigKey, type TargetConfig } from './config.js';
+import type { SuiteName } from './suites.js';
 
 /**
  * The run's configuration: one typed object, written once by the command line (or, for a plain
@@ -61,6 +62,8 @@ export interface RunConfig {
   runId?: string;
   cleanupFile?: string;
   pacingFile?: string;
+  /** `cpc conformance`: the suites to run, in one Playwright project (lib/suites.ts). */
+  suites?: SuiteName[];
   /** The matrix plan this run executes, written by `cpc detect` or the variant matrix. */
   plan?: { kind: PlanKind; file: string };
 }

@@ -22,8 +22,10 @@
 import type { Rule } from '../lib/rules.js';
 import type { BlockedReason, Observation, RuleResult, TestOutcome, Verdict } from './model.js';
 import type { RawPlannedTest, RawTestResult } from './raw.js';
+import { suiteOfFile } from '../lib/suites.js';
 
-const kindOf = (project: string): TestOutcome['kind'] => (project === 'contract' || project === 'property' || project === 'load' ? project : 'other');
+/** A test's kind: its suite, by its file (one project runs both suites in `cpc conformance`), else its project's name. */
+const kindOf = (project: string, file: string): TestOutcome['kind'] => suiteOfFile(file) ?? (project === 'contract' || project === 'property' || project === 'load' ? project : 'other');
 const titleOf = (t: { title: string; titlePath: string[] }): string => [...t.titlePath.slice(0, -1), t.title].filter(Boolean).join(' › ');
 
 function statusOf(s: RawTestResult['status']): TestOutcome['status'] {
@@ -51,7 +53,7 @@ export function toOutcomes(raw: readonly RawTestResult[], planned: readonly RawP
     const status = statusOf(r.status);
     const evidence = keptEvidence(r, status);
     return {
-      id: r.id, kind: kindOf(r.project), title: titleOf(r), file: r.file, status, durationMs: Math.max(0, Math.round(r.durationMs)),
+      id: r.id, kind: kindOf(r.project, r.file), title: titleOf(r), file: r.file, status, durationMs: Math.max(0, Math.round(r.durationMs)),
       rules: r.rules, failedRules: r.failedRules,
       ...(r.skipReason ? { skipReason: r.skipReason } : {}),
       ...(r.error ? { error: r.error } : {}),
@@ -63,7 +65,7 @@ export function toOutcomes(raw: readonly RawTestResult[], planned: readonly RawP
   for (const p of planned) {
     if (seen.has(p.id)) continue;
     seen.add(p.id);
-    out.push({ id: p.id, kind: kindOf(p.project), title: titleOf(p), file: p.file, status: 'notRun', durationMs: 0, rules: p.rules, failedRules: [] });
+    out.push({ id: p.id, kind: kindOf(p.project, p.file), title: titleOf(p), file: p.file, status: 'notRun', durationMs: 0, rules: p.rules, failedRules: [] });
   }
   return out.sort(byTitle);
 }

@@ -42,3 +42,30 @@ test('one set of patterns: a key revealed in one place is removed everywhere, pr
   assert.equal(redactText(`GET /v2/pods ${'cpk_' + 'A'.repeat(20)}`), `GET /v2/pods ${REDACTED}`);
   assert.deepEqual(redactHeaders({ cookie: 'session=abc', Authorization: 'Basic dXNlcjpwYXNz' }), { cookie: REDACTED, Authorization: `Basic ${REDACTED}` });
 });
+
+test('the client\'s evidence, built when read: redacted with the keys known then, the last exchanges only, a large body referred to', async () => {
+  const { ApiClient } = await import('../lib/client/api.js');
+  const sent: string[] = [];
+  const transport = {
+    send: async (r: { url: string }) => {
+      sent.push(r.url);
+      return { status: 200, headers: { 'content-type': 'application/json' }, bytes: new TextEncoder().encode(`{"echo":"${r.url}"}`), durationMs: 1 };
+    },
+  };
+  const minted = 'cpk_MINTED_AFTER_THE_CALL_0123456789';
+  const client = new ApiClient({ baseUrl: 'http://h', serverlessUrl: 'http://h', restV1Url: 'http://h' }, { main: KEY }, transport);
+  const big = { blob: 'x'.repeat(70 * 1024), token: minted };
+  for (let i = 0; i < 25; i++) await client.call('rest-v2', 'POST', `/pods/${i}`, { body: i === 24 ? big : { i, token: minted } });
+  assert.equal(sent.length, 25);
+  // A key registered after the calls (a world's key, minted later) is still removed when the evidence is read.
+  registerSecret(minted);
+  const all = client.history;
+  assert.equal(all.length, 20, 'the latest 20 exchanges');
+  assert.deepEqual(client.recentEvidence(2).map((e) => e.request.url), ['http://h/pods/23', 'http://h/pods/24']);
+  const text = JSON.stringify(all);
+  assert.ok(!text.includes(KEY) && !text.includes(minted), 'no key in the evidence');
+  const last = client.recentEvidence(1)[0]!;
+  assert.equal(last.request.bodyBytes, Buffer.byteLength(JSON.stringify(big)));
+  assert.match(last.curl, /--data-binary @body\.json {2}# \d+ bytes/);
+  assert.ok(last.request.body!.length < 5000, 'the body is clipped');
+});

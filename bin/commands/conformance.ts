@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ConfigKey, TargetConfig } from '../../lib/config.js';
 import { parseRunConfig, type RunConfig } from '../../lib/run-config.js';
+import type { SuiteName } from '../../lib/suites.js';
 import { startEmbedded, type EmbeddedTarget } from '../../lib/embedded.js';
 import { ConfigError, TargetUnreachableError } from '../../lib/errors.js';
 import { loadRules } from '../../lib/rules.js';
@@ -26,7 +27,7 @@ import { startLoadBeside } from './load-beside.js';
 export interface ConformanceOptions {
   flags: Partial<Record<ConfigKey, string>>;
   outDir: string;
-  projects: string[];
+  projects: SuiteName[];
   grep?: string;
   workers?: number;
   faults: string[];
@@ -110,9 +111,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     }
     isEmulator = (await EmulatorControl.detect(config.baseUrl!)) !== undefined;
   }
-  const handed: RunConfig = { ...given, target: resolved, rawDir, faults: options.faults, ...(options.workers ? { workers: options.workers } : {}) };
+  const handed: RunConfig = { ...given, target: resolved, rawDir, faults: options.faults, suites: options.projects, ...(options.workers ? { workers: options.workers } : {}) };
 
-  const args = [...options.projects.map((p) => `--project=${p}`), ...(options.grep ? ['--grep', options.grep] : []),
+  const args = [...(options.grep ? ['--grep', options.grep] : []),
     ...(options.workers ? [`--workers=${options.workers}`] : []), ...(options.quiet ? ['--reporter=dot,./reports/playwright-reporter.ts'] : []),
     `--output=${resolve(options.artifactsDir ?? join(outputRoot(), 'test-results'))}`,
     ...(options.shard ? [`--shard=${options.shard.index}/${options.shard.total}`] : [])];

@@ -142,8 +142,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const pacingFile = runConfig().pacingFile;
       if (pacingFile) appendFileSync(pacingFile, JSON.stringify({ test: testInfo.titlePath.slice(1).join(' › '), ...transport.stats }) + '\n');
     }
-    if (client.history.length > 0) {
-      await testInfo.attach('evidence', { body: JSON.stringify(client.history.slice(-6), null, 2), contentType: 'application/json' });
+    const evidence = client.recentEvidence(6);
+    if (evidence.length > 0) {
+      await testInfo.attach('evidence', { body: JSON.stringify(evidence, null, 2), contentType: 'application/json' });
     }
   }, { box: 'self' }],
 

@@ -1,0 +1,24 @@
+/**
+ * The suites a conformance run is made of, by their files: the contract specs and the property
+ * tests. `cpc conformance` runs the ones it is asked for in ONE Playwright project (`suite`), so
+ * its two workers serve both (a worker serves one project only: two projects of two workers
+ * each started four); a plain `npx playwright test` keeps the `contract` and `property` projects.
+ */
+export type SuiteName = 'contract' | 'property';
+
+export const SUITE_NAMES: readonly SuiteName[] = ['contract', 'property'];
+
+/** The test files of each suite (Playwright matches them against absolute paths). */
+export const SUITE_FILES: Record<SuiteName, RegExp> = {
+  contract: /contract\/specs\/.*\.spec\.ts$/,
+  property: /property\/.*\.prop\.ts$/,
+};
+
+/** The project that runs the suites of a `cpc conformance` run. */
+export const SUITE_PROJECT = 'suite';
+
+/** The suite a test file (relative to the project root) belongs to, if any. */
+export const suiteOfFile = (file: string): SuiteName | undefined => {
+  const f = file.split('\\').join('/');
+  return SUITE_NAMES.find((s) => SUITE_FILES[s].test(f) && f.startsWith(s === 'contract' ? 'contract/' : 'property/'));
+};
