@@ -1,3 +1,4 @@
+// @own-process: runs madge and ESLint over the whole project (seconds of CPU).
 /**
  * The project's structure, checked: no import cycle in any TypeScript folder (madge), every
  * layer boundary of eslint.config.js stops an import across it and lets the allowed ones

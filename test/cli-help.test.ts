@@ -1,3 +1,4 @@
+// @own-process: starts cpc processes.
 // Help everywhere: `cpc --help`, `cpc help <command>` and `cpc <command> --help` print the
 // command's usage and exit 0; an unknown option or command exits 2 with the usage.
 import { test } from 'node:test';

@@ -1,3 +1,4 @@
+// @own-process: starts cpc processes and waits for their exits.
 // No hang on any error path: each kind of failure is made to happen and `cpc` must exit with
 // its code within seconds, leaving no process behind (every descendant inherits a marker
 // variable; none may be alive afterwards). The missing-module case runs on an installed

@@ -1,3 +1,4 @@
+// @own-process: starts cpc processes against a standalone emulator.
 // `cpc preflight` against the standalone emulator, as a user would point it at a deployment:
 // directly (control surface there) and behind a proxy that hides /__emulator. It checks the
 // surfaces and keys without creating anything, prints the plan and exits 0 when ready, 2 when

@@ -1,3 +1,4 @@
+// @own-process: starts whole cpc conformance runs.
 // Distributed contract runs: `cpc conformance --shard i/n` writes a partial report, and
 // `cpc report --merge` puts the shards together with every rule's verdict computed again from
 // all the tests. End to end: shard 1/2 + shard 2/2 + merge give the rule verdicts of one
@@ -16,7 +17,7 @@ import { cpc } from './cli-support.js';
 import { tempDir } from './reports-support.js';
 
 const SEED = '20261124';
-const SELECTION = ['--project', 'contract', '--grep', '@GQL\\.', '--faults', 'graphql.type-default-lb', '--skip-load', '--quiet-summary'];
+const SELECTION = ['--project', 'contract', '--grep', '@GQL\\.', '--faults', 'graphql.type-default-lb', '--skip-load', '--quiet-summary', '--workers', '1'];
 const read = (dir: string): ConformanceReport => JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ConformanceReport;
 const verdicts = (r: ConformanceReport): Record<string, string> => Object.fromEntries(r.rules.map((x) => [x.id, x.verdict]));
 const outcomes = (r: ConformanceReport): Record<string, string> => Object.fromEntries(r.tests.map((t) => [t.id, t.status]));

@@ -1,3 +1,4 @@
+// @own-process: starts the MCP server as a process.
 // The platform's MCP server (npm `@runpod/mcp-server`) against the emulator, driven as an MCP
 // client drives it: its stdio entry in a child process, `@modelcontextprotocol/sdk`'s Client over
 // StdioClientTransport. Every tool whose operation the emulator serves is called and its answer

@@ -1,3 +1,4 @@
+// @own-process: starts cpc processes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadTargetConfig, configToEnv, flagOf } from '../lib/config.js';

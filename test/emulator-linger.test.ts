@@ -1,3 +1,4 @@
+// @own-process: times how the emulator closes sockets.
 /**
  * The lingering close of an oversized body (emulator/http/body.ts): the 413 is read by a client
  * that keeps sending after it, a body that ends within the bounds leaves the connection usable,

@@ -1,3 +1,4 @@
+// @own-process: starts the proxy script as a process.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

@@ -1,3 +1,4 @@
+// @own-process: times uploads of 20 MB bodies.
 /**
  * The Node path's client fails where k6's does when a server answers before reading a body
  * (lib/k6node/body-write.ts): a server that answers and resets the connection under the write

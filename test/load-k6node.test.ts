@@ -1,3 +1,4 @@
+// @own-process: times load scenarios on the Node path.
 /**
  * The Node path runs k6 scripts with k6's verdicts: a table of tiny scripts (written to a
  * temporary folder, as a user would write them) and the exit code k6 gives each (go.k6.io/k6

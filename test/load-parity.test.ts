@@ -1,3 +1,4 @@
+// @own-process: runs the load scripts on real k6 when it is there.
 /**
  * Runner parity: every load scenario on the Node path and on real k6 (`K6`, or `k6` on PATH)
  * against one embedded emulator, fault-free and with each load-relevant fault switched on in

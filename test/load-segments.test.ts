@@ -1,3 +1,4 @@
+// @own-process: runs split k6 processes when k6 is there.
 /**
  * Distributed load as k6-operator runs it: every scenario as two k6 processes at once against
  * one embedded emulator, `--execution-segment 0:1/2` and `1/2:1` with

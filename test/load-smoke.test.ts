@@ -1,3 +1,4 @@
+// @own-process: runs the load scenarios, with their timing checks.
 /**
  * The smoke-scale load run: every scenario in load/ on the Node path against the embedded
  * emulator passes and leaves a summary the report accepts; and the same scripts fail (exit 99,

@@ -1,3 +1,4 @@
+// @own-process: packs, installs and runs the package.
 // The suite as a user installs it: `npm pack`, `npm install <tarball>` in an empty project
 // (from the local npm cache where it can), then `npx cpc conformance` there against the
 // embedded emulator: exit 0, the four report files under the project's reports/out, nothing

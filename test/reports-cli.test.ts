@@ -1,3 +1,4 @@
+// @own-process: starts and interrupts whole cpc conformance runs.
 // The report end to end through the CLI: an interrupted run (Ctrl-C, SIGTERM through npm, a
 // target that stops answering) still writes every format, marked incomplete; the seed is
 // chosen once, passed on and recorded; `cpc report` re-renders; bad options exit 2.
@@ -56,7 +57,8 @@ test('cli: SIGTERM to `npm run conformance` still writes a report marked incompl
   const { dir, done } = tempDir('sigterm');
   let run: ReturnType<typeof cpcAsync> | undefined;
   try {
-    run = cpcAsync(['--', '--out', dir, '--quiet-summary', '--artifacts', join(dir, 'artifacts')], cleanEnv(), ['npm', 'run', '--silent', 'conformance']);
+    // The load scenarios stay off: the Ctrl-C test above interrupts them; this one is about the signal through npm.
+    run = cpcAsync(['--', '--out', dir, '--quiet-summary', '--skip-load', '--artifacts', join(dir, 'artifacts')], cleanEnv(), ['npm', 'run', '--silent', 'conformance']);
     await until(() => resultsIn(dir) >= 1, 120_000, 'the first results', run.output);
     run.interrupt('SIGTERM');
     await run.done;
@@ -94,7 +96,7 @@ test('cli: without CPC_SEED a seed is chosen, passed to Playwright, printed and 
   let run: ReturnType<typeof cpcAsync> | undefined;
   try {
     // Every property test names its seed in its title, "(seed N)"; the first one recorded is enough.
-    run = cpcAsync(['conformance', '--out', dir, '--quiet-summary', '--project', 'property', '--artifacts', join(dir, 'artifacts')], cleanEnv({ CPC_PROPERTY_RUNS: '3' }));
+    run = cpcAsync(['conformance', '--out', dir, '--quiet-summary', '--project', 'property', '--skip-load', '--artifacts', join(dir, 'artifacts')], cleanEnv({ CPC_PROPERTY_RUNS: '3' }));
     const raw = join(dir, 'raw', 'playwright.jsonl');
     await until(() => existsSync(raw) && readFileSync(raw, 'utf8').includes('"property":{"seed"'), 120_000, 'a property result', run.output);
     run.interrupt('SIGINT');

@@ -1,3 +1,4 @@
+// @own-process: starts the standalone emulator as a process.
 // The variant catalog (emulator/variants.ts), its control surface, and what each variant
 // changes in the emulator's answers (and what it leaves alone).
 import { test, before, after } from 'node:test';
