@@ -14,6 +14,23 @@ test('the plan picks the most specific tests of each fault\'s rule and repeats a
   assert.deepEqual(lines, ['[detection] › contract/specs/x.spec.ts › group › narrow', '[detection] › contract/specs/x.spec.ts › group › other']);
 });
 
+test('a test takes at most maxPerTest faults, unless it is the only test a fault has; the most constrained faults choose first', () => {
+  // "broad" declares A, B and C; "narrow" only A, "other" only B; C has no other test.
+  const catalog = { a1: { rule: 'A' }, a2: { rule: 'A' }, b1: { rule: 'B' }, c1: { rule: 'C' }, c2: { rule: 'C' } };
+  const { plan } = buildPlan(listing, catalog, 2, 'detection', 2);
+  const broad = 'contract/specs/x.spec.ts › group › broad';
+  // c1 and c2 have only "broad" (they choose first and get it); a1, a2, b1 find it full and keep their specific tests.
+  assert.deepEqual(plan.tests[broad], ['c1', 'c2']);
+  assert.deepEqual(plan.tests['contract/specs/x.spec.ts › group › narrow'], ['a1', 'a2']);
+  assert.deepEqual(plan.tests['contract/specs/x.spec.ts › group › other'], ['b1']);
+  assert.equal(plan.repeat, 2);
+  // A sole test takes a fault beyond the cap: every fault keeps a test.
+  const only = buildPlan(listing, { c1: { rule: 'C' }, c2: { rule: 'C' }, c3: { rule: 'C' } }, 2, 'detection', 2).plan;
+  assert.deepEqual(only.tests[broad], ['c1', 'c2', 'c3']);
+  // Without the cap binding, each fault gets its perFault most specific tests.
+  assert.deepEqual(buildPlan(listing, catalog, 2, 'detection', 10).plan.tests[broad], ['a1', 'a2', 'b1', 'c1', 'c2']);
+});
+
 const raw = (fault: string, status: RawTestResult['status'], rules: string[], failedRules: string[]): RawTestResult =>
   ({ id: fault + status, project: 'detection', file: 'f', title: 't', titlePath: ['t'], status, expectedStatus: 'failed', durationMs: 1, rules, failedRules, observed: [], fault });
 

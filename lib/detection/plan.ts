@@ -27,13 +27,22 @@ function* walk(suite: ListedSuite, titles: string[]): Generator<{ spec: ListedSp
 /** The key of a test in the plan: its file (relative to the project root) and title path. */
 export const testKey = (file: string, titles: readonly string[]): string => [file, ...titles].join(' › ');
 
+/** A test runs with at most this many faults (each its own repetition) unless it is a fault's only test. */
+export const DEFAULT_MAX_FAULTS_PER_TEST = 5;
+
 /**
  * For each fault, at most `perFault` of the tests that declare the rule it breaks, most specific
  * first (fewest declared rules), then in file order. (Spreading faults evenly over tests was
  * tried: it picked tests a fault cannot reach, e.g. GraphQL validation refusals for a fault in
- * execution errors; the most specific tests are the ones written for the rule.) Returns the plan and the `--test-list` lines.
+ * execution errors; the most specific tests are the ones written for the rule.) A test takes at
+ * most `maxPerTest` faults, unless it is the first test a fault gets: every repetition is a
+ * Playwright worker of its own, and the job and pod model tests, among the few tests of many
+ * rules, were given 15 and 12 faults (15 repetitions) where their other faults had 1 to 5
+ * specific tests anyway. Faults with the fewest candidate tests choose first.
+ * Returns the plan and the `--test-list` lines.
  */
-export function buildPlan(listing: PlaywrightListing, catalog: Record<string, { rule: string }>, perFault: number, project: string): { plan: DetectionPlan; lines: string[] } {
+export function buildPlan(listing: PlaywrightListing, catalog: Record<string, { rule: string }>, perFault: number, project: string,
+  maxPerTest = DEFAULT_MAX_FAULTS_PER_TEST): { plan: DetectionPlan; lines: string[] } {
   const specs: { key: string; tags: string[]; file: string; line: number }[] = [];
   const seen = new Set<string>();
   for (const fileSuite of listing.suites) {
@@ -45,9 +54,23 @@ export function buildPlan(listing: PlaywrightListing, catalog: Record<string, { 
     }
   }
   specs.sort((a, b) => a.tags.length - b.tags.length || a.file.localeCompare(b.file) || a.line - b.line);
+  const candidates = Object.entries(catalog).map(([fault, def]) => ({ fault, specs: specs.filter((x) => x.tags.includes(def.rule)) }));
+  const chosen = new Map<string, string[]>();
+  for (const { fault, specs: mine } of [...candidates].sort((a, b) => a.specs.length - b.specs.length)) {
+    const picked: string[] = [];
+    for (const s of mine) {
+      if (picked.length >= perFault) break;
+      if (picked.length > 0 && (chosen.get(s.key)?.length ?? 0) >= maxPerTest) continue;
+      picked.push(s.key);
+      chosen.set(s.key, [...(chosen.get(s.key) ?? []), fault]);
+    }
+  }
+  // Each test's faults in catalog order (its repetition i runs its i-th fault); tests in listing order.
+  const order = new Map(Object.keys(catalog).map((f, i) => [f, i]));
   const tests: Record<string, string[]> = {};
-  for (const [fault, def] of Object.entries(catalog)) {
-    for (const s of specs.filter((x) => x.tags.includes(def.rule)).slice(0, perFault)) (tests[s.key] ??= []).push(fault);
+  for (const s of specs) {
+    const faults = chosen.get(s.key);
+    if (faults) tests[s.key] = [...faults].sort((a, b) => order.get(a)! - order.get(b)!);
   }
   const repeat = Math.max(1, ...Object.values(tests).map((f) => f.length));
   const lines = Object.keys(tests).map((key) => `[${project}] › ${key}`);
