@@ -58,7 +58,8 @@ test('cli-nohang: a target that accepts connections and never answers: conforman
   await new Promise((r) => silent.once('listening', r));
   const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
   try {
-    for (const command of ['conformance', 'preflight']) {
+    // Both at once: each waits out its own probe's time limit.
+    await Promise.all(['conformance', 'preflight'].map(async (command) => {
       const { marker, env } = marked({ CPC_BASE_URL: url, CPC_API_KEY: 'cpk_never-answered-0000' });
       const r = await cpcTimed([command], env, 60_000);
       assert.equal(r.timedOut, false, `cpc ${command} hung: ${r.out}`);
@@ -66,7 +67,7 @@ test('cli-nohang: a target that accepts connections and never answers: conforman
       assert.match(r.out, command === 'conformance' ? /cannot reach http:\/\/127\.0\.0\.1:\d+/ : /FAIL REST v2 answers: no answer from/);
       assert.ok(!r.out.includes('cpk_never-answered-0000'), 'the key is not printed');
       assert.deepEqual(await leftAfter(marker), [], 'no process left');
-    }
+    }));
   } finally {
     for (const s of sockets) s.destroy();
     silent.close();

@@ -7,8 +7,13 @@ import { spawn } from 'node:child_process';
 import { join, relative } from 'node:path';
 import { TEST_DIR, unitFiles } from './unit-files.js';
 
+/** The longest files start first (the runner takes files in order), so none is left running alone at the end. */
+const LONGEST = ['cli-nohang', 'reports-cli', 'package-install', 'cli-shard', 'load-smoke', 'cli-preflight', 'load-body-write'].map((n) => `${n}.test.ts`);
+
 const named = process.argv.slice(2);
 const { own } = unitFiles();
-const files = named.length > 0 ? named : [join(TEST_DIR, 'in-process.ts'), ...own.map((f) => join(TEST_DIR, f))];
+const longest = LONGEST.filter((f) => own.includes(f));
+const files = named.length > 0 ? named
+  : [...longest, 'in-process.ts', ...own.filter((f) => !longest.includes(f))].map((f) => join(TEST_DIR, f));
 const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=3', '--test-reporter=spec', ...files.map((f) => relative(process.cwd(), f) || f)], { stdio: 'inherit' });
 child.on('close', (code, signal) => { process.exitCode = code ?? (signal ? 128 : 1); });
