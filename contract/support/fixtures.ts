@@ -142,7 +142,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const pacingFile = runConfig().pacingFile;
       if (pacingFile) appendFileSync(pacingFile, JSON.stringify({ test: testInfo.titlePath.slice(1).join(' › '), ...transport.stats }) + '\n');
     }
-    const evidence = client.recentEvidence(6);
+    // The report keeps all of a failed test's or an observation's exchanges and a passing test's
+    // last one (reports/verdicts.ts): only those are built and redacted.
+    const keepAll = testInfo.status === 'failed' || testInfo.status === 'timedOut' || testInfo.annotations.some((a) => a.type === ANNOTATION.observed);
+    const evidence = client.recentEvidence(keepAll ? 6 : 1);
     if (evidence.length > 0) {
       await testInfo.attach('evidence', { body: JSON.stringify(evidence, null, 2), contentType: 'application/json' });
     }
