@@ -12,6 +12,8 @@ import { writeReports } from '../reports/write.js';
 import { fixtureReport } from '../reports/test/fixture.js';
 import type { ConformanceReport } from '../reports/model.js';
 import { cleanEnv, cpcAsync, cpcSync, tempDir, until } from './reports-support.js';
+import { leftAfter } from './cli-support.js';
+import { randomUUID } from 'node:crypto';
 
 const FORMATS = ['conformance.json', 'junit.xml', 'report.html', 'summary.md'];
 const resultsIn = (out: string): number => {
@@ -69,13 +71,15 @@ test('cli: SIGTERM to `npm run conformance` still writes a report marked incompl
   }
 });
 
-test('cli: a target that stops answering ends the run with a report marked incomplete; exit 1', { timeout: 180_000 }, async () => {
+test('cli: a target that stops answering ends the run with a report marked incomplete, leaving no process; exit 1', { timeout: 180_000 }, async () => {
   const { dir, done } = tempDir('lost');
+  const marker = `cpc-lost-${randomUUID()}`;
   const emulator = await startEmulator({ port: 0, host: '127.0.0.1' });
   let closed = false;
   let run: ReturnType<typeof cpcAsync> | undefined;
   try {
-    run = cpcAsync(['conformance', '--out', dir, '--quiet-summary', '--probe-every', '200', '--artifacts', join(dir, 'artifacts')], cleanEnv({ CPC_BASE_URL: emulator.url }));
+    // Every process of the run inherits the marker; none may be left once it ended.
+    run = cpcAsync(['conformance', '--out', dir, '--quiet-summary', '--probe-every', '200', '--artifacts', join(dir, 'artifacts')], cleanEnv({ CPC_BASE_URL: emulator.url, CPC_NOHANG_TEST_MARK: marker }));
     await until(() => resultsIn(dir) >= 2, 120_000, 'the first results', run.output);
     await emulator.close();
     closed = true;
@@ -84,6 +88,7 @@ test('cli: a target that stops answering ends the run with a report marked incom
     const report = assertIncomplete(dir, /^the target stopped answering http:\/\/127\.0\.0\.1:\d+ \(/);
     assert.equal(report.target.kind, 'remote');
     assert.equal(report.target.emulator, true, 'a remote emulator is recognised by its control surface');
+    assert.deepEqual(await leftAfter(marker), [], 'no process left');
   } finally {
     run?.kill();
     if (!closed) await emulator.close();
