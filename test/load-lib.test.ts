@@ -98,3 +98,10 @@ test('handleSummary writes the JSON under CPC_LOAD_OUT_DIR and never the setup d
   assert.ok(!out['/tmp/x/demo.json']!.includes('secret-key'));
   assert.match(out.stdout!, /FAILED \(1 threshold\)/);
 });
+
+test('beside the suites, the wait-range scenario runs in a process of its own and the others share one, in their order', async () => {
+  const { besideGroups } = await import('../bin/commands/load-beside.js');
+  assert.deepEqual(besideGroups(['payload-limits', 'rate-limit-headers', 'wait-range']), [['payload-limits', 'rate-limit-headers'], ['wait-range']]);
+  assert.deepEqual(besideGroups(['wait-range']), [['wait-range']]);
+  assert.deepEqual(besideGroups(['rate-limit-headers']), [['rate-limit-headers']]);
+});

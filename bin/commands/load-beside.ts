@@ -1,13 +1,16 @@
 /**
  * The load smoke beside the suites. `cpc conformance` against the embedded emulator starts the
- * load scenarios as Playwright starts, each in a child process with an emulator of its own, so
- * the run lasts about as long as the longest of them and the suites instead of their sum. A
- * process and an emulator per scenario keep the timing checks (a `/runsync` answer within 250 ms
- * of its wait, the p95 thresholds) from waiting behind another scenario's 20 MB bodies or the
- * suites' requests on one event loop. The children's output is held and printed after the
- * suites' output, in scenario order, where the scenarios' lines stood when they ran after the suites.
+ * load scenarios as Playwright starts, in child processes with an emulator each, so the run
+ * lasts about as long as the longest of them and the suites instead of their sum. The `wait`
+ * range scenario has a process and an emulator of its own: its timing checks (a `/runsync`
+ * answer within 250 ms of its wait) must not wait behind another scenario's 20 MB bodies on one
+ * event loop. The others (payload limits, then RateLimit headers, whose p95 thresholds allow
+ * 2 s) run one after the other in a second process, which lasts about as long as the `wait`
+ * range alone and saves a Node start, its module loading and an emulator. The children's output
+ * is held and printed after the suites' output, in scenario order, where the scenarios' lines
+ * stood when they ran after the suites.
  *
- * Run as a script (by `startLoadBeside` only): `load-beside.ts <out-dir> <scenario> quiet|verbose`.
+ * Run as a script (by `startLoadBeside` only): `load-beside.ts <out-dir> <scenario>[,<scenario>...] quiet|verbose`.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -23,9 +26,18 @@ export interface LoadBeside {
   stop(): void;
 }
 
-/** Every load scenario at once, each in a process of its own against an emulator of its own, writing its summary to `outDir`. */
+/** The scenario whose timing checks need a process to themselves. */
+const TIMED_ALONE = 'wait-range';
+
+/** The processes of a beside run: the timed scenario alone, the others together (in their order). */
+export function besideGroups(scenarios: readonly string[]): string[][] {
+  const together = scenarios.filter((s) => s !== TIMED_ALONE);
+  return [together, scenarios.includes(TIMED_ALONE) ? [TIMED_ALONE] : []].filter((g) => g.length > 0);
+}
+
+/** Every load scenario, in the processes of {@link besideGroups}, each against an emulator of its own, writing its summary to `outDir`. */
 export function startLoadBeside(outDir: string, quietScripts: boolean, scenarios: readonly string[] = scenarioNames()): LoadBeside {
-  const runs = scenarios.map((scenario) => startScenario(scenario, outDir, quietScripts));
+  const runs = besideGroups(scenarios).map((group) => startGroup(group.join(','), outDir, quietScripts));
   return {
     finished: Promise.all(runs.map((r) => r.finished)).then((ended) => ({
       // 0 when every scenario passed; else the first other code (as `npm run load` exits).
@@ -36,8 +48,8 @@ export function startLoadBeside(outDir: string, quietScripts: boolean, scenarios
   };
 }
 
-function startScenario(scenario: string, outDir: string, quietScripts: boolean): LoadBeside {
-  const child = spawn(process.execPath, [`--import=${tsxLoader()}`, fileURLToPath(import.meta.url), outDir, scenario, quietScripts ? 'quiet' : 'verbose'], {
+function startGroup(scenarios: string, outDir: string, quietScripts: boolean): LoadBeside {
+  const child = spawn(process.execPath, [`--import=${tsxLoader()}`, fileURLToPath(import.meta.url), outDir, scenarios, quietScripts ? 'quiet' : 'verbose'], {
     // Its own process group: a terminal's Ctrl-C reaches `cpc`, which stops it (as it stops Playwright).
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -53,22 +65,22 @@ function startScenario(scenario: string, outDir: string, quietScripts: boolean):
   const finished = new Promise<{ code: number; output: string }>((done) => {
     child.on('error', (e) => {
       process.off('exit', stop);
-      done({ code: 1, output: `load: ${scenario} could not start: ${e.message}\n` });
+      done({ code: 1, output: `load: ${scenarios} could not start: ${e.message}\n` });
     });
     child.on('close', (code, signal) => {
       process.off('exit', stop);
       const text = Buffer.concat(output).toString('utf8');
-      done({ code: code ?? 1, output: code === null ? `${text}load: ${scenario} ended by ${signal ?? 'an unknown cause'}\n` : text });
+      done({ code: code ?? 1, output: code === null ? `${text}load: ${scenarios} ended by ${signal ?? 'an unknown cause'}\n` : text });
     });
   });
   return { finished, stop };
 }
 
 /** The child's side: the scenarios against an emulator of its own (no target named), as `npm run load` does. */
-async function main([outDir, scenario, mode]: string[]): Promise<number> {
-  if (!outDir || !scenario || (mode !== 'quiet' && mode !== 'verbose')) throw new ConfigError('usage: load-beside.ts <out-dir> <scenario> quiet|verbose');
+async function main([outDir, scenarios, mode]: string[]): Promise<number> {
+  if (!outDir || !scenarios || (mode !== 'quiet' && mode !== 'verbose')) throw new ConfigError('usage: load-beside.ts <out-dir> <scenario>[,<scenario>...] quiet|verbose');
   // The suites' target is not the scenarios': an embedded target without URLs starts their own emulator.
-  const result = await runLoadScenarios({ target: { kind: 'embedded' }, env: process.env, outDir, scenarios: [scenario], quietScripts: mode === 'quiet' });
+  const result = await runLoadScenarios({ target: { kind: 'embedded' }, env: process.env, outDir, scenarios: scenarios.split(','), quietScripts: mode === 'quiet' });
   return result.exitCode;
 }
 
