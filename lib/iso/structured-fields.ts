@@ -195,7 +195,8 @@ function parser(input: string) {
     pos++; // "@"
     const n = number();
     if (n.type !== 'integer') fail('a date is an integer');
-    return { type: 'date', value: n.value as number };
+    // Seconds since the epoch: `@-0` is the instant `@0` (a Date has no negative zero).
+    return { type: 'date', value: (n.value as number) || 0 };
   }
 
   function displayString(): string {
