@@ -17,7 +17,7 @@ import { ENV_VARS, flagOf, type ConfigKey } from '../lib/config.js';
 import { PROJECT_ROOT, defaultOutDir, tsxLoader } from './paths.js';
 import { USAGE, USAGES } from './usage.js';
 import { exitOf } from './commands/child.js';
-import { SUITE_NAMES, type SuiteName } from '../lib/suites.js';
+import { SUITE_NAMES, isSuiteName } from '../lib/suites.js';
 
 // Each command's modules load when that command runs (`await import`), so help, usage errors
 // and configuration errors answer without loading the suite, the reports and Playwright.
@@ -85,7 +85,7 @@ async function conformanceCommand(rest: string[]): Promise<number> {
   });
   const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
   const projects = (v.project as string[] | undefined) ?? [...SUITE_NAMES];
-  const unknownProject = projects.find((p) => !(SUITE_NAMES as readonly string[]).includes(p));
+  const unknownProject = projects.find((p) => !isSuiteName(p));
   if (unknownProject !== undefined) throw new ConfigError(`--project is contract or property, got "${unknownProject}"`, '--project');
   const workers = v.workers === undefined ? undefined : Number(v.workers);
   if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) throw new ConfigError(`--workers must be a positive integer, got "${String(v.workers)}"`, '--workers');
@@ -96,7 +96,7 @@ async function conformanceCommand(rest: string[]): Promise<number> {
   const outcome = await runConformance({
     flags: targetFlags(v),
     outDir: typeof v.out === 'string' ? v.out : defaultOutDir(),
-    projects: projects as SuiteName[],
+    projects: projects.filter(isSuiteName),
     ...(typeof v.grep === 'string' ? { grep: v.grep } : {}),
     ...(workers ? { workers } : {}),
     faults: typeof v.faults === 'string' ? v.faults.split(',').map((f) => f.trim()).filter(Boolean) : [],

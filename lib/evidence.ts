@@ -14,7 +14,15 @@ export interface Evidence {
 export const EVIDENCE_BODY_LIMIT = 4096;
 
 /** A curl line carries a body up to this many bytes; a larger one is referred to as a file. */
-export const CURL_BODY_LIMIT = 64 * 1024;
+const CURL_BODY_LIMIT = 64 * 1024;
+
+/**
+ * How many of a test's last exchanges its evidence keeps: all of a failed test's or one that
+ * records an observation (up to {@link EXCHANGES_ATTACHED}), a passing test's last one. The test
+ * fixture attaches only these; the report keeps the same.
+ */
+export const EXCHANGES_ATTACHED = 6;
+export const exchangesKept = (failed: boolean, observed: boolean): number => (failed || observed ? EXCHANGES_ATTACHED : 1);
 
 export function clip(text: string, limit = EVIDENCE_BODY_LIMIT): string {
   return text.length <= limit ? text : `${text.slice(0, limit)}… (${text.length - limit} more characters)`;
@@ -33,8 +41,13 @@ export interface CurlInput {
   key?: string;
 }
 
-/** A curl line with the key replaced by `$VAR` (double-quoted so the shell expands it). */
+/** A curl line with the key replaced by `$VAR` (double-quoted so the shell expands it), keys redacted. */
 export function toCurl(input: CurlInput): string {
+  return redactText(curlLine(input));
+}
+
+/** The curl line before redaction. */
+function curlLine(input: CurlInput): string {
   const parts = ['curl', '-sS', '-i', '-X', input.method];
   const swap = (s: string) => (input.key && input.keyVariable ? s.split(input.key).join(`\${${input.keyVariable}}`) : s);
   const url = swap(input.url);
@@ -46,30 +59,58 @@ export function toCurl(input: CurlInput): string {
   if (input.body !== undefined && input.bodyBytes > 0) {
     parts.push(input.bodyBytes > CURL_BODY_LIMIT ? `--data-binary @body.json  # ${input.bodyBytes} bytes` : `--data-raw ${shellQuote(swap(input.body))}`);
   }
-  return redactText(parts.join(' '));
+  return parts.join(' ');
 }
 
-export function buildEvidence(input: CurlInput & { operation?: string }, response?: { status: number; headers: Record<string, string>; text: string; bytes: number; durationMs: number }, error?: string): Evidence {
-  const evidence: Evidence = {
+export interface AnsweredExchange { status: number; headers: Record<string, string>; text: string; bytes: number; durationMs: number }
+
+/** One exchange as evidence, keys redacted. */
+export function buildEvidence(input: CurlInput & { operation?: string }, response?: AnsweredExchange, error?: string): Evidence {
+  return redactEvidence(draftEvidence(input, response, error));
+}
+
+/**
+ * The evidence of an exchange before redaction: bodies clipped and the curl line written, which
+ * is cheap; the API client makes one per call and redacts ({@link redactEvidence}) only those a
+ * test attaches. Never written anywhere as it is.
+ */
+export function draftEvidence(input: CurlInput & { operation?: string }, response?: AnsweredExchange, error?: string): Evidence {
+  return {
     ...(input.operation ? { operation: input.operation } : {}),
     request: {
       method: input.method,
-      url: redactText(input.url),
-      headers: redactHeaders(input.headers),
-      ...(input.body !== undefined ? { body: redactText(clip(input.body)) } : {}),
+      url: input.url,
+      headers: { ...input.headers },
+      ...(input.body !== undefined ? { body: clip(input.body) } : {}),
       bodyBytes: input.bodyBytes,
     },
-    curl: toCurl(input),
+    curl: curlLine(input),
+    ...(response ? {
+      response: {
+        status: response.status,
+        headers: response.headers,
+        body: clip(response.text),
+        bodyBytes: response.bytes,
+        durationMs: Math.round(response.durationMs * 100) / 100,
+      },
+    } : {}),
+    ...(error ? { error } : {}),
   };
-  if (response) {
-    evidence.response = {
-      status: response.status,
-      headers: redactHeaders(response.headers),
-      body: redactText(clip(response.text)),
-      bodyBytes: response.bytes,
-      durationMs: Math.round(response.durationMs * 100) / 100,
-    };
-  }
-  if (error) evidence.error = redactText(error);
-  return evidence;
+}
+
+/** A drafted evidence with every key removed: the registered ones and credentials where they sit. */
+export function redactEvidence(draft: Evidence): Evidence {
+  const { request, response } = draft;
+  return {
+    ...(draft.operation ? { operation: draft.operation } : {}),
+    request: {
+      ...request,
+      url: redactText(request.url),
+      headers: redactHeaders(request.headers),
+      ...(request.body !== undefined ? { body: redactText(request.body) } : {}),
+    },
+    curl: redactText(draft.curl),
+    ...(response ? { response: { ...response, headers: redactHeaders(response.headers), ...(response.body !== undefined ? { body: redactText(response.body) } : {}) } } : {}),
+    ...(draft.error ? { error: redactText(draft.error) } : {}),
+  };
 }

@@ -8,17 +8,22 @@ export type SuiteName = 'contract' | 'property';
 
 export const SUITE_NAMES: readonly SuiteName[] = ['contract', 'property'];
 
-/** The test files of each suite (Playwright matches them against absolute paths). */
+/** The test files of each suite, relative to the project root or absolute (as Playwright matches them). */
 export const SUITE_FILES: Record<SuiteName, RegExp> = {
-  contract: /contract\/specs\/.*\.spec\.ts$/,
-  property: /property\/.*\.prop\.ts$/,
+  contract: /(?:^|\/)contract\/specs\/.*\.spec\.ts$/,
+  property: /(?:^|\/)property\/.*\.prop\.ts$/,
 };
+
+/** Every suite's files: what a conformance run, the detection matrix and a whole-suite variant run select. */
+export const ALL_SUITE_FILES: RegExp[] = SUITE_NAMES.map((s) => SUITE_FILES[s]);
+
+export const isSuiteName = (name: string): name is SuiteName => (SUITE_NAMES as readonly string[]).includes(name);
 
 /** The project that runs the suites of a `cpc conformance` run. */
 export const SUITE_PROJECT = 'suite';
 
-/** The suite a test file (relative to the project root) belongs to, if any. */
+/** The suite a test file belongs to, if any. */
 export const suiteOfFile = (file: string): SuiteName | undefined => {
   const f = file.split('\\').join('/');
-  return SUITE_NAMES.find((s) => SUITE_FILES[s].test(f) && f.startsWith(s === 'contract' ? 'contract/' : 'property/'));
+  return SUITE_NAMES.find((s) => SUITE_FILES[s].test(f));
 };

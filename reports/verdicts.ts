@@ -23,6 +23,7 @@ import type { Rule } from '../lib/rules.js';
 import type { BlockedReason, Observation, RuleResult, TestOutcome, Verdict } from './model.js';
 import type { RawPlannedTest, RawTestResult } from './raw.js';
 import { suiteOfFile } from '../lib/suites.js';
+import { exchangesKept } from '../lib/evidence.js';
 
 /** A test's kind: its suite, by its file (one project runs both suites in `cpc conformance`), else its project's name. */
 const kindOf = (project: string, file: string): TestOutcome['kind'] => suiteOfFile(file) ?? (project === 'contract' || project === 'property' || project === 'load' ? project : 'other');
@@ -33,10 +34,10 @@ function statusOf(s: RawTestResult['status']): TestOutcome['status'] {
   return 'failed'; // failed and timedOut
 }
 
-/** Passing tests keep only their last exchange: failures and observations keep all of it. */
+/** Passing tests keep only their last exchange: failures and observations keep all of it (lib/evidence.ts). */
 function keptEvidence(r: RawTestResult, status: TestOutcome['status']): RawTestResult['evidence'] {
   if (!r.evidence?.length) return undefined;
-  return status === 'failed' || r.observed.length > 0 ? r.evidence : r.evidence.slice(-1);
+  return r.evidence.slice(-exchangesKept(status === 'failed', r.observed.length > 0));
 }
 
 const byTitle = (a: TestOutcome, b: TestOutcome): number => a.kind.localeCompare(b.kind) || a.file.localeCompare(b.file) || a.title.localeCompare(b.title) || a.id.localeCompare(b.id);

@@ -127,3 +127,17 @@ test('attribution: an acceptance answered with another 2xx fails the status rule
   assert.deepEqual(errorBodyConformance('POD.CREATE.ERRORS_HAVE_BODY', res(400, '')).map((x) => x.rule), ['POD.CREATE.ERRORS_HAVE_BODY']);
   assert.deepEqual(errorBodyConformance('POD.CREATE.ERRORS_HAVE_BODY', res(400, '{"title":"x"}')), []);
 });
+
+test('outcomes: a test\'s kind is its suite, by its file, whatever project ran it; a passing test keeps its last exchange, a failed one all', () => {
+  const ev = (i: number) => ({ request: { method: 'GET', url: `http://h/${i}`, headers: {}, bodyBytes: 0 }, curl: `curl ${i}` });
+  const out = toOutcomes([
+    t('passed', { id: 'c', project: 'suite', file: 'contract/specs/core/auth.spec.ts', evidence: [ev(1), ev(2)] }),
+    t('failed', { id: 'p', project: 'suite', file: 'property/pods/create-valid.prop.ts', evidence: [ev(1), ev(2)] }),
+    t('passed', { id: 'l', project: 'load', file: 'load/wait-range.ts' }),
+    t('passed', { id: 'o', project: 'report-ui', file: 'reports/test/html.ui.ts' }),
+  ]);
+  const byId = Object.fromEntries(out.map((o) => [o.id, o]));
+  assert.deepEqual([byId.c!.kind, byId.p!.kind, byId.l!.kind, byId.o!.kind], ['contract', 'property', 'load', 'other']);
+  assert.deepEqual(byId.c!.evidence!.map((e) => e.curl), ['curl 2']);
+  assert.deepEqual(byId.p!.evidence!.map((e) => e.curl), ['curl 1', 'curl 2']);
+});

@@ -11,6 +11,7 @@ import { runConfig } from '../../lib/run-config.js';
 import { ANNOTATION } from '../../lib/annotations.js';
 import { ConfigError } from '../../lib/errors.js';
 import { ApiClient, type Keys, type KeyRole, type SurfaceUrls } from '../../lib/client/api.js';
+import { exchangesKept } from '../../lib/evidence.js';
 import { EmulatorControl, type WorldInfo, type WorldOptions } from '../../lib/client/control.js';
 import { undiciTransport, type Transport } from '../../lib/client/transport.js';
 import { Pacer, pacedTransport, type PacingStats } from '../../lib/client/pacing.js';
@@ -142,10 +143,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const pacingFile = runConfig().pacingFile;
       if (pacingFile) appendFileSync(pacingFile, JSON.stringify({ test: testInfo.titlePath.slice(1).join(' › '), ...transport.stats }) + '\n');
     }
-    // The report keeps all of a failed test's or an observation's exchanges and a passing test's
-    // last one (reports/verdicts.ts): only those are built and redacted.
-    const keepAll = testInfo.status === 'failed' || testInfo.status === 'timedOut' || testInfo.annotations.some((a) => a.type === ANNOTATION.observed);
-    const evidence = client.recentEvidence(keepAll ? 6 : 1);
+    // Only the exchanges the report keeps (lib/evidence.ts) are redacted and attached.
+    const failed = testInfo.status === 'failed' || testInfo.status === 'timedOut';
+    const evidence = client.recentEvidence(exchangesKept(failed, testInfo.annotations.some((a) => a.type === ANNOTATION.observed)));
     if (evidence.length > 0) {
       await testInfo.attach('evidence', { body: JSON.stringify(evidence, null, 2), contentType: 'application/json' });
     }

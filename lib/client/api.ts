@@ -1,4 +1,4 @@
-import { buildEvidence, clip, CURL_BODY_LIMIT, type Evidence } from '../evidence.js';
+import { draftEvidence, redactEvidence, type Evidence } from '../evidence.js';
 import { MissingKeyError } from '../errors.js';
 import type { Transport } from './transport.js';
 import { fillPath, operations, type ApiSurface, type Method, type OperationName, type ParamsOf } from './operations.js';
@@ -73,10 +73,10 @@ const DEFAULT_STYLE: Record<ApiSurface, AuthStyle> = {
 
 /**
  * A typed client for the four surfaces and their three auth styles. It records every
- * exchange as redacted evidence; `history` keeps the latest ones for failure reports. Evidence is
- * built, and redacted, when it is read: a test attaches its last few exchanges, and a property
- * test makes hundreds (redacting each against every key the worker registered cost a worker
- * about a fifth of its time).
+ * exchange as evidence and keeps the latest 20 for failure reports ({@link recentEvidence}).
+ * Evidence is drafted per call (bodies clipped) and redacted when it is read: a test attaches its
+ * last few exchanges, and a property test makes hundreds (redacting each against every key the
+ * worker registered cost a worker about a fifth of its time).
  */
 export class ApiClient {
   readonly #history: (() => Evidence)[] = [];
@@ -122,16 +122,13 @@ export class ApiClient {
     Object.assign(headers, options.headers);
     const bodyBytes = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
     const bodyText = body === undefined ? undefined : typeof body === 'string' ? body : `<${bodyBytes} bytes>`;
-    // What the evidence shows of the body: the curl line's whole body up to its limit, a clip otherwise (a 20 MB body is not kept).
-    const shownBody = bodyText === undefined || bodyBytes <= CURL_BODY_LIMIT ? bodyText : clip(bodyText);
-    const curlInput = { operation, method, url: url.toString(), headers, ...(shownBody !== undefined ? { body: shownBody } : {}), bodyBytes, ...(key ? { key } : {}), ...(keyVariable ? { keyVariable } : {}) };
+    const curlInput = { operation, method, url: url.toString(), headers, ...(bodyText !== undefined ? { body: bodyText } : {}), bodyBytes, ...(key ? { key } : {}), ...(keyVariable ? { keyVariable } : {}) };
 
     let response;
     try {
       response = await this.transport.send({ method, url: url.toString(), headers, ...(body !== undefined ? { body } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ...(options.pace === false ? { pace: false } : {}) });
     } catch (e) {
-      const message = (e as Error).message;
-      this.#remember(once(() => buildEvidence(curlInput, undefined, message)));
+      this.#remember(redactLater(draftEvidence(curlInput, undefined, (e as Error).message)));
       throw e;
     }
     const text = Buffer.from(response.bytes).toString('utf8');
@@ -140,8 +137,7 @@ export class ApiClient {
     if (text.length > 0 && (contentType === 'application/json' || contentType.endsWith('+json'))) {
       try { parsed = JSON.parse(text); } catch { parsed = undefined; }
     }
-    const answered = { status: response.status, headers: response.headers, text, bytes: response.bytes.byteLength, durationMs: response.durationMs };
-    const evidence = once(() => buildEvidence(curlInput, answered));
+    const evidence = redactLater(draftEvidence(curlInput, { status: response.status, headers: response.headers, text, bytes: response.bytes.byteLength, durationMs: response.durationMs }));
     this.#remember(evidence);
     for (const observe of this.observers) {
       observe({ operation, auth: options.auth ?? 'main', ...(options.params ? { params: options.params } : {}), ...(options.body !== undefined ? { requestBody: options.body } : {}), status: response.status, responseBody: parsed });
@@ -179,12 +175,7 @@ export class ApiClient {
     return { key, keyVariable };
   }
 
-  /** The latest exchanges (at most 20), oldest first, as redacted evidence. */
-  get history(): Evidence[] {
-    return this.#history.map((e) => e());
-  }
-
-  /** The last `n` exchanges as redacted evidence, oldest first. */
+  /** The last `n` exchanges (of the latest 20) as redacted evidence, oldest first. */
   recentEvidence(n: number): Evidence[] {
     return this.#history.slice(-n).map((e) => e());
   }
@@ -195,8 +186,8 @@ export class ApiClient {
   }
 }
 
-/** `make`, called once, on first use. */
-function once<T>(make: () => T): () => T {
-  let made: { value: T } | undefined;
-  return () => (made ??= { value: make() }).value;
+/** The drafted evidence (bodies already clipped), redacted on first use. */
+function redactLater(draft: Evidence): () => Evidence {
+  let redacted: Evidence | undefined;
+  return () => (redacted ??= redactEvidence(draft));
 }

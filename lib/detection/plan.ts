@@ -1,4 +1,5 @@
 import { runPlan } from '../run-config.js';
+import { suiteOfFile } from '../suites.js';
 
 /**
  * The detection plan: which emulator faults each selected test runs under. One Playwright
@@ -77,8 +78,6 @@ export function buildPlan(listing: PlaywrightListing, catalog: Record<string, { 
   return { plan: { repeat, tests }, lines };
 }
 
-/** The suites a detection run covers: contract specs and properties (never the report's browser test). */
-const SUITE_FILE = /^(contract\/specs\/.*\.spec\.ts|property\/.*\.prop\.ts)$/;
 
 /**
  * `cpc detect --full`: the whole contract and property suite once per fault, in one
@@ -87,7 +86,7 @@ const SUITE_FILE = /^(contract\/specs\/.*\.spec\.ts|property\/.*\.prop\.ts)$/;
 export function buildFullPlan(listing: PlaywrightListing, faults: readonly string[], project: string): { plan: DetectionPlan; lines: string[] } {
   const keys = new Set<string>();
   for (const fileSuite of listing.suites) {
-    for (const { spec, titles } of walk(fileSuite, [])) if (SUITE_FILE.test(spec.file)) keys.add(testKey(spec.file, [...titles, spec.title]));
+    for (const { spec, titles } of walk(fileSuite, [])) if (suiteOfFile(spec.file) !== undefined) keys.add(testKey(spec.file, [...titles, spec.title]));
   }
   return { plan: { repeat: Math.max(1, faults.length), tests: {}, all: [...faults] }, lines: [...keys].map((key) => `[${project}] › ${key}`) };
 }

@@ -1,4 +1,5 @@
 import { readDetectionPlan } from './plan.js';
+import { ALL_SUITE_FILES } from '../suites.js';
 
 export const DETECTION_PROJECT = 'detection';
 
@@ -11,7 +12,7 @@ export function detectionProjects() {
   return [{
     name: DETECTION_PROJECT,
     testDir: '.',
-    testMatch: [/contract\/specs\/.*\.spec\.ts$/, /property\/.*\.prop\.ts$/],
+    testMatch: ALL_SUITE_FILES,
     repeatEach: readDetectionPlan().repeat,
     use: { detection: true },
   }];

@@ -1,5 +1,6 @@
 import { variantCatalog, variantSets, variantSurfaces, type VariantSurface } from '../../emulator/variants.js';
 import { runPlan } from '../run-config.js';
+import { ALL_SUITE_FILES } from '../suites.js';
 
 /**
  * The variant matrix's plan: one entry per variant of the emulator's catalog and per variant
@@ -31,10 +32,9 @@ const FILES: Record<VariantSurface | 'core', RegExp[]> = {
   'rest-v1': [/contract\/specs\/rest-v1\/.*\.spec\.ts$/],
   graphql: [/contract\/specs\/graphql\/.*\.spec\.ts$/],
 };
-const ALL: RegExp[] = [/contract\/specs\/.*\.spec\.ts$/, /property\/.*\.prop\.ts$/];
 
 /** The test files an entry runs. */
-export const filesOf = (entry: VariantEntry, full: boolean): RegExp[] => (full ? ALL : [...FILES.core, ...entry.surfaces.flatMap((s) => FILES[s])]);
+export const filesOf = (entry: VariantEntry, full: boolean): RegExp[] => (full ? ALL_SUITE_FILES : [...FILES.core, ...entry.surfaces.flatMap((s) => FILES[s])]);
 
 /** The plan for `names` (variant ids or set names; default: every variant, then every set). */
 export function buildVariantPlan(names: readonly string[], full = false): VariantPlan {
