@@ -1,6 +1,6 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Emulator, type EmulatorOptions } from './app.js';
+import type { Emulator, EmulatorOptions } from './app.js';
 
 export interface RunningEmulator {
   emulator: Emulator;
@@ -17,12 +17,34 @@ export interface ServeOptions extends EmulatorOptions {
   host?: string;
 }
 
-/** Binds the emulator to a loopback port (a free one by default). */
-export async function startEmulator(options: ServeOptions = {}): Promise<RunningEmulator> {
-  const emulator = new Emulator(options);
-  const server = createServer({ keepAlive: true, requestTimeout: 330_000, headersTimeout: 30_000 }, emulator.handle);
+/** A port bound before the emulator's code has loaded: its URL can be handed out at once. */
+export interface BoundEmulator {
+  url: string;
+  port: number;
+  /** Settles once the emulator serves; requests that arrived before wait for it, in order. */
+  running: Promise<RunningEmulator>;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * Binds a loopback port (a free one by default), then loads the emulator behind it. A caller
+ * that only needs the URL (to start Playwright, whose own start takes longer) does not wait for
+ * the emulator's modules; a request that comes early is held, body unread, until it serves.
+ */
+export async function bindEmulator(options: ServeOptions = {}): Promise<BoundEmulator> {
+  let handle: Handler | undefined;
+  const early: { req: IncomingMessage; res: ServerResponse; expectsContinue: boolean }[] = [];
+  const server = createServer({ keepAlive: true, requestTimeout: 330_000, headersTimeout: 30_000 }, (req, res) => {
+    if (handle) handle(req, res);
+    else early.push({ req, res, expectsContinue: false });
+  });
   // Answer 100-continue only within limits: the route decides after reading headers.
-  server.on('checkContinue', (req, res) => { res.writeContinue(); emulator.handle(req, res); });
+  server.on('checkContinue', (req, res) => {
+    if (!handle) { early.push({ req, res, expectsContinue: true }); return; }
+    res.writeContinue();
+    handle(req, res);
+  });
   server.on('clientError', (_err, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/problem+json\r\nConnection: close\r\nContent-Length: 83\r\n\r\n{"type":"about:blank","title":"Bad Request","status":400,"detail":"Malformed HTTP."}');
     else socket.destroy();
@@ -33,13 +55,31 @@ export async function startEmulator(options: ServeOptions = {}): Promise<Running
     server.listen(options.port ?? 0, host, () => { server.off('error', reject); resolve(); });
   });
   const port = (server.address() as AddressInfo).port;
-  return {
-    emulator, server, port,
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      emulator.dispose();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const running = import('./app.js').then(({ Emulator: EmulatorClass }): RunningEmulator => {
+    const emulator = new EmulatorClass(options);
+    handle = emulator.handle;
+    for (const { req, res, expectsContinue } of early.splice(0)) {
+      if (expectsContinue) res.writeContinue();
+      emulator.handle(req, res);
+    }
+    return {
+      emulator, server, port, url,
+      close: () => new Promise<void>((resolve) => {
+        emulator.dispose();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+    };
+  }, (e: unknown) => {
+    server.closeAllConnections();
+    server.close();
+    throw e;
+  });
+  return { url, port, running };
+}
+
+/** Binds the emulator to a loopback port (a free one by default) and resolves once it serves. */
+export async function startEmulator(options: ServeOptions = {}): Promise<RunningEmulator> {
+  return (await bindEmulator(options)).running;
 }

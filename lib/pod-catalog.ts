@@ -58,8 +58,17 @@ export async function loadCatalog(api: ApiClient): Promise<PodCatalog> {
 /** NVIDIA by the catalog's manufacturer, or by the type id when the target lists no manufacturer. */
 export const isNvidia = (g: GpuEntry): boolean => (g.manufacturer ?? g.id).toUpperCase().startsWith('NVIDIA');
 
-/** The vCPU counts the request schema allows (spec: "Minimum 2; ... a power of two"), read from it. */
-export const SCHEMA_VCPU_COUNTS: readonly number[] = (schemaOf('cpu-config-request') as { properties: { vcpuCount: { enum: number[] } } }).properties.vcpuCount.enum;
+/**
+ * The vCPU counts the request schema allows (spec: "Minimum 2; ... a power of two"), read from
+ * it on first use: reading the schemas at import would cost every process that only lists the
+ * tests (Playwright's runner) about 100 ms.
+ */
+export function schemaVcpuCounts(): readonly number[] {
+  vcpuEnum ??= (schemaOf('cpu-config-request') as { properties: { vcpuCount: { enum: number[] } } }).properties.vcpuCount.enum;
+  return vcpuEnum;
+}
+
+let vcpuEnum: readonly number[] | undefined;
 
 /**
  * The counts a flavor offers: the schema's values within the flavor's `vcpu` range; none when
@@ -71,7 +80,7 @@ export function vcpuCounts(flavor: CpuFlavor): number[] {
   const min = range?.min;
   const max = range?.max;
   if (typeof min !== 'number' || typeof max !== 'number') return [];
-  return SCHEMA_VCPU_COUNTS.filter((n) => n >= min && n <= max);
+  return schemaVcpuCounts().filter((n) => n >= min && n <= max);
 }
 
 /** What the spec's rules need from the catalog; each `undefined` makes the tests that need it skip. */

@@ -42,14 +42,20 @@ const addFormats: AddFormats =
 
 type JsonObject = Record<string, unknown>;
 
-interface Registry {
-  ajv: Ajv2020Instance;
+interface Schemas {
   names: readonly SchemaName[];
   raw: ReadonlyMap<SchemaName, Readonly<JsonObject>>;
+  /** The parsed files as read, for Ajv (which annotates what it is given). */
+  parsed: readonly JsonObject[];
+}
+
+interface Validators {
+  ajv: Ajv2020Instance;
   compiled: Map<SchemaName, ValidateFunction>;
 }
 
-let registry: Registry | undefined;
+let schemas: Schemas | undefined;
+let validators: Validators | undefined;
 
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -63,12 +69,12 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function load(): Registry {
-  if (registry) return registry;
-  const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true });
-  addFormats(ajv);
+/** The schema files, read and checked once. Reading needs no Ajv: a process that only reads schemas (Playwright's runner listing tests) never builds one. */
+function load(): Schemas {
+  if (schemas) return schemas;
   const names: SchemaName[] = [];
   const raw = new Map<SchemaName, Readonly<JsonObject>>();
+  const parsed: JsonObject[] = [];
   const files = readdirSync(SCHEMAS_DIR)
     .filter((file) => file.endsWith(SUFFIX))
     .sort();
@@ -80,19 +86,29 @@ function load(): Registry {
     if (schema.$id !== id) {
       throw new SchemaRegistryError(file, `schemas/${file}: $id must be "${id}", found ${JSON.stringify(schema.$id)}`);
     }
-    ajv.addSchema(schema);
     names.push(name);
     raw.set(name, deepFreeze(structuredClone(schema)));
+    parsed.push(schema);
   }
-  registry = { ajv, names, raw, compiled: new Map() };
-  return registry;
+  schemas = { names, raw, parsed };
+  return schemas;
+}
+
+/** The Ajv instance holding every schema, built on the first validation. */
+function ajvInstance(): Validators {
+  if (validators) return validators;
+  const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true });
+  addFormats(ajv);
+  for (const schema of load().parsed) ajv.addSchema(schema);
+  validators = { ajv, compiled: new Map() };
+  return validators;
 }
 
 function validatorFor(name: SchemaName): ValidateFunction {
-  const reg = load();
+  if (!load().raw.has(name)) throw new SchemaRegistryError(String(name), `unknown schema "${String(name)}"`);
+  const reg = ajvInstance();
   const cached = reg.compiled.get(name);
   if (cached) return cached;
-  if (!reg.raw.has(name)) throw new SchemaRegistryError(String(name), `unknown schema "${String(name)}"`);
   const compiled = reg.ajv.getSchema(`${SCHEMA_BASE}${name}${SUFFIX}`);
   if (!compiled) throw new SchemaRegistryError(name, `schema "${name}" could not be compiled`);
   reg.compiled.set(name, compiled);

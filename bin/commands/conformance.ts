@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { ConfigKey, TargetConfig } from '../../lib/config.js';
 import { parseRunConfig, type RunConfig } from '../../lib/run-config.js';
 import type { SuiteName } from '../../lib/suites.js';
-import { startEmbedded, type EmbeddedTarget } from '../../lib/embedded.js';
+import { bindEmbedded, type EmbeddedTarget } from '../../lib/embedded.js';
 import { ConfigError, TargetUnreachableError } from '../../lib/errors.js';
 import { loadRules } from '../../lib/rules.js';
 import { EmulatorControl } from '../../lib/client/control.js';
@@ -92,11 +92,14 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   rmSync(rawDir, { recursive: true, force: true });
 
   let emulator: EmbeddedTarget | undefined;
+  // The embedded emulator's port is bound now and its code loads while Playwright starts.
+  let serving: Promise<EmbeddedTarget> | undefined;
   let resolved: TargetConfig = config;
   let isEmulator = config.kind === 'embedded';
   if (config.kind === 'embedded') {
-    emulator = await startEmbedded();
-    resolved = emulator.target;
+    const bound = await bindEmbedded();
+    resolved = bound.target;
+    serving = bound.running;
   } else {
     const why = await probe(config.baseUrl!, 10_000);
     if (why) throw new TargetUnreachableError(config.baseUrl!, why);
@@ -123,14 +126,17 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   // run's load scenarios run once, with shard 1.
   const wantLoad = options.load === 'on' || ((options.load ?? 'auto') === 'auto' && config.kind === 'embedded' && (options.shard?.index ?? 1) === 1);
   const loadDir = options.loadDir ? resolve(options.loadDir) : join(outDir, 'load');
+  const everyMs = options.probeEveryMs ?? 15_000;
+  const supervised = runSupervised(args, handed,
+    config.kind === 'remote' ? { url: config.baseUrl!, everyMs, failures: 3 } : undefined);
   let beside: ReturnType<typeof startLoadBeside> | undefined;
   if (wantLoad && config.kind === 'embedded') {
     rmSync(loadDir, { recursive: true, force: true });
     beside = startLoadBeside(loadDir, options.quiet);
   }
-  const everyMs = options.probeEveryMs ?? 15_000;
-  const run = await runSupervised(args, handed,
-    config.kind === 'remote' ? { url: config.baseUrl!, everyMs, failures: 3 } : undefined);
+  // Either failing ends the command at once: Playwright that cannot start, or an emulator that
+  // cannot load (and, as the command exits, Playwright's process group with it).
+  const [run] = await Promise.all([supervised, serving?.then((e) => { emulator = e; })]);
 
   // From here the report gets written whatever happens; a further Ctrl-C waits for it.
   const hold = () => process.stderr.write('cpc: writing the report of the interrupted run…\n');

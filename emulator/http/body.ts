@@ -112,21 +112,34 @@ function lingerOn(req: IncomingMessage, limit: number, bounds: LingerBounds, alr
 /** Maximum nesting of arrays and objects in a JSON body; deeper input is refused with 400. */
 export const MAX_JSON_DEPTH = 256;
 
-/** Depth of JSON text, counted without parsing (strings are skipped correctly). */
+/**
+ * Depth of JSON text, counted without parsing (strings are skipped correctly). A string is
+ * skipped with `indexOf` to its closing quote (a quote after an odd run of backslashes is
+ * escaped), so a body that is mostly one long string, as the payload limits send, costs a
+ * native scan instead of a loop turn per character.
+ */
 export function jsonDepth(text: string, stopAt = MAX_JSON_DEPTH + 1): number {
   let depth = 0;
   let max = 0;
-  let inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 92 /* \ */) i++;
-      else if (c === 34 /* " */) inString = false;
-      continue;
-    }
-    if (c === 34) inString = true;
-    else if (c === 123 || c === 91) { depth++; if (depth > max) { max = depth; if (max >= stopAt) return max; } }
+    if (c === 34 /* " */) {
+      i = stringEnd(text, i);
+      if (i < 0) return max;
+    } else if (c === 123 || c === 91) { depth++; if (depth > max) { max = depth; if (max >= stopAt) return max; } }
     else if (c === 125 || c === 93) depth--;
   }
   return max;
+}
+
+/** Index of the quote that closes the string opened at `open`, or -1 when it is not closed. */
+function stringEnd(text: string, open: number): number {
+  let q = text.indexOf('"', open + 1);
+  while (q >= 0) {
+    let backslashes = 0;
+    for (let j = q - 1; j > open && text.charCodeAt(j) === 92 /* \ */; j--) backslashes++;
+    if (backslashes % 2 === 0) return q;
+    q = text.indexOf('"', q + 1);
+  }
+  return -1;
 }

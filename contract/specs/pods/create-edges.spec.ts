@@ -1,7 +1,7 @@
 import { test } from './support/fixtures.js';
 import { conform, must, rules } from '../../support/rules.js';
 import { errorBodyConformance, rejectionConformance } from '../../checks/rejection.js';
-import { SCHEMA_VCPU_COUNTS, type PodCatalog } from '../../../lib/pod-catalog.js';
+import { schemaVcpuCounts, type PodCatalog } from '../../../lib/pod-catalog.js';
 import { PROBLEM_RULES } from './support/rule-sets.js';
 import type { CpuFlavor } from '../../../lib/types.gen.js';
 
@@ -11,7 +11,7 @@ function belowMinimum(catalog: PodCatalog): { flavor: CpuFlavor; vcpuCount: numb
     // A catalog without a numeric range (the spec names no field of it) gives no edge to try.
     const min = (flavor as { vcpu?: { min?: unknown } }).vcpu?.min;
     if (typeof min !== 'number') return [];
-    const below = SCHEMA_VCPU_COUNTS.filter((n) => n < min);
+    const below = schemaVcpuCounts().filter((n) => n < min);
     return below.length > 0 ? [{ flavor, vcpuCount: below[below.length - 1]! }] : [];
   });
 }

@@ -2,7 +2,7 @@ import { test } from './support/fixtures.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
 import { errorBodyConformance, rejectionConformance } from '../../checks/rejection.js';
 import { acceptedConformance, type ExpectedStatus } from '../../checks/status.js';
-import { SCHEMA_VCPU_COUNTS, vcpuCounts, type PodCatalog } from '../../../lib/pod-catalog.js';
+import { schemaVcpuCounts, vcpuCounts, type PodCatalog } from '../../../lib/pod-catalog.js';
 import { PROBLEM_RULES } from './support/rule-sets.js';
 import type { CpuFlavor } from '../../../lib/types.gen.js';
 
@@ -13,7 +13,7 @@ const without = (body: Body, key: string): Body => { const { [key]: _gone, ...re
 function outOfRange(catalog: PodCatalog): { flavor: CpuFlavor; vcpuCount: number } | undefined {
   for (const flavor of catalog.cpus) {
     const offered = vcpuCounts(flavor);
-    const vcpuCount = SCHEMA_VCPU_COUNTS.find((n) => !offered.includes(n));
+    const vcpuCount = schemaVcpuCounts().find((n) => !offered.includes(n));
     if (offered.length > 0 && vcpuCount !== undefined) return { flavor, vcpuCount };
   }
   return undefined;

@@ -13,8 +13,18 @@ const MAX_TEXT = 40;
  * `env` string to string, `registry` string or null, `cloud` SECURE or COMMUNITY). Optional
  * fields are sometimes omitted so the spec's defaults are exercised too. Bounds, the port
  * pattern and the cloud values come from `schemas/create-pod-request.schema.json`.
+ *
+ * It depends on the schemas alone, so it is built once per process: building the port pattern's
+ * `stringMatching` costs about 30 ms, and every pod property test builds its arbitraries anew.
  */
 export function containerFields(): fc.Arbitrary<Record<string, unknown>> {
+  built ??= build();
+  return built;
+}
+
+let built: fc.Arbitrary<Record<string, unknown>> | undefined;
+
+function build(): fc.Arbitrary<Record<string, unknown>> {
   return fc.record({
     name: fc.string({ minLength: minLengthOf(REQ, '/properties/name'), maxLength: MAX_TEXT }),
     image: fc.string({ maxLength: MAX_TEXT }),
