@@ -21,6 +21,7 @@ export interface ServeOptions extends EmulatorOptions {
 export interface BoundEmulator {
   url: string;
   port: number;
+  server: Server;
   /** Settles once the emulator serves; requests that arrived before wait for it, in order. */
   running: Promise<RunningEmulator>;
 }
@@ -32,7 +33,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
  * that only needs the URL (to start Playwright, whose own start takes longer) does not wait for
  * the emulator's modules; a request that comes early is held, body unread, until it serves.
  */
-export async function bindEmulator(options: ServeOptions = {}): Promise<BoundEmulator> {
+export async function bindEmulator(options: ServeOptions = {}, loadApp: () => Promise<typeof import('./app.js')> = () => import('./app.js')): Promise<BoundEmulator> {
   let handle: Handler | undefined;
   const early: { req: IncomingMessage; res: ServerResponse; expectsContinue: boolean }[] = [];
   const server = createServer({ keepAlive: true, requestTimeout: 330_000, headersTimeout: 30_000 }, (req, res) => {
@@ -56,7 +57,7 @@ export async function bindEmulator(options: ServeOptions = {}): Promise<BoundEmu
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const running = import('./app.js').then(({ Emulator: EmulatorClass }): RunningEmulator => {
+  const running = loadApp().then(({ Emulator: EmulatorClass }): RunningEmulator => {
     const emulator = new EmulatorClass(options);
     handle = emulator.handle;
     for (const { req, res, expectsContinue } of early.splice(0)) {
@@ -76,7 +77,7 @@ export async function bindEmulator(options: ServeOptions = {}): Promise<BoundEmu
     server.close();
     throw e;
   });
-  return { url, port, running };
+  return { url, port, server, running };
 }
 
 /** Binds the emulator to a loopback port (a free one by default) and resolves once it serves. */
