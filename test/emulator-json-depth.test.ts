@@ -34,9 +34,9 @@ test('it stops counting at its bound', () => {
 
 test(`it agrees with the depth of the parsed value on any JSON text (seed ${seed})`, () => {
   const text = fc.string({ unit: fc.constantFrom('a', '"', '\\', '[', ']', '{', '}', ' ', 'é') });
-  fc.assert(fc.property(fc.jsonValue({ maxDepth: 8, stringUnit: 'binary' }), fc.option(text), (value, extra) => {
+  fc.assert(fc.property(fc.jsonValue({ maxDepth: 6 }), fc.option(text), (value, extra) => {
     const v = extra === null ? value : [value, extra, { [extra]: value }];
     const json = JSON.stringify(v);
     assert.equal(jsonDepth(json), depthOf(JSON.parse(json)), json);
-  }), { seed, numRuns: 2000 });
+  }), { seed, numRuns: 500 });
 });
