@@ -1,11 +1,19 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join, resolve, sep } from 'node:path';
+import { readFileSync, readdirSync } from 'node:fs';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The project's root folder, whatever the working directory. */
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export const SUITE_VERSION: string = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** The load scenarios' folder. */
+export const LOAD_DIR = join(PROJECT_ROOT, 'load');
+
+/** The scenario scripts: one per `load/*.ts` file (helpers live in load/lib, benchmarks in load/bench). */
+export function scenarioNames(): string[] {
+  return readdirSync(LOAD_DIR).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).map((f) => basename(f, '.ts')).sort();
+}
 
 /** True when the suite runs from an installed package (inside a `node_modules` folder), not from a clone. */
 export const INSTALLED: boolean = PROJECT_ROOT.split(sep).includes('node_modules');

@@ -5,24 +5,20 @@ import { parseRunConfig, type RunConfig } from '../../lib/run-config.js';
 import type { SuiteName } from '../../lib/suites.js';
 import { bindEmbedded, type EmbeddedTarget } from '../../lib/embedded.js';
 import { ConfigError, TargetUnreachableError } from '../../lib/errors.js';
-import { loadRules } from '../../lib/rules.js';
-import { EmulatorControl } from '../../lib/client/control.js';
 import { faultCatalog, isFaultId } from '../../emulator/faults.js';
 import type { ConformanceReport, TargetIdentity } from '../../reports/model.js';
-import { buildReport } from '../../reports/build.js';
-import { readRaw } from '../../reports/raw-read.js';
-import { scrubRawFile } from '../../reports/raw-scrub.js';
-import { readLoadResults } from '../../reports/load.js';
-import { mutationSectionOf } from '../../reports/mutation.js';
-import { readBaseline } from '../../reports/baseline.js';
 import { SUITE_VERSION, PROJECT_ROOT, outputRoot } from '../paths.js';
-import { blockers, preflight, preflightText, listedTests } from '../../lib/preflight.js';
-import { listPlaywright } from './playwright.js';
 import { replayCommand } from './seed.js';
 import { probe, runSupervised } from './supervise.js';
-import { exitCodeOf, publish } from './publish.js';
-import { runLoadScenarios } from './load.js';
 import { startLoadBeside } from './load-beside.js';
+
+// What only a deployment needs (the preflight, the control surface probe) and what runs after
+// the suites (reading the results, building and writing the report) is imported where it is
+// used: against the embedded emulator, Playwright starts without waiting for those modules.
+const afterRun = () => Promise.all([
+  import('../../lib/rules.js'), import('../../reports/build.js'), import('../../reports/raw-read.js'), import('../../reports/raw-scrub.js'),
+  import('../../reports/load.js'), import('../../reports/mutation.js'), import('./publish.js'),
+]);
 
 export interface ConformanceOptions {
   flags: Partial<Record<ConfigKey, string>>;
@@ -63,13 +59,16 @@ function selectionArgs(o: ConformanceOptions): string[] {
   return args;
 }
 
-function checkOptions(config: TargetConfig, o: ConformanceOptions): void {
+async function checkOptions(config: TargetConfig, o: ConformanceOptions): Promise<void> {
   if (o.faults.length > 0 && config.kind === 'remote') throw new ConfigError('--faults applies to the embedded emulator only');
   const unknown = o.faults.filter((f) => !isFaultId(f));
   if (unknown.length) throw new ConfigError(`unknown fault(s): ${unknown.join(', ')} (known: ${Object.keys(faultCatalog).join(', ')})`);
   if (o.updateBaseline && !o.baseline) throw new ConfigError('--update-baseline needs --baseline FILE');
   // A broken baseline file is a configuration error before anything runs, not after.
-  if (o.baseline) readBaseline(resolve(o.baseline), { allowMissing: o.updateBaseline === true });
+  if (o.baseline) {
+    const { readBaseline } = await import('../../reports/baseline.js');
+    readBaseline(resolve(o.baseline), { allowMissing: o.updateBaseline === true });
+  }
 }
 
 /**
@@ -82,7 +81,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   // The run's configuration, written once here and handed to Playwright as one value.
   const given: RunConfig = parseRunConfig(process.env, options.flags);
   const config = given.target;
-  checkOptions(config, options);
+  await checkOptions(config, options);
   const seed = given.seed;
   const replay = replayCommand(seed, selectionArgs(options));
   process.stdout.write(`Seed: ${seed} (replay: ${replay})\n`);
@@ -105,6 +104,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     if (why) throw new TargetUnreachableError(config.baseUrl!, why);
     if (!options.skipPreflight) {
       // A configuration problem (a refused key, a missing id, a surface that does not answer) stops the run here, not as failed rules.
+      const [{ blockers, preflight, preflightText, listedTests }, { listPlaywright }] = await Promise.all([import('../../lib/preflight.js'), import('./playwright.js')]);
       const pre = await preflight(given, { listTests: async () => listedTests(await listPlaywright(given)) });
       if (!pre.ready) {
         process.stderr.write(preflightText(pre) + '\n');
@@ -112,6 +112,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       }
       process.stdout.write(`Preflight: ready (${pre.plan ? `${pre.plan.runs.length} rule(s) will run, ${pre.plan.skipped.length} skipped by capability; ` : ''}cpc preflight shows the plan)\n`);
     }
+    const { EmulatorControl } = await import('../../lib/client/control.js');
     isEmulator = (await EmulatorControl.detect(config.baseUrl!)) !== undefined;
   }
   const handed: RunConfig = { ...given, target: resolved, rawDir, faults: options.faults, suites: options.projects, ...(options.workers ? { workers: options.workers } : {}) };
@@ -129,6 +130,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const everyMs = options.probeEveryMs ?? 15_000;
   const supervised = runSupervised(args, handed,
     config.kind === 'remote' ? { url: config.baseUrl!, everyMs, failures: 3 } : undefined);
+  // The report's modules load while the suites run (awaited once they end; a failure is thrown there).
+  const reportModules = afterRun();
+  reportModules.catch(() => undefined);
   let beside: ReturnType<typeof startLoadBeside> | undefined;
   if (wantLoad && config.kind === 'embedded') {
     rmSync(loadDir, { recursive: true, force: true });
@@ -143,6 +147,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   process.on('SIGINT', hold);
   process.on('SIGTERM', hold);
   try {
+    const [{ loadRules }, { buildReport }, { readRaw }, { scrubRawFile }, { readLoadResults }, { mutationSectionOf }, { exitCodeOf, publish }] = await reportModules;
     let interruption = run.interruptedBy ? `interrupted by ${run.interruptedBy}` : run.targetLost;
     if (!interruption && config.kind === 'remote') {
       const why = await probe(config.baseUrl!, 10_000);
@@ -156,6 +161,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       if (runLoad) process.stdout.write(ended.output);
     } else if (runLoad) {
       rmSync(loadDir, { recursive: true, force: true });
+      const { runLoadScenarios } = await import('./load.js');
       await runLoadScenarios({ target: resolved, env: process.env, outDir: loadDir, quietScripts: options.quiet });
     }
     await emulator?.close();

@@ -15,8 +15,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../../lib/errors.js';
-import { tsxLoader } from '../paths.js';
-import { runLoadScenarios, scenarioNames } from './load.js';
+import { scenarioNames, tsxLoader } from '../paths.js';
 import { runAsScript } from './entry.js';
 
 export interface LoadBeside {
@@ -80,6 +79,8 @@ function startGroup(scenarios: string, outDir: string, quietScripts: boolean): L
 async function main([outDir, scenarios, mode]: string[]): Promise<number> {
   if (!outDir || !scenarios || (mode !== 'quiet' && mode !== 'verbose')) throw new ConfigError('usage: load-beside.ts <out-dir> <scenario>[,<scenario>...] quiet|verbose');
   // The suites' target is not the scenarios': an embedded target without URLs starts their own emulator.
+  // Imported here: `cpc conformance` loads this module only to start the children.
+  const { runLoadScenarios } = await import('./load.js');
   const result = await runLoadScenarios({ target: { kind: 'embedded' }, env: process.env, outDir, scenarios: scenarios.split(','), quietScripts: mode === 'quiet' });
   return result.exitCode;
 }

@@ -14,8 +14,8 @@
  */
 import { spawn } from 'node:child_process';
 import { exitOf } from './child.js';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { configToEnv, ENV_VARS, flagOf, loadTargetConfig, type ConfigKey, type TargetConfig } from '../../lib/config.js';
 import { userSettings } from '../../lib/run-config.js';
@@ -27,7 +27,7 @@ import { findK6 } from '../../lib/k6node/k6-binary.js';
 import { combineSummaries, executionSegments } from '../../lib/k6node/combine.js';
 import type { LoadSummary } from '../../reports/load-model.js';
 import { runScript } from '../../lib/k6node/runner.js';
-import { PROJECT_ROOT } from '../paths.js';
+import { LOAD_DIR, PROJECT_ROOT, scenarioNames } from '../paths.js';
 
 export type LoadRunner = 'k6' | 'node';
 
@@ -77,12 +77,6 @@ export interface LoadRunResult {
   exitCode: number;
 }
 
-const LOAD_DIR = join(PROJECT_ROOT, 'load');
-
-/** The scenario scripts: one per `load/*.ts` file (helpers live in load/lib, benchmarks in load/bench). */
-export function scenarioNames(): string[] {
-  return readdirSync(LOAD_DIR).filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')).map((f) => basename(f, '.ts')).sort();
-}
 
 /** True when a k6 binary answers (`K6`, or `k6` on PATH). */
 export function k6Available(env: NodeJS.ProcessEnv = process.env): boolean {

@@ -1,4 +1,3 @@
-import { request } from 'undici';
 import type { RunConfig } from '../../lib/run-config.js';
 import { exitOf } from './child.js';
 import { spawnPlaywright } from './playwright.js';
@@ -21,6 +20,8 @@ export interface SupervisedRun {
 
 /** Any HTTP answer within the time limit: undefined; otherwise why not. */
 export async function probe(url: string, timeoutMs: number): Promise<string | undefined> {
+  // Loaded here: only a deployment is probed, and the embedded run starts Playwright sooner without it.
+  const { request } = await import('undici');
   try {
     const res = await request(url, { method: 'GET', signal: AbortSignal.timeout(timeoutMs) });
     await res.body.dump();
