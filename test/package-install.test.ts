@@ -5,6 +5,11 @@
 // written inside node_modules, none of the project's own tests, benchmarks or mutation setup
 // shipped. Then a missing runtime module (@playwright/test removed) must make `cpc conformance`
 // exit 1 with its message within seconds, leaving no process behind.
+//
+// The installed run selects a test of each surface's folder and a property (SELECTION) beside
+// the whole load smoke: what the package must ship is read when Playwright lists every test
+// file, when a test of each kind runs and when the load scenarios run; the whole suite's
+// verdicts are `npm test`'s own conformance gate, from the same sources.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -15,6 +20,8 @@ import { envWith, leftAfter, runTimed } from './cli-support.js';
 import { filesUnder, ROOT, tempDir } from './reports-support.js';
 
 const FORMATS = ['conformance.json', 'junit.xml', 'report.html', 'summary.md'];
+/** One test each of core, pods, serverless, REST v1 and GraphQL specs, and the valid-pod property. */
+const SELECTION = '@AUTH\\.REST_V2\\.BEARER_ACCEPTED|@AUTH\\.GRAPHQL\\.BEARER_ACCEPTED|@V1\\.CREATE\\.GPU_PRIORITY|@AUTH\\.SERVERLESS\\.FORBIDDEN_403|@POD\\.CREATE\\.201_POD|@CATALOG\\.GPUS_AND_BY_ID';
 const npm = (args: string[], cwd: string) => {
   const r = spawnSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' }, timeout: 300_000 });
   assert.equal(r.status, 0, `npm ${args.join(' ')}: ${r.stdout}\n${r.stderr}`);
@@ -41,13 +48,14 @@ test('package-install: npm pack, install in an empty project, npx cpc conformanc
     assert.equal(help.status, 0, help.stderr);
     assert.match(help.stdout, /^usage: cpc conformance/);
 
-    const run = await runTimed(['npx', '--no', 'cpc', 'conformance', '--quiet-summary'], env, 420_000, { cwd: project });
+    const run = await runTimed(['npx', '--no', 'cpc', 'conformance', '--quiet-summary', '--grep', SELECTION], env, 420_000, { cwd: project });
     assert.equal(run.timedOut, false, `hung: ${run.out.slice(-3000)}`);
     assert.equal(run.code, 0, run.out.slice(-3000));
     for (const f of FORMATS) assert.ok(existsSync(join(project, 'reports', 'out', f)), `reports/out/${f} in the project`);
     assert.ok(!existsSync(join(installed, 'reports', 'out')) && !existsSync(join(installed, 'test-results')), 'nothing written inside node_modules');
     assert.match(run.out, /Result: CONFORMANT/);
-    assert.match(run.out, /^Seed: 31337 \(replay: CPC_SEED=31337 npx cpc conformance\)$/m, 'the replay hint is the installed command');
+    assert.match(run.out, /^tests: 11 passed, 0 failed, 0 skipped$/m, 'the 8 selected tests and the 3 load scenarios');
+    assert.ok(run.out.includes(`Seed: 31337 (replay: CPC_SEED=31337 npx cpc conformance --grep '${SELECTION}')`), 'the replay hint is the installed command');
 
     // A runtime module missing: a clear error and an exit, never a hang.
     rmSync(join(project, 'node_modules', '@playwright', 'test'), { recursive: true, force: true });

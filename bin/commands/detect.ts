@@ -51,7 +51,9 @@ async function runPlan(outDir: string, rawDir: string, workers: number | undefin
     const listFile = join(outDir, 'detection-tests.txt');
     writeFileSync(planFile, JSON.stringify(planned.plan, null, 2) + '\n');
     writeFileSync(listFile, planned.lines.join('\n') + '\n');
-    return await runSupervised(['--reporter=dot,./reports/playwright-reporter.ts', `--test-list=${listFile}`, ...(workers ? [`--workers=${workers}`] : [])],
+    // Playwright's artifacts in a folder of their own: a conformance run or the variant matrix
+    // beside this one empties only its own.
+    return await runSupervised(['--reporter=dot,./reports/playwright-reporter.ts', `--test-list=${listFile}`, `--output=${join(outDir, 'detection-artifacts')}`, ...(workers ? [`--workers=${workers}`] : [])],
       { ...base, plan: { kind: 'detection', file: planFile }, rawDir });
   } finally {
     await emulator.close();

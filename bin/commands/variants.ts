@@ -58,7 +58,9 @@ export async function runVariantMatrix(options: VariantRunOptions): Promise<{ ma
   let run;
   try {
     // Each project (entry) sets its own variants on in its worlds; no fault and no run-wide variant.
-    run = await runSupervised(['--reporter=dot,./reports/playwright-reporter.ts', ...(options.workers ? [`--workers=${options.workers}`] : [])],
+    // Playwright's artifacts in a folder of their own, so that the detection matrix or a
+    // conformance run can go on beside this one.
+    run = await runSupervised(['--reporter=dot,./reports/playwright-reporter.ts', `--output=${join(outDir, 'variants-artifacts')}`, ...(options.workers ? [`--workers=${options.workers}`] : [])],
       { ...given, target: emulator.target, faults: [], variants: [], plan: { kind: 'variants', file: planFile }, rawDir, propertyRuns, ...(options.workers ? { workers: options.workers } : {}) });
   } finally {
     await emulator.close();
