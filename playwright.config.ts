@@ -22,6 +22,10 @@ export default defineConfig<object, { faults: string[]; variants: string[]; dete
   timeout: 60_000,
   reporter: [['list'], ['./reports/playwright-reporter.ts']],
   outputDir: 'test-results',
+  // The suites' projects search the whole project (testDir '.'): without this, Playwright would
+  // also walk test-results/ and reports/out/, where another run (npm test runs several side by
+  // side) may be emptying its own output folder, and fail on a folder gone mid-walk.
+  respectGitIgnore: true,
   // Faults and conforming variants (emulator/variants.ts) every test world answers with.
   use: { faults: run.faults, variants: run.variants },
   // A matrix run (cpc detect, the variant matrix) names its plan in the run configuration;
