@@ -1,5 +1,5 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, observe, rules } from '../../support/rules.js';
+import { conform, must, notChecked, observe, rules } from '../../support/rules.js';
 import { jobHandleConformance, statusOf } from '../../checks/job-conformance.js';
 import { jobCounters } from '../../checks/health-conformance.js';
 import { jobsFor, setTimings, TERMINAL } from './support/jobs.js';
@@ -15,14 +15,28 @@ test.describe('/retry', () => {
   ), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const message = `boom-${test.info().testId.slice(0, 8)}`;
-    // The handler yields two items, then fails: a FAILED job with output to be removed.
-    const id = await jobs.submit({ sleepMs: 5_000, stream: 2, fail: message });
+    // The handler yields two items, then fails: a FAILED job with output to be removed. On a
+    // clock that runs in real time it runs 20 s, so the status read after /retry (which a rate
+    // limit may delay) still comes before the retried attempt can have ended.
+    const sleepMs = emu.available ? 5_000 : 20_000;
+    const id = await jobs.submit({ sleepMs, stream: 2, fail: message });
     const first = (await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: 60_000, maxRealMs: 90_000 })).last;
     test.skip(statusOf(first) !== 'FAILED', `setup: the failing job ended ${statusOf(first)}`);
     const firstBody = first.body as { output?: unknown; error?: unknown };
     const res = await jobs.retry(id);
+    // The earliest the target can have taken the retry: its answer, less the exchange itself
+    // (a wait for the rate limit before sending is not in durationMs).
+    const retriedAt = performance.now() - res.durationMs;
     const right = await jobs.status(id);
     const rightBody = (right.body ?? {}) as { status?: string; output?: unknown };
+    // In real time the retried attempt ends `sleepMs` after the retry at the soonest; a status
+    // read later than that may show that end (FAILED, the same output), which says nothing
+    // about the state right after /retry.
+    const readAfterMs = performance.now() - retriedAt;
+    const readInTime = emu.available || readAfterMs < sleepMs;
+    if (!readInTime) {
+      notChecked(`that the job is back in the queue without its output right after /retry: the status was read ${(readAfterMs / 1000).toFixed(1)} s after the retry, and the retried attempt may have ended after ${sleepMs / 1000} s`);
+    }
     const again = (await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: 60_000, maxRealMs: 90_000 })).last;
     const againBody = (again.body ?? {}) as { output?: unknown; error?: unknown };
     conform(
@@ -30,9 +44,9 @@ test.describe('/retry', () => {
       jobHandleConformance('JOB.STATE.RETRY_FAILED', res, 'IN_QUEUE'),
       must((res.body as { id?: string } | undefined)?.id === id, 'JOB.STATE.RETRY_SAME_ID', `/retry answered id ${JSON.stringify((res.body as { id?: string } | undefined)?.id)}, not ${id}`),
       must(right.status === 200, 'JOB.STATE.RETRY_SAME_ID', `/status/${id} after /retry answered ${right.status}`),
-      must(!ended(rightBody.status), 'JOB.STATE.RETRY_FAILED', `right after /retry the job is ${rightBody.status}, not back in the queue`),
+      must(!readInTime || !ended(rightBody.status), 'JOB.STATE.RETRY_FAILED', `right after /retry the job is ${rightBody.status}, not back in the queue`),
       must(firstBody.output !== undefined, 'JOB.STATE.RETRY_OUTPUT_REMOVED', 'setup: the failed job showed no output to remove'),
-      must(rightBody.output === undefined, 'JOB.STATE.RETRY_OUTPUT_REMOVED', `right after /retry the job still shows output ${JSON.stringify(rightBody.output)?.slice(0, 120)}`),
+      must(!readInTime || rightBody.output === undefined, 'JOB.STATE.RETRY_OUTPUT_REMOVED', `right after /retry the job still shows output ${JSON.stringify(rightBody.output)?.slice(0, 120)}`),
       must(statusOf(again) === 'FAILED' && againBody.error === firstBody.error && JSON.stringify(againBody.output) === JSON.stringify(firstBody.output),
         'JOB.STATE.RETRY_INPUT_REUSED', `the retried attempt ended ${statusOf(again)} with error ${JSON.stringify(againBody.error)}; the input asked for ${JSON.stringify(firstBody.error)}`),
     );
