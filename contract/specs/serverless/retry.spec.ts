@@ -19,6 +19,8 @@ test.describe('/retry', () => {
     // clock that runs in real time it runs 20 s, so the status read after /retry (which a rate
     // limit may delay) still comes before the retried attempt can have ended.
     const sleepMs = emu.available ? 5_000 : 20_000;
+    // Two attempts of 20 s, each polled until it ends (up to 90 s).
+    if (!emu.available) test.setTimeout(240_000);
     const id = await jobs.submit({ sleepMs, stream: 2, fail: message });
     const first = (await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: 60_000, maxRealMs: 90_000 })).last;
     test.skip(statusOf(first) !== 'FAILED', `setup: the failing job ended ${statusOf(first)}`);
