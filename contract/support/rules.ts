@@ -38,13 +38,5 @@ export function breaks(rule: string, message: string): never {
   throw new InternalError('unreachable: conform throws on a finding');
 }
 
-/**
- * Records, as a note on the test for the report, a check the test could not make on this target
- * and why: its findings are left out, so the rule is neither failed on no evidence nor passed by it.
- */
-export function notChecked(what: string): void {
-  test.info().annotations.push({ type: ANNOTATION.note, description: `not checked ${what}` });
-}
-
 /** Convenience: a finding when `ok` is false. */
 export const must = (ok: boolean, rule: string, message: string): Finding[] => (ok ? [] : [{ rule, message }]);

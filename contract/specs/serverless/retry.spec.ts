@@ -1,5 +1,5 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, notChecked, observe, rules } from '../../support/rules.js';
+import { conform, must, observe, rules } from '../../support/rules.js';
 import { jobHandleConformance, statusOf } from '../../checks/job-conformance.js';
 import { jobCounters } from '../../checks/health-conformance.js';
 import { jobsFor, setTimings, TERMINAL } from './support/jobs.js';
@@ -36,9 +36,6 @@ test.describe('/retry', () => {
     // about the state right after /retry.
     const readAfterMs = performance.now() - retriedAt;
     const readInTime = emu.available || readAfterMs < sleepMs;
-    if (!readInTime) {
-      notChecked(`that the job is back in the queue without its output right after /retry: the status was read ${(readAfterMs / 1000).toFixed(1)} s after the retry, and the retried attempt may have ended after ${sleepMs / 1000} s`);
-    }
     const again = (await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: 60_000, maxRealMs: 90_000 })).last;
     const againBody = (again.body ?? {}) as { output?: unknown; error?: unknown };
     conform(
@@ -52,6 +49,9 @@ test.describe('/retry', () => {
       must(statusOf(again) === 'FAILED' && againBody.error === firstBody.error && JSON.stringify(againBody.output) === JSON.stringify(firstBody.output),
         'JOB.STATE.RETRY_INPUT_REUSED', `the retried attempt ended ${statusOf(again)} with error ${JSON.stringify(againBody.error)}; the input asked for ${JSON.stringify(firstBody.error)}`),
     );
+    // What was checked failed above if broken. Without the state right after /retry, the test's
+    // rules are not all verified, and a passed test would count them all as passing: skipped instead.
+    test.skip(!readInTime, `the status was read ${(readAfterMs / 1000).toFixed(1)} s after /retry (the rate limit held it back), when the retried attempt (${sleepMs / 1000} s) may already have ended: the state right after /retry was not seen`);
   });
 
   test('retrying a TIMED_OUT job requeues it', rules('JOB.STATE.RETRY_TIMED_OUT', 'JOB.RETRY.RESPONSE', 'JOB.STATE.RETRY_SAME_ID'), async ({ api, emu, target }) => {
