@@ -26,6 +26,9 @@ export default defineConfig<object, { faults: string[]; variants: string[]; dete
   // also walk test-results/ and reports/out/, where another run (npm test runs several side by
   // side) may be emptying its own output folder, and fail on a folder gone mid-walk.
   respectGitIgnore: true,
+  // Ajv's standalone code for the schemas (lib/schema-registry.ts) is plain CommonJS: Playwright's
+  // transform would only slow it down, in every worker on every run (workers never cache it).
+  build: { external: ['**/validators.gen.cjs'] },
   // Faults and conforming variants (emulator/variants.ts) every test world answers with.
   use: { faults: run.faults, variants: run.variants },
   // A matrix run (cpc detect, the variant matrix) names its plan in the run configuration;

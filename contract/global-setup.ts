@@ -32,7 +32,9 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
   const target = run.target;
   const leftovers = leftoversPath(config.rootDir);
   rmSync(leftovers, { force: true });
-  if (await EmulatorControl.detect(target.baseUrl!)) return undefined;
+  // The embedded emulator (`cpc` started it for this run) has its control surface: each test has a
+  // world of its own and nothing is left to clean up. Not asked: the runner then never loads undici.
+  if (target.kind === 'embedded' || await EmulatorControl.detect(target.baseUrl!)) return undefined;
 
   const file = join(tmpdir(), `cpc-created-${runId}.jsonl`);
   const pacingFile = join(tmpdir(), `cpc-pacing-${runId}.jsonl`);

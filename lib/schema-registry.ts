@@ -5,11 +5,13 @@
  * so relative cross-file `$ref`s resolve against `SCHEMA_BASE`. Each schema is compiled once, on
  * first use. Ajv's errors are turned into `ValidationIssue`s: a JSON pointer to the offending
  * value, the keyword that failed and a readable English message.
+ *
+ * The schemas also come compiled ahead of time (`lib/validators.gen.cjs`, lib/precompiled.ts):
+ * those validators are used while they match the schema files on disk.
  */
 import { readFileSync, readdirSync } from 'node:fs';
-import Ajv2020Import from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import addFormatsImport from 'ajv-formats';
+import { createAjv as createAjvWith, loadPrecompiled, schemasDigest, type Ajv2020Instance, type SchemaSource } from './precompiled.js';
 import type { SchemaName } from './types.gen.js';
 import { SchemaRegistryError } from './errors.js';
 
@@ -31,27 +33,45 @@ export const SCHEMA_BASE = 'https://schemas.compute-platform.test/';
 const SCHEMAS_DIR = new URL('../schemas/', import.meta.url);
 const SUFFIX = '.schema.json';
 
-// ajv and ajv-formats are CommonJS modules whose `module.exports` also carries a `default`.
-type Ajv2020Class = typeof Ajv2020Import.default;
-type Ajv2020Instance = InstanceType<Ajv2020Class>;
-type AddFormats = typeof addFormatsImport.default;
-const Ajv2020: Ajv2020Class =
-  (Ajv2020Import as unknown as { default?: Ajv2020Class }).default ?? (Ajv2020Import as unknown as Ajv2020Class);
-const addFormats: AddFormats =
-  (addFormatsImport as unknown as { default?: AddFormats }).default ?? (addFormatsImport as unknown as AddFormats);
-
 type JsonObject = Record<string, unknown>;
 
 interface Schemas {
   names: readonly SchemaName[];
+  /** The files as read, and their digest: what precompiled validators must have been made from. */
+  sources: readonly SchemaSource[];
+  digest: string;
   raw: ReadonlyMap<SchemaName, Readonly<JsonObject>>;
   /** The parsed files as read, for Ajv (which annotates what it is given). */
   parsed: readonly JsonObject[];
 }
 
 interface Validators {
-  ajv: Ajv2020Instance;
+  /** Built only when a schema has no precompiled validator that matches the files on disk. */
+  ajv?: Ajv2020Instance;
   compiled: Map<SchemaName, ValidateFunction>;
+}
+
+/** The options every schema is compiled with, here and ahead of time (scripts/gen-validators.ts). */
+export const AJV_OPTIONS = { strict: true, allErrors: true, verbose: true } as const;
+
+/** The Ajv the schemas compile with: {@link AJV_OPTIONS} and `extra` (the generator adds `code.source`). */
+export const createAjv = (extra: Parameters<typeof createAjvWith>[0] = {}): Ajv2020Instance => createAjvWith({ ...AJV_OPTIONS, ...extra });
+
+export const PRECOMPILED_FILE = new URL('./validators.gen.cjs', import.meta.url);
+
+let precompiled: ReadonlyMap<string, ValidateFunction> | undefined;
+
+/** The precompiled validators, loaded on the first validation (a process that only lists tests never loads them); none when stale. */
+const precompiledValidators = (): ReadonlyMap<string, ValidateFunction> => (precompiled ??= loadPrecompiled(PRECOMPILED_FILE, load().digest));
+
+/** Whether validation uses the validators compiled ahead of time (they match the schema files on disk). */
+export function usesPrecompiledValidators(): boolean {
+  return precompiledValidators().size > 0;
+}
+
+/** The schema files as read (name and text, in name order), for the generator. */
+export function schemaSources(): readonly SchemaSource[] {
+  return load().sources;
 }
 
 let schemas: Schemas | undefined;
@@ -75,12 +95,15 @@ function load(): Schemas {
   const names: SchemaName[] = [];
   const raw = new Map<SchemaName, Readonly<JsonObject>>();
   const parsed: JsonObject[] = [];
+  const texts: SchemaSource[] = [];
   const files = readdirSync(SCHEMAS_DIR)
     .filter((file) => file.endsWith(SUFFIX))
     .sort();
   for (const file of files) {
     const name = file.slice(0, -SUFFIX.length) as SchemaName;
-    const schema: unknown = JSON.parse(readFileSync(new URL(file, SCHEMAS_DIR), 'utf8'));
+    const text = readFileSync(new URL(file, SCHEMAS_DIR), 'utf8');
+    texts.push({ file, text });
+    const schema: unknown = JSON.parse(text);
     if (!isObject(schema)) throw new SchemaRegistryError(file, `schemas/${file}: not a JSON object`);
     const id = `${SCHEMA_BASE}${file}`;
     if (schema.$id !== id) {
@@ -90,26 +113,25 @@ function load(): Schemas {
     raw.set(name, deepFreeze(structuredClone(schema)));
     parsed.push(schema);
   }
-  schemas = { names, raw, parsed };
+  schemas = { names, sources: texts, digest: schemasDigest(texts), raw, parsed };
   return schemas;
 }
 
-/** The Ajv instance holding every schema, built on the first validation. */
-function ajvInstance(): Validators {
-  if (validators) return validators;
-  const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true });
-  addFormats(ajv);
+/** An Ajv instance holding every schema, built the first time a schema has no precompiled validator. */
+function ajvOf(reg: Validators): Ajv2020Instance {
+  if (reg.ajv) return reg.ajv;
+  const ajv = createAjv();
   for (const schema of load().parsed) ajv.addSchema(schema);
-  validators = { ajv, compiled: new Map() };
-  return validators;
+  reg.ajv = ajv;
+  return ajv;
 }
 
 function validatorFor(name: SchemaName): ValidateFunction {
   if (!load().raw.has(name)) throw new SchemaRegistryError(String(name), `unknown schema "${String(name)}"`);
-  const reg = ajvInstance();
+  const reg = (validators ??= { compiled: new Map() });
   const cached = reg.compiled.get(name);
   if (cached) return cached;
-  const compiled = reg.ajv.getSchema(`${SCHEMA_BASE}${name}${SUFFIX}`);
+  const compiled = precompiledValidators().get(name) ?? ajvOf(reg).getSchema(`${SCHEMA_BASE}${name}${SUFFIX}`);
   if (!compiled) throw new SchemaRegistryError(name, `schema "${name}" could not be compiled`);
   reg.compiled.set(name, compiled);
   return compiled;

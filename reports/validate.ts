@@ -1,40 +1,58 @@
 /**
  * Validation of the report's own documents with strict Ajv (draft 2020-12): the report
  * (`report.schema.json`), a load summary (its `$defs/loadSummary`) and a baseline file
- * (`baseline.schema.json`). Schemas compile once, on first use.
+ * (`baseline.schema.json`). `cpc` checks its report once the suites have ended, so these come
+ * compiled ahead of time (`reports/validators.gen.cjs`, lib/precompiled.ts), used while they
+ * match the schema files; otherwise they compile once, on first use.
  */
 import { readFileSync } from 'node:fs';
-import Ajv2020Import from 'ajv/dist/2020.js';
+import { basename } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import addFormatsImport from 'ajv-formats';
-
-type Ajv2020Class = typeof Ajv2020Import.default;
-type AddFormats = typeof addFormatsImport.default;
-// ajv and ajv-formats are CommonJS modules whose `module.exports` also carries a `default`.
-const Ajv2020: Ajv2020Class = (Ajv2020Import as unknown as { default?: Ajv2020Class }).default ?? (Ajv2020Import as unknown as Ajv2020Class);
-const addFormats: AddFormats = (addFormatsImport as unknown as { default?: AddFormats }).default ?? (addFormatsImport as unknown as AddFormats);
+import { createAjv, loadPrecompiled, schemasDigest, type Ajv2020Instance, type SchemaSource } from '../lib/precompiled.js';
 
 export const REPORT_SCHEMA_URL = new URL('./report.schema.json', import.meta.url);
 export const BASELINE_SCHEMA_URL = new URL('./baseline.schema.json', import.meta.url);
+export const PRECOMPILED_REPORT_FILE = new URL('./validators.gen.cjs', import.meta.url);
+
+/** The options the report's schemas compile with, here and ahead of time (scripts/gen-validators.ts). */
+export const REPORT_AJV_OPTIONS = { strict: true, allErrors: true, allowUnionTypes: true } as const;
 
 export type Check = { valid: true } | { valid: false; issues: string[] };
 
-let compiled: { report: ValidateFunction; load: ValidateFunction; baseline: ValidateFunction } | undefined;
+type Name = 'report' | 'load' | 'baseline';
 
-function validators(): NonNullable<typeof compiled> {
+/** The report's schema files as read, in a fixed order. */
+export function reportSchemaSources(): SchemaSource[] {
+  return [REPORT_SCHEMA_URL, BASELINE_SCHEMA_URL].map((url) => ({ file: basename(fileURLToPath(url)), text: readFileSync(url, 'utf8') }));
+}
+
+/** An Ajv holding the report's schemas, and the id of each validator by name (what the generator compiles). */
+export function reportAjv(extra: Parameters<typeof createAjv>[0] = {}, sources: readonly SchemaSource[] = reportSchemaSources()): { ajv: Ajv2020Instance; refs: Record<Name, string> } {
+  const ajv = createAjv({ ...REPORT_AJV_OPTIONS, ...extra });
+  const [report, baseline] = sources.map((s) => JSON.parse(s.text) as { $id: string });
+  ajv.addSchema(report!);
+  ajv.addSchema(baseline!);
+  return { ajv, refs: { report: report!.$id, load: `${report!.$id}#/$defs/loadSummary`, baseline: baseline!.$id } };
+}
+
+let compiled: Record<Name, ValidateFunction> | undefined;
+
+function validators(): Record<Name, ValidateFunction> {
   if (compiled) return compiled;
-  const ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
-  addFormats(ajv);
-  const report = JSON.parse(readFileSync(REPORT_SCHEMA_URL, 'utf8')) as { $id: string };
-  const baseline = JSON.parse(readFileSync(BASELINE_SCHEMA_URL, 'utf8')) as object;
-  ajv.addSchema(report);
-  compiled = {
-    report: ajv.getSchema(report.$id)!,
-    load: ajv.getSchema(`${report.$id}#/$defs/loadSummary`)!,
-    baseline: ajv.compile(baseline),
-  };
+  const sources = reportSchemaSources();
+  const ahead = loadPrecompiled(PRECOMPILED_REPORT_FILE, schemasDigest(sources));
+  if (ahead.size === 3) {
+    compiled = { report: ahead.get('report')!, load: ahead.get('load')!, baseline: ahead.get('baseline')! };
+    return compiled;
+  }
+  const { ajv, refs } = reportAjv({}, sources);
+  compiled = { report: ajv.getSchema(refs.report)!, load: ajv.getSchema(refs.load)!, baseline: ajv.getSchema(refs.baseline)! };
   return compiled;
 }
+
+/** Whether the report's validators are the ones compiled ahead of time (they match the schema files on disk). */
+export const usesPrecompiledReportValidators = (): boolean => loadPrecompiled(PRECOMPILED_REPORT_FILE, schemasDigest(reportSchemaSources())).size === 3;
 
 const issuesOf = (errors: readonly ErrorObject[] | null | undefined): string[] =>
   (errors ?? []).map((e) => `${e.instancePath || '/'}: ${e.message ?? e.keyword}${e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : ''}`);

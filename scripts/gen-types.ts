@@ -1,9 +1,11 @@
 /**
- * Generates lib/types.gen.ts from schemas/*.schema.json with json-schema-to-typescript, and
- * lib/operations.gen.ts from schemas/openapi.yaml and schema.graphql (scripts/gen-operations.ts).
+ * Generates lib/types.gen.ts from schemas/*.schema.json with json-schema-to-typescript,
+ * lib/operations.gen.ts from schemas/openapi.yaml and schema.graphql (scripts/gen-operations.ts),
+ * and lib/validators.gen.cjs and reports/validators.gen.cjs, the schemas compiled ahead of time
+ * (scripts/gen-validators.ts).
  *
- *   npx tsx scripts/gen-types.ts           write both files
- *   npx tsx scripts/gen-types.ts --check   exit 1 when either is not what would be generated
+ *   npx tsx scripts/gen-types.ts           write the four files
+ *   npx tsx scripts/gen-types.ts --check   exit 1 when one is not what would be generated
  *
  * One exported type per schema file, named by the schema's `title`. Cross-file `$ref`s are
  * turned into references to the other generated type (json-schema-to-typescript's `tsType`)
@@ -16,6 +18,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { generateOperations, OPERATIONS_FILE } from './gen-operations.js';
+import { generateReportValidators, generateValidators, REPORT_VALIDATORS_FILE, VALIDATORS_FILE } from './gen-validators.js';
 
 export const SCHEMAS_DIR = fileURLToPath(new URL('../schemas/', import.meta.url));
 export const TYPES_FILE = fileURLToPath(new URL('../lib/types.gen.ts', import.meta.url));
@@ -195,17 +198,32 @@ export function checkOperations(operationsFile: string = OPERATIONS_FILE): Types
   return compareWith(operationsFile, generateOperations());
 }
 
+/** Compares lib/validators.gen.cjs with what would be generated now. */
+export function checkValidators(validatorsFile: string = VALIDATORS_FILE): TypesCheck {
+  return compareWith(validatorsFile, generateValidators());
+}
+
+/** Compares reports/validators.gen.cjs with what would be generated now. */
+export function checkReportValidators(validatorsFile: string = REPORT_VALIDATORS_FILE): TypesCheck {
+  return compareWith(validatorsFile, generateReportValidators());
+}
+
 async function main(argv: readonly string[]): Promise<number> {
   if (argv.includes('--check')) {
-    const stale = [['lib/types.gen.ts', (await checkTypes()).upToDate], ['lib/operations.gen.ts', checkOperations().upToDate]].filter(([, ok]) => !ok);
+    const stale = [['lib/types.gen.ts', (await checkTypes()).upToDate], ['lib/operations.gen.ts', checkOperations().upToDate],
+      ['lib/validators.gen.cjs', checkValidators().upToDate], ['reports/validators.gen.cjs', checkReportValidators().upToDate]].filter(([, ok]) => !ok);
     for (const [file] of stale) process.stderr.write(`${file} is out of date: run \`npm run gen\`.\n`);
-    if (stale.length === 0) process.stdout.write('lib/types.gen.ts and lib/operations.gen.ts are up to date.\n');
+    if (stale.length === 0) process.stdout.write('lib/types.gen.ts, lib/operations.gen.ts, lib/validators.gen.cjs and reports/validators.gen.cjs are up to date.\n');
     return stale.length === 0 ? 0 : 1;
   }
   writeFileSync(TYPES_FILE, await generateTypes());
   process.stdout.write(`wrote ${TYPES_FILE}\n`);
   writeFileSync(OPERATIONS_FILE, generateOperations());
   process.stdout.write(`wrote ${OPERATIONS_FILE}\n`);
+  writeFileSync(VALIDATORS_FILE, generateValidators());
+  process.stdout.write(`wrote ${VALIDATORS_FILE}\n`);
+  writeFileSync(REPORT_VALIDATORS_FILE, generateReportValidators());
+  process.stdout.write(`wrote ${REPORT_VALIDATORS_FILE}\n`);
   return 0;
 }
 

@@ -1,7 +1,8 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import { Kind, parse, valueFromASTUntyped, type OperationDefinitionNode } from 'graphql';
+import { createRequire } from 'node:module';
+import type { OperationDefinitionNode } from 'graphql';
 import type { ApiClient, Exchange, KeyRole } from '../../lib/client/api.js';
 import { runConfig } from '../../lib/run-config.js';
 
@@ -118,8 +119,14 @@ const roleOf = (auth: Exchange['auth']): KeyRole | undefined => {
 
 type Sink = { created(r: Omit<Resource, 'test'>): void; deleted(r: Pick<Resource, 'kind' | 'id' | 'name'>): void };
 
+type Graphql = typeof import('graphql');
+let graphqlModule: Graphql | undefined;
+/** graphql, loaded when a GraphQL mutation is first tracked: Playwright's runner imports this module to list tests and never needs it. */
+const graphql = (): Graphql => (graphqlModule ??= createRequire(import.meta.url)('graphql') as Graphql);
+
 /** The mutation fields of a GraphQL document, with their arguments as plain values. */
 function mutationFields(query: string, variables: Record<string, unknown> | undefined): { field: string; alias: string; args: Record<string, unknown> }[] {
+  const { Kind, parse, valueFromASTUntyped } = graphql();
   let document;
   try { document = parse(query); } catch { return []; }
   const out: { field: string; alias: string; args: Record<string, unknown> }[] = [];

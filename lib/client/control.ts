@@ -1,5 +1,5 @@
-import { request } from 'undici';
 import { registerSecret } from '../redact.js';
+import { loadUndici } from './transport.js';
 import { ControlError } from '../errors.js';
 
 /** What `POST /__emulator/worlds` answers. */
@@ -33,6 +33,7 @@ export class EmulatorControl {
   /** The control surface of the emulator at `baseUrl`, or undefined if nothing answers there. */
   static async detect(baseUrl: string): Promise<EmulatorControl | undefined> {
     try {
+      const { request } = await loadUndici();
       const res = await request(`${baseUrl}/__emulator`, { method: 'GET', signal: AbortSignal.timeout(5000) });
       const text = await res.body.text();
       if (res.statusCode !== 200) return undefined;
@@ -89,6 +90,7 @@ export class EmulatorControl {
   }
 
   async #call<T = void>(method: string, path: string, body?: unknown): Promise<T> {
+    const { request } = await loadUndici();
     const res = await request(`${this.baseUrl}/__emulator${path}`, {
       method: method as 'GET',
       headers: body === undefined ? {} : { 'content-type': 'application/json' },

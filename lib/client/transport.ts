@@ -1,4 +1,13 @@
-import { Agent, request as undiciRequest } from 'undici';
+import type { Agent } from 'undici';
+
+type Undici = typeof import('undici');
+let undici: Promise<Undici> | undefined;
+
+/**
+ * undici, imported on first use: Playwright's runner imports the clients to list the tests and
+ * never sends a request, and undici is about 0.1 s of CPU to load.
+ */
+export const loadUndici = (): Promise<Undici> => (undici ??= import('undici'));
 
 /** One HTTP request as the client builds it. */
 export interface HttpRequest {
@@ -38,21 +47,23 @@ const IDLE_KEEP_ALIVE_MS = 1_000;
 
 /** The undici transport: one keep-alive pool per client. */
 export function undiciTransport(options: { connections?: number } = {}): Transport & { close(): Promise<void> } {
-  const agent = new Agent({
+  let agent: Promise<Agent> | undefined;
+  const pool = () => (agent ??= loadUndici().then(({ Agent }) => new Agent({
     connections: options.connections ?? 16,
     keepAliveTimeout: IDLE_KEEP_ALIVE_MS,
     keepAliveMaxTimeout: IDLE_KEEP_ALIVE_MS,
     headersTimeout: DEFAULT_TIMEOUT_MS,
     bodyTimeout: DEFAULT_TIMEOUT_MS,
-  });
+  })));
   return {
     async send(req) {
       const started = performance.now();
-      const res = await undiciRequest(req.url, {
+      const [{ request }, dispatcher] = await Promise.all([loadUndici(), pool()]);
+      const res = await request(req.url, {
         method: req.method as 'GET',
         headers: req.headers,
         body: req.body,
-        dispatcher: agent,
+        dispatcher,
         signal: AbortSignal.timeout(req.timeoutMs ?? DEFAULT_TIMEOUT_MS),
       });
       const bytes = new Uint8Array(await res.body.arrayBuffer());
@@ -62,6 +73,6 @@ export function undiciTransport(options: { connections?: number } = {}): Transpo
       }
       return { status: res.statusCode, headers, bytes, durationMs: performance.now() - started };
     },
-    close: () => agent.close(),
+    close: async () => { if (agent) await (await agent).close(); },
   };
 }

@@ -1,4 +1,3 @@
-import { request } from 'undici';
 import type { ApiClient, ApiResult, AuthChoice } from '../../../../lib/client/api.js';
 import { test, type Emu } from '../../../support/fixtures.js';
 import { uniqueNameFactory } from '../../../support/cleanup.js';
@@ -6,6 +5,7 @@ import { conform, must } from '../../../support/rules.js';
 import { graphqlConformance } from '../../../checks/graphql-conformance.js';
 import { runConfig } from '../../../../lib/run-config.js';
 import { SetupError } from '../../../../lib/errors.js';
+import { loadUndici } from '../../../../lib/client/transport.js';
 
 /**
  * A serverless template to create endpoints from: the one seeded in the emulator world, or
@@ -64,6 +64,7 @@ export async function myEndpoints(api: ApiClient): Promise<{ id: string; name?: 
 
 /** Marks GPU types as having no capacity in the emulator world (the test must have called emu.require). */
 export async function setUnavailable(emu: Emu, unavailable: readonly string[]): Promise<void> {
+  const { request } = await loadUndici();
   const res = await request(`${emu.control!.baseUrl}/__emulator/worlds/${emu.world!.id}/gpu-availability`, {
     method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ unavailable }),
   });

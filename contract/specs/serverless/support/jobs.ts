@@ -1,10 +1,10 @@
-import { request } from 'undici';
 import type { ApiClient, ApiResult, CallOptions } from '../../../../lib/client/api.js';
 import type { JobStatus } from '../../../../lib/types.gen.js';
 import type { Emu, TargetContext } from '../../../support/fixtures.js';
 import { test } from '../../../support/fixtures.js';
 import { breaks } from '../../../support/rules.js';
 import { SetupError } from '../../../../lib/errors.js';
+import { loadUndici } from '../../../../lib/client/transport.js';
 
 /** Worker timings the emulator's control surface sets (`PUT /__emulator/worlds/:id/timings`). */
 export interface Timings { coldStartMs?: number; executionMs?: number; executionTimeoutMs?: number; automaticRetries?: number }
@@ -141,6 +141,7 @@ export class Jobs {
 /** Sets the emulator's worker timings for this test's world (the test must have called emu.require). */
 export async function setTimings(emu: Emu, timings: Timings): Promise<void> {
   emu.require('set worker timings');
+  const { request } = await loadUndici();
   const res = await request(`${emu.control!.baseUrl}/__emulator/worlds/${emu.world!.id}/timings`, {
     method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(timings),
   });
