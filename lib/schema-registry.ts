@@ -11,7 +11,7 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { createAjv as createAjvWith, loadPrecompiled, schemasDigest, type Ajv2020Instance, type SchemaSource } from './precompiled.js';
+import { createAjv, loadPrecompiled, schemasDigest, type Ajv2020Instance, type SchemaSource } from './precompiled.js';
 import type { SchemaName } from './types.gen.js';
 import { SchemaRegistryError } from './errors.js';
 
@@ -54,8 +54,19 @@ interface Validators {
 /** The options every schema is compiled with, here and ahead of time (scripts/gen-validators.ts). */
 export const AJV_OPTIONS = { strict: true, allErrors: true, verbose: true } as const;
 
-/** The Ajv the schemas compile with: {@link AJV_OPTIONS} and `extra` (the generator adds `code.source`). */
-export const createAjv = (extra: Parameters<typeof createAjvWith>[0] = {}): Ajv2020Instance => createAjvWith({ ...AJV_OPTIONS, ...extra });
+/** The id every schema is added to Ajv under (relative `$ref`s resolve against it). */
+const idOf = (name: SchemaName): string => `${SCHEMA_BASE}${name}${SUFFIX}`;
+
+/**
+ * An Ajv holding every schema, with {@link AJV_OPTIONS} and `extra` (the generator adds
+ * `code.source`), and each schema's id by name. `parsed` are the schema objects to add: fresh
+ * copies of the files by default (Ajv keeps what it is given).
+ */
+export function schemaAjv(extra: Parameters<typeof createAjv>[0] = {}, parsed: readonly object[] = load().sources.map((s) => JSON.parse(s.text) as object)): { ajv: Ajv2020Instance; refs: Record<SchemaName, string> } {
+  const ajv = createAjv({ ...AJV_OPTIONS, ...extra });
+  for (const schema of parsed) ajv.addSchema(schema);
+  return { ajv, refs: Object.fromEntries(load().names.map((name) => [name, idOf(name)])) as Record<SchemaName, string> };
+}
 
 export const PRECOMPILED_FILE = new URL('./validators.gen.cjs', import.meta.url);
 
@@ -119,11 +130,7 @@ function load(): Schemas {
 
 /** An Ajv instance holding every schema, built the first time a schema has no precompiled validator. */
 function ajvOf(reg: Validators): Ajv2020Instance {
-  if (reg.ajv) return reg.ajv;
-  const ajv = createAjv();
-  for (const schema of load().parsed) ajv.addSchema(schema);
-  reg.ajv = ajv;
-  return ajv;
+  return (reg.ajv ??= schemaAjv({}, load().parsed).ajv);
 }
 
 function validatorFor(name: SchemaName): ValidateFunction {
@@ -131,7 +138,7 @@ function validatorFor(name: SchemaName): ValidateFunction {
   const reg = (validators ??= { compiled: new Map() });
   const cached = reg.compiled.get(name);
   if (cached) return cached;
-  const compiled = precompiledValidators().get(name) ?? ajvOf(reg).getSchema(`${SCHEMA_BASE}${name}${SUFFIX}`);
+  const compiled = precompiledValidators().get(name) ?? ajvOf(reg).getSchema(idOf(name));
   if (!compiled) throw new SchemaRegistryError(name, `schema "${name}" could not be compiled`);
   reg.compiled.set(name, compiled);
   return compiled;

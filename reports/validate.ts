@@ -20,7 +20,8 @@ export const REPORT_AJV_OPTIONS = { strict: true, allErrors: true, allowUnionTyp
 
 export type Check = { valid: true } | { valid: false; issues: string[] };
 
-type Name = 'report' | 'load' | 'baseline';
+const NAMES = ['report', 'load', 'baseline'] as const;
+type Name = (typeof NAMES)[number];
 
 /** The report's schema files as read, in a fixed order. */
 export function reportSchemaSources(): SchemaSource[] {
@@ -42,17 +43,18 @@ function validators(): Record<Name, ValidateFunction> {
   if (compiled) return compiled;
   const sources = reportSchemaSources();
   const ahead = loadPrecompiled(PRECOMPILED_REPORT_FILE, schemasDigest(sources));
-  if (ahead.size === 3) {
-    compiled = { report: ahead.get('report')!, load: ahead.get('load')!, baseline: ahead.get('baseline')! };
-    return compiled;
-  }
-  const { ajv, refs } = reportAjv({}, sources);
-  compiled = { report: ajv.getSchema(refs.report)!, load: ajv.getSchema(refs.load)!, baseline: ajv.getSchema(refs.baseline)! };
+  // Compiled now only for what has no precompiled validator (the schema files changed since `npm run gen`).
+  let now: ReturnType<typeof reportAjv> | undefined;
+  const validator = (name: Name): ValidateFunction => ahead.get(name) ?? (now ??= reportAjv({}, sources)).ajv.getSchema(now.refs[name])!;
+  compiled = { report: validator('report'), load: validator('load'), baseline: validator('baseline') };
   return compiled;
 }
 
 /** Whether the report's validators are the ones compiled ahead of time (they match the schema files on disk). */
-export const usesPrecompiledReportValidators = (): boolean => loadPrecompiled(PRECOMPILED_REPORT_FILE, schemasDigest(reportSchemaSources())).size === 3;
+export function usesPrecompiledReportValidators(): boolean {
+  const ahead = loadPrecompiled(PRECOMPILED_REPORT_FILE, schemasDigest(reportSchemaSources()));
+  return NAMES.every((name) => ahead.has(name));
+}
 
 const issuesOf = (errors: readonly ErrorObject[] | null | undefined): string[] =>
   (errors ?? []).map((e) => `${e.instancePath || '/'}: ${e.message ?? e.keyword}${e.keyword === 'additionalProperties' ? ` (${String((e.params as { additionalProperty?: string }).additionalProperty)})` : ''}`);

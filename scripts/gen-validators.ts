@@ -10,7 +10,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import standaloneImport from 'ajv/dist/standalone/index.js';
-import { SCHEMA_BASE, createAjv, schemaSources } from '../lib/schema-registry.js';
+import { schemaAjv, schemaSources } from '../lib/schema-registry.js';
 import { schemasDigest, type Ajv2020Instance, type SchemaSource } from '../lib/precompiled.js';
 import { reportAjv, reportSchemaSources } from '../reports/validate.js';
 
@@ -42,11 +42,8 @@ module.exports = { digest: ${JSON.stringify(schemasDigest(sources))}, validators
 
 /** The text lib/validators.gen.cjs must have for the schemas currently on disk. */
 export function generateValidators(): string {
-  const sources = schemaSources();
-  const ajv = createAjv({ code: { source: true, lines: true } });
-  for (const { text } of sources) ajv.addSchema(JSON.parse(text) as object);
-  const refs = Object.fromEntries(sources.map(({ file }) => [file.slice(0, -'.schema.json'.length), `${SCHEMA_BASE}${file}`]));
-  return standaloneModule('schemas/*.schema.json', sources, ajv, refs);
+  const { ajv, refs } = schemaAjv({ code: { source: true, lines: true } });
+  return standaloneModule('schemas/*.schema.json', schemaSources(), ajv, refs);
 }
 
 /** The text reports/validators.gen.cjs must have for the report's schema files currently on disk. */
