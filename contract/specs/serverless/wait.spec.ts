@@ -1,7 +1,7 @@
 import { test } from '../../support/fixtures.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
 import { jobObjectConformance, statusOf } from '../../checks/job-conformance.js';
-import { inFlight, jobsFor, release, settlesWithin, TERMINAL } from './support/jobs.js';
+import { EARLY_ANSWER_WINDOW_MS, inFlight, jobsFor, release, settlesWithin, TERMINAL } from './support/jobs.js';
 import { WAIT_MS } from '../../../lib/iso/spec-constants.js';
 
 // Spec, Limits: "Default wait | 90 seconds | `/runsync`"; "`wait` range | 1000 to 300000 milliseconds;
@@ -24,7 +24,7 @@ test.describe('/runsync wait', () => {
     const pending = inFlight(jobs.runsync({ sleepMs: 200_000 }));
     await jobs.untilActive(1);
     await emu.advance(89_000);
-    const early = await settlesWithin(pending, 300);
+    const early = await settlesWithin(pending, EARLY_ANSWER_WINDOW_MS);
     await emu.advance(1_000);
     const { value: res, late } = await release(emu, pending, 5_000);
     const onTime = !late;
@@ -53,7 +53,7 @@ test.describe('/runsync wait', () => {
       const pending = inFlight(jobs.runsync({ sleepMs: 60_000 }, { wait: 5_000 }));
       await jobs.untilActive(1);
       await emu.advance(4_900);
-      const early = await settlesWithin(pending, 300);
+      const early = await settlesWithin(pending, EARLY_ANSWER_WINDOW_MS);
       await emu.advance(100);
       const { value: res, late } = await release(emu, pending, 5_000);
       const onTime = !late;
