@@ -15,8 +15,12 @@ import { redactText } from './redact.js';
 import { ControlSurfaceError, LoadConfigError, StructuredFieldError } from './iso/errors.js';
 
 interface CpcErrorOptions extends ErrorOptions {
-  /** Keep the message as given (an answer the emulator sends), instead of redacting it. */
-  verbatim?: boolean;
+  /**
+   * An answer the emulator sends, not a failure: the message is kept as given (never redacted),
+   * and no stack is captured (nothing ever reads it, and capturing one cost about a tenth of
+   * the emulator's time per refused request in the property suites, which refuse thousands).
+   */
+  reply?: boolean;
 }
 
 /** Base of every catalogued error: `instanceof CpcError` means "thrown on purpose, with a code". */
@@ -24,8 +28,14 @@ export abstract class CpcError extends Error {
   /** Stable, unique, `ERR_CPC_*`: a key of {@link ERROR_CATALOG}. */
   abstract readonly code: string;
   constructor(message: string, options: CpcErrorOptions = {}) {
-    const { verbatim, ...errorOptions } = options;
-    super(verbatim ? message : redactText(message), errorOptions);
+    const { reply, ...errorOptions } = options;
+    const frames = Error.stackTraceLimit;
+    if (reply) Error.stackTraceLimit = 0;
+    try {
+      super(reply ? message : redactText(message), errorOptions);
+    } finally {
+      Error.stackTraceLimit = frames;
+    }
     this.name = new.target.name;
   }
 }
@@ -254,7 +264,7 @@ export interface ProblemReply {
 export class ProblemError extends CpcError {
   readonly code = 'ERR_CPC_EMU_PROBLEM';
   constructor(readonly reply: ProblemReply) {
-    super(typeof reply.body === 'object' && reply.body !== null && 'detail' in reply.body ? String(reply.body.detail) : 'problem', { verbatim: true });
+    super(typeof reply.body === 'object' && reply.body !== null && 'detail' in reply.body ? String(reply.body.detail) : 'problem', { reply: true });
   }
 }
 
@@ -275,7 +285,7 @@ export type GqlErrorCode =
 export class GqlOpError extends CpcError {
   readonly code = 'ERR_CPC_EMU_GRAPHQL';
   constructor(readonly extensionCode: GqlErrorCode, message: string, readonly details: readonly string[] = []) {
-    super(message, { verbatim: true });
+    super(message, { reply: true });
   }
 }
 

@@ -52,7 +52,7 @@ const SAMPLES: Record<ErrorCode, Sample> = {
   ERR_CPC_EMU_GRAPHQL: embedding(() => new errors.GqlOpError('BAD_USER_INPUT', `a secret named ${V} exists`, ['/name'])),
 };
 
-/** Errors whose message is an answer the emulator sends word for word (lib/errors.ts says why). */
+/** Errors that are answers the emulator sends: the message word for word, no stack captured (lib/errors.ts says why). */
 const VERBATIM = new Set<string>(['ERR_CPC_EMU_PROBLEM', 'ERR_CPC_EMU_GRAPHQL']);
 
 const codes = Object.keys(ERROR_CATALOG) as ErrorCode[];
@@ -74,6 +74,11 @@ for (const code of codes) {
     assert.ok(e instanceof CpcError && e instanceof Error);
     assert.ok(e.message.length > 0);
     for (const field of entry.fields) assert.notEqual((e as unknown as Record<string, unknown>)[field], undefined, `field ${field}`);
+    if (VERBATIM.has(code)) {
+      assert.equal(e.stack, `${e.name}: ${e.message}`, 'an emulator answer carries no stack frames');
+    } else {
+      assert.match(e.stack ?? '', /\n\s+at /, 'an error thrown on purpose keeps its stack');
+    }
     if (SAMPLES[code].embeds && VERBATIM.has(code)) {
       assert.ok(e.message.includes(KEY), 'an emulator answer is kept word for word');
     } else if (SAMPLES[code].embeds) {
@@ -87,6 +92,16 @@ for (const code of codes) {
     assert.equal(errorLine(e), e instanceof ConfigError ? `configuration error: ${e.message}` : `${code}: ${e.message}`);
   });
 }
+
+test('errors: an emulator answer made without its stack leaves the stack limit as it found it, even when its making throws', () => {
+  const before = Error.stackTraceLimit;
+  new errors.ProblemError({ status: 404, body: { type: 'about:blank', title: 'Not Found', status: 404, detail: 'no pod' }, contentType: 'application/problem+json' });
+  assert.equal(Error.stackTraceLimit, before);
+  const unprintable = { toString(): string { throw new Error('unprintable'); } };
+  assert.throws(() => new errors.GqlOpError('BAD_USER_INPUT', unprintable as unknown as string), /unprintable/);
+  assert.equal(Error.stackTraceLimit, before);
+  assert.match(new Error('after').stack ?? '', /\n\s+at /, 'errors made afterwards have their frames');
+});
 
 test('errors: codes and classes are unique; every class lib/errors.ts defines is in the catalog', () => {
   const classes = codes.map((c) => ERROR_CATALOG[c].error);

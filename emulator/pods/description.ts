@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { createRequire } from 'node:module';
 import { schemaOf, type SchemaName } from '../../lib/schema-registry.js';
 import { InternalError } from '../../lib/errors.js';
 import { json } from '../http/reply.js';
@@ -67,8 +67,14 @@ let document: Json | undefined;
 let prose: Json | undefined;
 let dropped: Json | undefined;
 
+/**
+ * The YAML parser, loaded with the first description built: most emulators (a load scenario's,
+ * a test world's) never serve the description, and loading the parser costs about 50 ms of CPU.
+ */
+const yaml = (): typeof import('yaml') => createRequire(import.meta.url)('yaml') as typeof import('yaml');
+
 export function interfaceDescription(): Json {
-  document ??= inline(parse(readFileSync(OPENAPI, 'utf8')) as Json);
+  document ??= inline(yaml().parse(readFileSync(OPENAPI, 'utf8')) as Json);
   return document;
 }
 
