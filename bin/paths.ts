@@ -32,10 +32,24 @@ export const tsxLoader = (): string => import.meta.resolve('tsx');
 /**
  * Environment for a Playwright child process (`env` is all of it). Playwright compiles
  * TypeScript itself, but never files inside `node_modules`: an installed suite's config, tests
- * and helpers are loaded through tsx's loader instead.
+ * and helpers are loaded through tsx's loader instead. With `loopbackOnly` (the run's target is
+ * the embedded emulator), see {@link loopbackOnlyEnv}.
  */
-export function playwrightEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const merged: NodeJS.ProcessEnv = { ...env };
+export function playwrightEnv(env: NodeJS.ProcessEnv, options: { loopbackOnly?: boolean } = {}): NodeJS.ProcessEnv {
+  const merged: NodeJS.ProcessEnv = options.loopbackOnly ? loopbackOnlyEnv(env) : { ...env };
   if (INSTALLED) merged.NODE_OPTIONS = [`--import=${tsxLoader()}`, env.NODE_OPTIONS ?? ''].join(' ').trim();
   return merged;
+}
+
+/**
+ * Environment for a child process whose every connection is plain HTTP to an emulator on
+ * loopback (an embedded run's Playwright and its load scenarios): `env` without
+ * `NODE_EXTRA_CA_CERTS`. Node reads and parses that file as each process starts, whether or
+ * not the process ever verifies a certificate: about 60 ms of CPU per process where it names
+ * the system's whole bundle, and an embedded run starts five such processes, three of them
+ * one after the other before the first test. A run against a deployment keeps it.
+ */
+export function loopbackOnlyEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { NODE_EXTRA_CA_CERTS: _unused, ...rest } = env;
+  return rest;
 }

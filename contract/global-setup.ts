@@ -2,7 +2,6 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
-import { startEmbedded } from '../lib/embedded.js';
 import { runConfig, shareRunConfig } from '../lib/run-config.js';
 import { ApiClient, type Keys } from '../lib/client/api.js';
 import { EmulatorControl } from '../lib/client/control.js';
@@ -25,6 +24,8 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
   const run = shareRunConfig({ ...runConfig(), runId: runConfig().runId ?? newRunId() });
   const runId = run.runId!;
   if (!run.target.baseUrl) {
+    // Imported here: a run of `cpc`, which names its target, never loads the emulator into Playwright's runner.
+    const { startEmbedded } = await import('../lib/embedded.js');
     const embedded = await startEmbedded();
     shareRunConfig({ ...run, target: embedded.target });
     return () => embedded.close();

@@ -83,3 +83,17 @@ test('user settings of the commands: the standalone emulator, the load runner, t
   const s = userSettings({ CPC_EMULATOR_PORT: '0', CPC_EMULATOR_VARIANTS: 'live,x', CPC_LOAD_RUNNER: 'node', CPC_LOAD_VUS: '3', CPC_MUTATION_WORKERS: '1' });
   assert.deepEqual([s.emulatorPort, s.emulatorVariants, s.loadRunner, s.loadVus, s.mutation.workers], [0, ['live', 'x'], 'node', 3, 1]);
 });
+
+test('Playwright\'s environment: the run configuration as its one CPC_ variable; without NODE_EXTRA_CA_CERTS only when every request stays on loopback', async () => {
+  const { playwrightChildEnv } = await import('../bin/commands/playwright.js');
+  const { loopbackOnlyEnv } = await import('../bin/paths.js');
+  const parent = { PATH: '/usr/bin', NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt', CPC_API_KEY: 'k-parent-1', CPC_SEED: '9' };
+  const embedded = playwrightChildEnv(parent, { ...parseRunConfig({ CPC_SEED: '3' }), target: { kind: 'embedded', baseUrl: 'http://127.0.0.1:4010' } }, { FORCE_COLOR: '0' });
+  assert.deepEqual(Object.keys(embedded).sort(), ['FORCE_COLOR', 'PATH', RUN_CONFIG_VARIABLE].sort(), 'no CA bundle, no second CPC_ answer');
+  assert.equal(decodeRunConfig(embedded[RUN_CONFIG_VARIABLE]!).seed, 3);
+  const remote = playwrightChildEnv(parent, parseRunConfig({ CPC_BASE_URL: 'https://api.example.test', CPC_SEED: '3' }));
+  assert.equal(remote.NODE_EXTRA_CA_CERTS, parent.NODE_EXTRA_CA_CERTS, 'a deployment may need the extra certificates');
+  assert.equal(remote.CPC_API_KEY, undefined);
+  assert.deepEqual(loopbackOnlyEnv(parent), { PATH: '/usr/bin', CPC_API_KEY: 'k-parent-1', CPC_SEED: '9' });
+  assert.equal(parent.NODE_EXTRA_CA_CERTS, '/etc/ssl/certs/ca-certificates.crt', 'the parent\'s environment is left as it was');
+});

@@ -15,7 +15,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../../lib/errors.js';
-import { scenarioNames, tsxLoader } from '../paths.js';
+import { loopbackOnlyEnv, scenarioNames, tsxLoader } from '../paths.js';
 import { runAsScript } from './entry.js';
 
 export interface LoadBeside {
@@ -52,7 +52,8 @@ function startGroup(scenarios: string, outDir: string, quietScripts: boolean): L
     // Its own process group: a terminal's Ctrl-C reaches `cpc`, which stops it (as it stops Playwright).
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: process.env,
+    // The scenarios' own emulator, on loopback: no TLS anywhere in the process.
+    env: loopbackOnlyEnv(process.env),
   });
   const output: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => output.push(chunk));

@@ -14,9 +14,18 @@ import { exitOf } from './child.js';
  */
 export function spawnPlaywright(args: readonly string[], config: RunConfig, options: { stdio: StdioOptions; detached?: boolean; env?: Record<string, string> }): ChildProcess {
   const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('CPC_')));
-  const env = playwrightEnv({ ...inherited, ...runConfigEnv(config), FORCE_COLOR: process.stdout.isTTY && options.stdio !== 'pipe' ? '1' : '0', ...options.env });
+  const env = playwrightChildEnv(process.env, config, { FORCE_COLOR: process.stdout.isTTY && options.stdio !== 'pipe' ? '1' : '0', ...options.env });
   return spawn(process.execPath, [cli, 'test', ...args], { cwd: PROJECT_ROOT, env, stdio: options.stdio, ...(options.detached ? { detached: true } : {}) });
+}
+
+/**
+ * Playwright's environment: the parent's without its `CPC_*` variables, plus the run
+ * configuration and `extra`. Against the embedded emulator every request is plain HTTP on
+ * loopback, so the runner and its workers start without `NODE_EXTRA_CA_CERTS` (bin/paths.ts).
+ */
+export function playwrightChildEnv(parent: NodeJS.ProcessEnv, config: RunConfig, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const inherited = Object.fromEntries(Object.entries(parent).filter(([name]) => !name.startsWith('CPC_')));
+  return playwrightEnv({ ...inherited, ...runConfigEnv(config), ...extra }, { loopbackOnly: config.target.kind === 'embedded' });
 }
 
 /** `playwright test --list --reporter=json`: every test the configuration selects, not run. */
