@@ -172,7 +172,10 @@ export async function runLoadScenarios(options: LoadRunOptions = {}): Promise<Lo
   // An embedded target without URLs: this run starts its own emulator.
   const emulator = config.kind === 'embedded' && !config.baseUrl ? await startEmbedded() : undefined;
   const targetEnv: Record<string, string> = configToEnv(emulator ? emulator.target : config);
-  const env: Record<string, string> = { ...targetEnv, CPC_LOAD_OUT_DIR: outDir };
+  // The scripts' own knobs (`CPC_LOAD_VUS`, tolerances...) from the environment this run was
+  // given; the scripts also see this process's environment, as k6 passes its own on.
+  const knobs = Object.fromEntries(Object.entries(options.env ?? {}).filter((e): e is [string, string] => e[0].startsWith('CPC_LOAD_') && e[1] !== undefined));
+  const env: Record<string, string> = { ...knobs, ...targetEnv, CPC_LOAD_OUT_DIR: outDir };
   if (split > 1) {
     // A split gives each segment a share of every scenario's VUs: with fewer VUs than segments
     // some process runs a scenario with none, and its `count>0` thresholds fail on nothing done.
