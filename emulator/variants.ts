@@ -53,9 +53,24 @@ export const variantCatalog = {
     description: 'Synchronous job ids carry the prefix `rs_` instead of `sync-`; asynchronous ids stay plain.',
     surfaces: ['serverless'],
   },
+  'serverless.other-2xx': {
+    choice: 'serverless/CHOICES.md "Success status of the other job operations"',
+    description: '/status, /status-sync, /stream and /health answer 203, /cancel, /retry, /purge-queue and a public model\'s /runsync answer 202, each with the body it answers with 200.',
+    surfaces: ['serverless'],
+  },
+  'models.runsync-in-progress': {
+    choice: 'serverless/CHOICES.md "Public model endpoints"',
+    description: 'A public model\'s /runsync answers {id, status: "IN_PROGRESS", delayTime} without output: the model has not finished when the request stops waiting.',
+    surfaces: ['serverless'],
+  },
   'pods.terminate-deletes': {
     choice: 'pods/CHOICES.md #22, #25',
     description: 'terminate removes the pod, like deletePod: it is then absent from listPods and getPod answers 404 (the live platform).',
+    surfaces: ['rest-v2'],
+  },
+  'pods.list-203': {
+    choice: 'pods/CHOICES.md #26',
+    description: 'listPods answers 203 (Non-Authoritative Information, as through a caching proxy) with the same body instead of 200.',
     surfaces: ['rest-v2'],
   },
   'pods.locked-lists-actions': {

@@ -2,6 +2,7 @@ import type { ApiResult } from '../../lib/client/api.js';
 import type { JobStatus } from '../../lib/types.gen.js';
 import { validate, type ValidationIssue } from '../../lib/schema-registry.js';
 import type { Finding } from '../support/rules.js';
+import { isSuccess } from './status.js';
 
 export const JOB_RULES = {
   json: 'JOB.HTTP.JSON',
@@ -59,9 +60,6 @@ export function jobHandleConformance(rule: string, res: ApiResult, status: JobSt
   return findings;
 }
 
-/** The job status of a /status answer, or undefined when there is no job object. */
-/** A 2xx answer: the spec shows no success status for job operations ("accepted"), so 200, 201 and 202 all accept. */
-export const accepted = (res: Pick<ApiResult, 'status'>): boolean => res.status >= 200 && res.status < 300;
-
+/** The job status of a /status answer (any 2xx: the spec shows no success status for job operations), or undefined when there is no job object. */
 export const statusOf = (res: ApiResult): JobStatus | undefined =>
-  accepted(res) ? (res.body as { status?: JobStatus } | undefined)?.status : undefined;
+  isSuccess(res) ? (res.body as { status?: JobStatus } | undefined)?.status : undefined;

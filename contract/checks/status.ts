@@ -1,14 +1,22 @@
 import type { ApiResult } from '../../lib/client/api.js';
 import type { Finding } from '../support/rules.js';
 
-/** `client-error`: some 4xx (the spec's "any other status" is still an error, never 2xx or 5xx). */
-export type ExpectedStatus = number | readonly number[] | 'client-error';
+/**
+ * `client-error`: some 4xx (the spec's "any other status" is still an error, never 2xx or 5xx).
+ * `success`: some 2xx, for an operation whose success status the spec does not give (only
+ * createPod's 201 is stated; every other answer is "Response: ..." without a code).
+ */
+export type ExpectedStatus = number | readonly number[] | 'client-error' | 'success';
 
-const describe = (e: ExpectedStatus): string => (e === 'client-error' ? 'a 4xx' : Array.isArray(e) ? e.join(' or ') : String(e));
+const describe = (e: ExpectedStatus): string => (e === 'client-error' ? 'a 4xx' : e === 'success' ? 'a 2xx' : Array.isArray(e) ? e.join(' or ') : String(e));
+
+/** A 2xx answer. */
+export const isSuccess = (res: Pick<ApiResult, 'status'>): boolean => res.status >= 200 && res.status < 300;
 
 /** The response status is the one the rule names. */
 export function statusCodeConformance(rule: string, res: ApiResult, expected: ExpectedStatus): Finding[] {
   const ok = expected === 'client-error' ? res.status >= 400 && res.status < 500
+    : expected === 'success' ? isSuccess(res)
     : typeof expected === 'number' ? res.status === expected
     : (expected as readonly number[]).includes(res.status);
   return ok ? [] : [{ rule, message: `${res.operation}: expected ${describe(expected)}, got ${res.status} (${res.text.slice(0, 200)})` }];

@@ -2,6 +2,7 @@ import { fail, json, problem, ProblemError } from '../http/reply.js';
 import type { Ctx, RouteDef } from '../types.js';
 import { jobInput } from './access.js';
 import { syncId } from './job.js';
+import { okStatus } from './ops-submit.js';
 
 /**
  * Public model endpoints (spec: "pre-deployed models reachable with the same job operation
@@ -62,8 +63,10 @@ export const modelRoutes: RouteDef[] = PUBLIC_MODELS.map((model): RouteDef => ({
     const input = jobInput(ctx);
     const id = syncId(ctx.world, ctx.world.nextId('img-'));
     const { output, executionTime } = model.run(input, id);
+    // Variant `models.runsync-in-progress`: the model is still working when /runsync answers.
+    if (ctx.world.variant('models.runsync-in-progress')) return json(okStatus(ctx), { id, status: 'IN_PROGRESS', delayTime: 0 });
     const body: Record<string, unknown> = { id, status: 'COMPLETED', delayTime: 0, executionTime };
     if (!ctx.world.fault('model.output-missing')) body.output = output;
-    return json(200, body);
+    return json(okStatus(ctx), body);
   },
 }));

@@ -2,6 +2,7 @@ import { fail, json } from '../http/reply.js';
 import type { Ctx, RouteDef } from '../types.js';
 import { jobOf, queueEndpoint, requireWrite } from './access.js';
 import { ACTIVE, RETRYABLE, jobHandle } from './job.js';
+import { okStatus } from './ops-submit.js';
 
 const path = (op: string): string => `/v2/:endpointId/${op}`;
 
@@ -23,11 +24,11 @@ export const manageRoutes: RouteDef[] = [
       const target = queueEndpoint(ctx);
       const job = jobOf(ctx, target);
       // A job that already ended keeps its status; the answer says which (CHOICES.md).
-      if (!ACTIVE.has(job.status)) return json(200, jobHandle(job));
+      if (!ACTIVE.has(job.status)) return json(okStatus(ctx), jobHandle(job));
       const ignored = (job.status === 'IN_PROGRESS' && ctx.world.fault('serverless.cancel-running-ignored'))
         || (job.status === 'IN_QUEUE' && ctx.world.fault('serverless.cancel-queued-still-runs'));
       if (!ignored) target.runtime.cancel(job);
-      return json(200, jobHandle(job, 'CANCELLED'));
+      return json(okStatus(ctx), jobHandle(job, 'CANCELLED'));
     },
   },
   {
@@ -45,7 +46,7 @@ export const manageRoutes: RouteDef[] = [
       }
       target.store.retry(target.runtime, job);
       const id = ctx.world.fault('serverless.retry-new-id') ? ctx.world.nextId('job-') : job.id;
-      return json(200, { id, status: 'IN_QUEUE' });
+      return json(okStatus(ctx), { id, status: 'IN_QUEUE' });
     },
   },
   {
@@ -55,7 +56,7 @@ export const manageRoutes: RouteDef[] = [
       refuseBodyless(ctx);
       const target = queueEndpoint(ctx);
       const removed = target.store.purge(target.runtime);
-      return json(200, {
+      return json(okStatus(ctx), {
         removed: removed + (ctx.world.fault('serverless.purge-count-off-by-one') ? 1 : 0),
         status: ctx.world.fault('serverless.purge-status-uppercase') ? 'COMPLETED' : 'completed',
       });

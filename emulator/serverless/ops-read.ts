@@ -1,7 +1,7 @@
 import { json } from '../http/reply.js';
 import type { RouteDef } from '../types.js';
 import { jobOf, queueEndpoint } from './access.js';
-import { shownJob } from './ops-submit.js';
+import { okStatus, shownJob } from './ops-submit.js';
 import { ttlParam, waitParam } from './params.js';
 
 const path = (op: string): string => `/v2/:endpointId/${op}`;
@@ -15,7 +15,7 @@ export const readRoutes: RouteDef[] = [
       const target = queueEndpoint(ctx);
       const job = jobOf(ctx, target);
       if (ttl !== undefined) target.store.setTtl(job, ttl);
-      return json(200, shownJob(ctx, job));
+      return json(okStatus(ctx), shownJob(ctx, job));
     },
   },
   {
@@ -26,7 +26,7 @@ export const readRoutes: RouteDef[] = [
       const target = queueEndpoint(ctx);
       const job = jobOf(ctx, target);
       await target.store.waitFor(job, wait.ms);
-      return json(200, shownJob(ctx, job));
+      return json(okStatus(ctx), shownJob(ctx, job));
     },
   },
   {
@@ -44,7 +44,7 @@ export const readRoutes: RouteDef[] = [
           return { ...rest, metrics: others };
         });
       }
-      return json(200, { status: job.status, stream });
+      return json(okStatus(ctx), { status: job.status, stream });
     },
   },
   {
@@ -58,7 +58,7 @@ export const readRoutes: RouteDef[] = [
       const w = runtime.workers();
       const workers: Record<string, number> = { idle: w.idle, running: w.running, initializing: w.initializing, throttled: 0, unhealthy: 0 };
       if (ctx.world.fault('serverless.health-no-idle-workers')) delete workers.idle;
-      return json(200, { jobs, workers });
+      return json(okStatus(ctx), { jobs, workers });
     },
   },
 ];

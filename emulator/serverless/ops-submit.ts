@@ -24,6 +24,13 @@ const path = (op: string): string => `/v2/:endpointId/${op}`;
 /** The success status of /run and /runsync: 200 (platform notes), or 201 / 202 with the variants `jobs.submit-201` / `jobs.submit-202`. */
 export const submitStatus = (ctx: Ctx): number => ctx.world.variant('jobs.submit-202') ? 202 : ctx.world.variant('jobs.submit-201') ? 201 : 200;
 
+/**
+ * The success status of the other job operations (status, stream, health, cancel, retry,
+ * purge-queue, a public model's runsync): 200, or with the variant `serverless.other-2xx` 203
+ * for a read and 202 for a POST, with the same body. The spec shows their bodies, no status.
+ */
+export const okStatus = (ctx: Ctx): number => !ctx.world.variant('serverless.other-2xx') ? 200 : ctx.method === 'GET' ? 203 : 202;
+
 export const submitRoutes: RouteDef[] = [
   {
     // The job is queued and answered at once (spec, Job status: "Returns immediately with id and status").

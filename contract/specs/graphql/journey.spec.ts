@@ -2,6 +2,7 @@ import { test } from './support/fixtures.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
 import { graphqlConformance, graphqlFailureConformance } from '../../checks/graphql-conformance.js';
 import { doc } from './support/documents.js';
+import { isSuccess } from '../../checks/status.js';
 import { templateExists, unusedTemplateDeletes } from './support/template-probe.js';
 import type { ApiClient, ApiResult } from '../../../lib/client/api.js';
 import type { Emu } from '../../support/fixtures.js';
@@ -45,9 +46,9 @@ test('journey: GraphQL template and endpoint, jobs through the serverless operat
     const jobId = String((queued.body as { id?: unknown } | undefined)?.id);
     const done = await untilTerminal(api, emu, endpointId, jobId);
     conform(
-      must(sync.status === 200 && syncBody?.status === 'COMPLETED', 'SERVICE.QB.ADDRESS', `/v2/${endpointId}/runsync answered ${sync.status}: ${sync.text.slice(0, 200)}`),
+      must(isSuccess(sync) && syncBody?.status === 'COMPLETED', 'SERVICE.QB.ADDRESS', `/v2/${endpointId}/runsync answered ${sync.status}: ${sync.text.slice(0, 200)}`),
       must(JSON.stringify(syncBody?.output) === JSON.stringify(input), 'SERVICE.QB.ADDRESS', `the handler's output ${JSON.stringify(syncBody?.output)} is not its input`),
-      must(queued.status === 200 && typeof (queued.body as { id?: unknown })?.id === 'string', 'SERVICE.QB.REQUESTS_BECOME_JOBS', `/run answered ${queued.status}: ${queued.text.slice(0, 200)}`),
+      must(isSuccess(queued) && typeof (queued.body as { id?: unknown })?.id === 'string', 'SERVICE.QB.REQUESTS_BECOME_JOBS', `/run answered ${queued.status}: ${queued.text.slice(0, 200)}`),
       must((done.body as { status?: unknown } | undefined)?.status === 'COMPLETED', 'SERVICE.QB.REQUESTS_BECOME_JOBS', `the /run job ended as ${done.text.slice(0, 200)}`),
     );
 

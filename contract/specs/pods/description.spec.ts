@@ -1,6 +1,7 @@
 import { test } from './support/fixtures.js';
 import { conform, must, rules } from '../../support/rules.js';
 import type { ApiClient } from '../../../lib/client/api.js';
+import { isSuccess } from '../../checks/status.js';
 
 /** Where targets commonly publish their interface description; the first JSON answer wins. */
 const CANDIDATES = ['/v2/openapi.json', '/openapi.json', '/v2/docs/openapi.json'];
@@ -8,7 +9,7 @@ const CANDIDATES = ['/v2/openapi.json', '/openapi.json', '/v2/docs/openapi.json'
 async function findDescription(api: ApiClient): Promise<{ path: string; doc: Record<string, unknown> } | undefined> {
   for (const path of CANDIDATES) {
     const res = await api.call('rest-v2', 'GET', path);
-    if (res.status === 200 && res.body !== null && typeof res.body === 'object') return { path, doc: res.body as Record<string, unknown> };
+    if (isSuccess(res) && res.body !== null && typeof res.body === 'object') return { path, doc: res.body as Record<string, unknown> };
   }
   return undefined;
 }

@@ -2,9 +2,10 @@ import { test } from '../../support/fixtures.js';
 import { conform, must, observe, rules, type Finding } from '../../support/rules.js';
 import { statusCodeConformance } from '../../checks/status.js';
 import { jobObjectConformance } from '../../checks/job-conformance.js';
-import type { AuthChoice } from '../../../lib/client/api.js';
+import type { ApiClient, ApiResult, AuthChoice } from '../../../lib/client/api.js';
 import type { Emu } from '../../support/fixtures.js';
 import { runConfig } from '../../../lib/run-config.js';
+import { TERMINAL } from './support/jobs.js';
 
 /**
  * A public model endpoint id: the emulator's seeded image model, or `CPC_MODEL_ENDPOINT_ID`
@@ -19,22 +20,34 @@ function modelId(emu: Emu): string {
 
 const input = { prompt: 'a red cube on a white table', width: 512, height: 512 };
 
+/** The model's /runsync with Bearer auth (the default wait: the spec gives a model no timing of its own). */
+const modelRunsync = (api: ApiClient, endpointId: string): Promise<ApiResult> =>
+  api.op('runSync', { surface: 'public-model', params: { endpointId }, body: { input }, timeoutMs: 300_000 });
+
 // Spec: "Public model endpoints: `POST {serverless_url}/v2/<model_endpoint_id>/runsync` with bearer authentication
 // and body `{input: object}`; a generated image model returns its result under `output` (for example a URL field)."
+// No success status and no model timing are given, and "The response of /runsync when the wait elapses before
+// completion: not shown": a job object in any 2xx, with any status, is an answer.
 test.describe('public model endpoints', () => {
-  test('a public model answers runsync with Bearer auth: a job object with its result under output', rules(
-    'MODEL.RUNSYNC.BEARER', 'MODEL.RUNSYNC.OUTPUT', 'SERVICE.MODEL.JOB_STYLE', 'MODEL.CATALOG.NOT_SHOWN',
+  test('a public model answers runsync with Bearer auth: a job object', rules(
+    'MODEL.RUNSYNC.BEARER', 'SERVICE.MODEL.JOB_STYLE', 'MODEL.CATALOG.NOT_SHOWN',
   ), async ({ api, emu }) => {
-    const modelEndpointId = modelId(emu);
-    const res = await api.op('runSync', { surface: 'public-model', params: { endpointId: modelEndpointId }, body: { input }, timeoutMs: 300_000 });
+    const res = await modelRunsync(api, modelId(emu));
     const body = (res.body ?? {}) as { status?: string; output?: unknown };
-    observe('MODEL.CATALOG.NOT_SHOWN', { model: modelEndpointId, input: Object.keys(input), outputKeys: body.output && typeof body.output === 'object' ? Object.keys(body.output).sort() : typeof body.output });
+    observe('MODEL.CATALOG.NOT_SHOWN', { model: modelId(emu), input: Object.keys(input), status: body.status ?? null, outputKeys: body.output && typeof body.output === 'object' ? Object.keys(body.output).sort() : typeof body.output });
     conform(
-      must(res.status === 200, 'MODEL.RUNSYNC.BEARER', `runsync with "Authorization: Bearer <key>" answered ${res.status}: ${res.text.slice(0, 200)}`),
+      statusCodeConformance('MODEL.RUNSYNC.BEARER', res, 'success'),
       jobObjectConformance(res).map((f) => ({ ...f, rule: 'SERVICE.MODEL.JOB_STYLE' })),
-      must(body.status !== 'COMPLETED' || (body.output !== undefined && body.output !== null), 'MODEL.RUNSYNC.OUTPUT', `the COMPLETED answer has no output: ${res.text.slice(0, 200)}`),
-      must(body.status === 'COMPLETED', 'MODEL.RUNSYNC.OUTPUT', `the model answered ${body.status}, no result to check`),
     );
+  });
+
+  test('a public model\'s completed runsync answer carries its result under output', rules('MODEL.RUNSYNC.OUTPUT'), async ({ api, emu }) => {
+    const res = await modelRunsync(api, modelId(emu));
+    const body = (res.body ?? {}) as { status?: string; output?: unknown };
+    // Not accepted: the request's own rule broke, and this test has no answer to read.
+    conform(statusCodeConformance('MODEL.RUNSYNC.BEARER', res, 'success'));
+    test.skip(body.status !== 'COMPLETED', `the model answered status ${JSON.stringify(body.status)}${TERMINAL.has(String(body.status)) ? '' : ' (not finished when /runsync answered, which the spec leaves open)'}: no completed result to read`);
+    conform(must(body.output !== undefined && body.output !== null, 'MODEL.RUNSYNC.OUTPUT', `the COMPLETED answer has no output: ${res.text.slice(0, 200)}`));
   });
 
   const refused: { title: string; auth: AuthChoice }[] = [

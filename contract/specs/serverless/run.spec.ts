@@ -2,6 +2,7 @@ import { test } from '../../support/fixtures.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
 import { jobHandleConformance, jobObjectConformance, jobJsonConformance, statusOf } from '../../checks/job-conformance.js';
 import { jobsFor, setTimings, TERMINAL } from './support/jobs.js';
+import { isSuccess } from '../../checks/status.js';
 
 // Spec, Serverless job operations: "Asynchronous run | `POST /run` | `{input: object}` | `{id, status}` with status `IN_QUEUE`."
 test.describe('/run', () => {
@@ -15,12 +16,12 @@ test.describe('/run', () => {
     const id = (res.body as { id?: string } | undefined)?.id ?? '';
     const status = await jobs.status(id);
     conform(
-      must(res.status >= 200 && res.status < 300, 'SERVICE.QB.ADDRESS', `/v2/${jobs.endpointId}/run answered ${res.status}`),
-      must(res.status >= 200 && res.status < 300, 'HTTP.SERVERLESS_URL.ENDPOINT_PATHS', `/v2/<endpoint_id>/run answered ${res.status}`),
+      must(isSuccess(res), 'SERVICE.QB.ADDRESS', `/v2/${jobs.endpointId}/run answered ${res.status}`),
+      must(isSuccess(res), 'HTTP.SERVERLESS_URL.ENDPOINT_PATHS', `/v2/<endpoint_id>/run answered ${res.status}`),
       must(res.status !== 404 && res.status !== 405, 'VERSION.SERVERLESS.PREFIX', `the /v2/ path /v2/${jobs.endpointId}/run is not served: ${res.status}`),
       jobHandleConformance('JOB.RUN.RESPONSE', res, 'IN_QUEUE'),
       jobObjectConformance(status),
-      must(status.status === 200 && (status.body as { id?: string }).id === id, 'SERVICE.QB.REQUESTS_BECOME_JOBS', `/status/${id} answered ${status.status}: ${status.text.slice(0, 200)}`),
+      must(isSuccess(status) && (status.body as { id?: string }).id === id, 'SERVICE.QB.REQUESTS_BECOME_JOBS', `/status/${id} answered ${status.status}: ${status.text.slice(0, 200)}`),
     );
   });
 

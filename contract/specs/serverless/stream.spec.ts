@@ -2,6 +2,7 @@ import { test } from '../../support/fixtures.js';
 import { conform, must, observe, rules, type Finding } from '../../support/rules.js';
 import { jobJsonConformance } from '../../checks/job-conformance.js';
 import { streamItemsConformance, streamItemsOf, MAX_CHUNK_BYTES } from '../../checks/stream-conformance.js';
+import { isSuccess } from '../../checks/status.js';
 import type { ApiResult } from '../../../lib/client/api.js';
 import { TERMINAL, type Jobs, jobsFor } from './support/jobs.js';
 
@@ -18,7 +19,7 @@ async function collect(jobs: Jobs, id: string): Promise<{ items: unknown[]; answ
     findings.push(...got.findings, ...jobJsonConformance(res));
     items.push(...got.items);
     const status = (res.body as { status?: string } | undefined)?.status;
-    if (res.status !== 200 || got.findings.length) break;
+    if (!isSuccess(res) || got.findings.length) break;
     if (status !== undefined && TERMINAL.has(status) && got.items.length === 0) break;
     if (jobs.emu.available) await jobs.emu.advance(1_000);
     else await new Promise((r) => setTimeout(r, 500));

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import type { Pod } from '../../../lib/types.gen.js';
 import { rejectionConformance } from '../../../contract/checks/rejection.js';
-import type { ExpectedStatus } from '../../../contract/checks/status.js';
+import { statusCodeConformance, type ExpectedStatus } from '../../../contract/checks/status.js';
 import { livePod, observe, type ModelPod, type PodModel, type PodReal } from './model.js';
 import { throwFindings } from '../../../lib/errors.js';
 
 type Variant = 'omitted' | 'empty-object' | 'network-empty' | 'new-kind' | 'other-volume' | 'incomplete' | 'new-path';
 
 /** What the spec's PATCH semantics say about a variant on this pod: the answer and the mounts after. */
-function expectation(v: Variant, pod: ModelPod, r: PodReal): { body: unknown; rule: string; status: ExpectedStatus | 'success'; mounts: ModelPod['mounts'] } | undefined {
+function expectation(v: Variant, pod: ModelPod, r: PodReal): { body: unknown; rule: string; status: ExpectedStatus; mounts: ModelPod['mounts'] } | undefined {
   const { persistent, network } = pod.mounts;
   switch (v) {
     case 'omitted': return { body: { name: 'cpc-model' }, rule: 'MOUNT.UPDATE.OMITTED_UNCHANGED', status: 'success', mounts: pod.mounts };
@@ -44,11 +44,9 @@ export class PatchMountsCommand implements fc.AsyncCommand<PodModel, PodReal> {
     const e = expectation(this.variant, pod, r);
     if (!e) return;
     const res = await r.api.op<Pod>('updatePod', { params: { podId: pod.id }, body: e.body });
-    if (e.status === 'success') {
-      throwFindings(res.status >= 200 && res.status < 300 ? [] : [{ rule: e.rule, message: `PATCH ${JSON.stringify(e.body)} answered ${res.status}: ${res.text.slice(0, 200)}` }]);
-    } else {
-      throwFindings(rejectionConformance(e.rule, res, e.status));
-    }
+    throwFindings(e.status === 'success'
+      ? statusCodeConformance(e.rule, res, 'success').map((f) => ({ ...f, message: `PATCH ${JSON.stringify(e.body)}: ${f.message}` }))
+      : rejectionConformance(e.rule, res, e.status));
     pod.mounts = e.mounts;
     const after = await r.api.op<Pod>('getPod', { params: { podId: pod.id } });
     observe(pod, after.body, `getPod ${pod.id} after PATCH ${JSON.stringify(e.body)} (${e.rule})`, m.clock);
