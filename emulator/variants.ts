@@ -85,7 +85,7 @@ export const variantCatalog = {
   },
   'description.deprecation-prose': {
     choice: 'pods/CHOICES.md #35',
-    description: 'The served description marks persistent mounts deprecated in prose ("Deprecated: prefer NetworkMount") instead of the `deprecated` keyword (the live description).',
+    description: 'The served description has the live form: no `deprecated` keyword; Mounts.properties.persistent is only {"$ref": "#/components/schemas/PersistentMount"}, and that schema\'s description ends "Deprecated: prefer NetworkMount for any data you cannot recreate."',
     surfaces: ['rest-v2'],
   },
   'graphql.errors-400': {

@@ -158,12 +158,13 @@ test('ratelimit.rest-v2-only: headers on REST v2 answers only', async () => {
   assert.equal((await w.graphql('{ myself { id } }')).headers['ratelimit'], undefined);
 });
 
-test('description.deprecation-prose: no deprecated keyword, the prose instead', async () => {
+test('description.deprecation-prose: the live form, persistent a $ref to a schema whose prose deprecates it', async () => {
   const keyword = JSON.stringify((await (await worldWith([])).call('GET', '/v2/openapi.json')).json);
-  const prose = JSON.stringify((await (await worldWith(['description.deprecation-prose'])).call('GET', '/v2/openapi.json')).json);
+  const doc = (await (await worldWith(['description.deprecation-prose'])).call('GET', '/v2/openapi.json')).json;
   assert.match(keyword, /"deprecated":true/);
-  assert.doesNotMatch(prose, /"deprecated":/);
-  assert.match(prose, /Deprecated: prefer NetworkMount\./);
+  assert.doesNotMatch(JSON.stringify(doc), /"deprecated":/);
+  assert.match(doc.components.schemas.PersistentMount.description, /Deprecated: prefer NetworkMount for any data you cannot recreate\.$/);
+  assert.match(JSON.stringify(doc), /"persistent":\{"\$ref":"#\/components\/schemas\/PersistentMount"\}/);
 });
 
 test('graphql.errors-400: a refused operation answers 400 with errors and data; a success stays 200', async () => {

@@ -36,18 +36,35 @@ function inline(value: Json, depth = 0): Json {
 }
 
 /** The live description's wording for what the keyword says (platform-notes). */
-export const DEPRECATION_PROSE = 'Deprecated: prefer NetworkMount.';
+const DEPRECATION_PROSE = 'Deprecated: prefer NetworkMount for any data you cannot recreate.';
+
+/** Where the live description keeps the persistent mount schema, which `Mounts` references. */
+const PERSISTENT_MOUNT_REF = '#/components/schemas/PersistentMount';
+
+const isRecord = (v: Json | undefined): v is Record<string, Json> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** Every Mounts schema's `persistent` property replaced by the bare local reference, as the live description has it. */
+function persistentByReference(value: Json): Json {
+  if (Array.isArray(value)) return value.map(persistentByReference);
+  if (!isRecord(value)) return value;
+  const out: Record<string, Json> = {};
+  for (const [k, v] of Object.entries(value)) if (k !== 'deprecated') out[k] = persistentByReference(v);
+  const props = out.properties;
+  if (isRecord(props) && isRecord(props.persistent) && isRecord(props.network)) out.properties = { ...props, persistent: { $ref: PERSISTENT_MOUNT_REF } };
+  return out;
+}
 
 /**
- * The same document with every `deprecated: true` replaced by a sentence in the schema's
- * description (the variant `description.deprecation-prose`, as the live description does).
+ * The live description's form (the variant `description.deprecation-prose`, platform-notes): no
+ * `deprecated` keyword anywhere; `Mounts.properties.persistent` is only a `$ref` to
+ * `components.schemas.PersistentMount`, whose description ends with the deprecation in prose.
  */
-function deprecationInProse(value: Json): Json {
-  if (Array.isArray(value)) return value.map(deprecationInProse);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, Json> = {};
-  for (const [k, v] of Object.entries(value)) if (k !== 'deprecated') out[k] = deprecationInProse(v);
-  if (value.deprecated === true) out.description = `${DEPRECATION_PROSE}${typeof value.description === 'string' ? ` ${value.description}` : ''}`;
+function deprecationInProse(doc: Json): Json {
+  const out = persistentByReference(doc) as Record<string, Json>;
+  const { $schema: _schema, ...mount } = structuredClone(schemaOf('persistent-mount')) as Record<string, Json>;
+  mount.description = `${typeof mount.description === 'string' ? `${mount.description} ` : ''}${DEPRECATION_PROSE}`;
+  const components = isRecord(out.components) ? out.components : {};
+  out.components = { ...components, schemas: { ...(isRecord(components.schemas) ? components.schemas : {}), PersistentMount: inline(mount) } };
   return out;
 }
 
