@@ -28,6 +28,11 @@ export const variantCatalog = {
     description: 'Catalog entries in the emulator\'s earlier fields: GPU {id, displayName, manufacturer, memoryInGb, maxGpuCount, securePrice, communityPrice}, CPU {id, displayName, vcpu, ramGbPerVcpu, pricePerVcpu}, data center {id, name, globalNetwork}.',
     surfaces: ['rest-v2'],
   },
+  'catalog.scalar-fields': {
+    choice: 'pods/CHOICES.md #31',
+    description: 'Catalog entries with the live fields in the emulator\'s earlier value shapes: a GPU type\'s price and maxCount and a CPU flavor\'s price are plain numbers, a data center\'s region a short code (US, CA, EU) instead of a live region.',
+    surfaces: ['rest-v2'],
+  },
   'catalog.cpu-no-vcpu-range': {
     choice: 'pods/CHOICES.md #31',
     description: 'CPU flavors list no vcpu range ({id, name, group, ramGbPerVcpu, price}): the spec names no field of the CPU catalog but the RAM multiplier.',
@@ -109,7 +114,7 @@ declare module './switches.js' {
 export const variantSets: Readonly<Record<string, readonly VariantId[]>> = {
   live: ['validation.422', 'pods.terminate-deletes', 'pods.locked-lists-actions', 'description.deprecation-prose'],
   /** The emulator's earlier list and catalog shapes. */
-  'emulator-0.1': ['lists.bare', 'catalog.emulator-fields'],
+  'emulator-0.1': ['lists.bare', 'catalog.emulator-fields', 'catalog.scalar-fields'],
 };
 
 export const isVariantId = (id: string): id is VariantId => Object.hasOwn(variantCatalog, id);

@@ -4,14 +4,36 @@ import type { OperationName } from './client/operations.js';
 import { schemaOf } from './schema-registry.js';
 
 /**
- * A GPU type as far as the suite needs it; `manufacturer` and the most GPUs per pod only when
- * the target lists them (`maxCount` in the live platform's catalog, `maxGpuCount` elsewhere).
+ * A GPU type as a target lists it: the live platform's shape (`GpuType`, platform-notes) or an
+ * earlier one, as legal where the spec shows no catalog fields: `maxCount` a plain number, or
+ * `maxGpuCount` instead, a scalar `price`, any `manufacturer` string.
  */
-export interface GpuEntry extends GpuType { manufacturer?: string; maxGpuCount?: number; maxCount?: number }
+export interface GpuEntry extends Pick<GpuType, 'id' | 'name' | 'pool' | 'memory' | 'secure' | 'community' | 'availability' | 'dataCenters' | 'cudaVersions'> {
+  manufacturer?: string;
+  maxCount?: GpuType['maxCount'] | number;
+  maxGpuCount?: number;
+  price?: GpuType['price'] | number;
+  [k: string]: unknown;
+}
 
-/** The most GPUs of this type one pod may have, when the catalog says. */
-export const maxGpusOf = (g: GpuEntry): number | undefined =>
-  [g.maxCount, g.maxGpuCount].find((n): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 1);
+type Cloud = 'SECURE' | 'COMMUNITY';
+
+const gpuCount = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 1;
+
+/**
+ * The most GPUs of this type one pod may have, when the catalog says: the live `maxCount` is
+ * per cloud (`{secure, community}`), so with a `cloud` that cloud's count, without one the
+ * smaller count (a pod of that size fits either cloud, or the one that offers the type at all);
+ * an earlier catalog's `maxCount` or `maxGpuCount` is one number for both.
+ */
+export function maxGpusOf(g: GpuEntry, cloud?: Cloud): number | undefined {
+  const { maxCount } = g;
+  if (maxCount !== null && typeof maxCount === 'object') {
+    const counts = (cloud ? [cloud === 'SECURE' ? maxCount.secure : maxCount.community] : [maxCount.secure, maxCount.community]).filter(gpuCount);
+    return counts.length > 0 ? Math.min(...counts) : undefined;
+  }
+  return [maxCount, g.maxGpuCount].find(gpuCount);
+}
 
 /** The target's catalog, read once per test through the API (never from the emulator's code). */
 export interface PodCatalog {

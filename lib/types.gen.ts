@@ -76,9 +76,13 @@ export interface CpuFlavor {
    */
   ramGbPerVcpu: number;
   /**
-   * USD per vCPU per hour.
+   * USD per hour per vCPU, in a pod (`securePerVcpu`) and on a serverless worker (`serverlessPerVcpu`).
    */
-  price?: number;
+  price?: {
+    securePerVcpu?: number;
+    serverlessPerVcpu?: number;
+    [k: string]: unknown;
+  };
   [k: string]: unknown;
 }
 
@@ -192,9 +196,18 @@ export interface DataCenter {
    */
   globalNetwork: boolean;
   /**
-   * Region, like `US` or `EU`.
+   * The live platform's region of the data center.
    */
-  region?: string;
+  region?:
+    | 'NORTH_AMERICA'
+    | 'SOUTH_AMERICA'
+    | 'EUROPE'
+    | 'ASIA'
+    | 'MIDDLE_EAST'
+    | 'AFRICA'
+    | 'OCEANIA'
+    | 'ANTARCTICA'
+    | 'UNKNOWN';
   /**
    * Network volume tiers the data center offers.
    */
@@ -338,7 +351,7 @@ export interface GpuConfig {
 
 // gpu-type.schema.json
 /**
- * GpuType, an entry of the GPU catalog (`GET /v2/catalog/gpus`, also `/{id}`). OBSERVED shape from the live platform; not stated by the spec (platform-notes, the live description: `{id, name, pool, manufacturer, memory, secure, community, price, maxCount}`). Only `id` is required: it is the "GPU type identifier" a GpuConfig's `id` names; other fields are accepted, and none is required of a target.
+ * GpuType, an entry of the GPU catalog (`GET /v2/catalog/gpus`, also `/{id}`). OBSERVED shape from the live platform; not stated by the spec (platform-notes, the live description: `{id, name, pool, manufacturer, memory, secure, community, price, maxCount}`, and `availability`, `dataCenters`, `cudaVersions` when the read asks `include=AVAILABILITY&product=POD`). Only `id` is required: it is the "GPU type identifier" a GpuConfig's `id` names; a field the target lists is checked against the live shape, any other field is accepted, and none is required of a target.
  */
 export interface GpuType {
   /**
@@ -350,15 +363,15 @@ export interface GpuType {
    */
   name?: string;
   /**
-   * The GPU pool (serverless tier) the type belongs to.
+   * The serverless GPU pool the type belongs to; null when none holds it.
    */
-  pool?: string;
+  pool?: string | null;
   /**
-   * For example `NVIDIA` (global networking requires an NVIDIA GPU).
+   * `NVIDIA`, `AMD` or `UNKNOWN` (global networking requires an NVIDIA GPU).
    */
-  manufacturer?: string;
+  manufacturer?: 'NVIDIA' | 'AMD' | 'UNKNOWN';
   /**
-   * GPU memory in GB.
+   * GPU memory (VRAM) in GB.
    */
   memory?: number;
   /**
@@ -370,13 +383,39 @@ export interface GpuType {
    */
   community?: boolean;
   /**
-   * USD per GPU per hour.
+   * USD per hour for one GPU, per cloud; `serverless` when the type is in a serverless pool.
    */
-  price?: number;
+  price?: {
+    secure: number;
+    community: number;
+    serverless?: number;
+    [k: string]: unknown;
+  };
   /**
-   * Most GPUs of this type one pod may have.
+   * The largest GPU count of one pod, per cloud (a ceiling, not stock).
    */
-  maxCount?: number;
+  maxCount?: {
+    secure: number;
+    community: number;
+    [k: string]: unknown;
+  };
+  /**
+   * Pod availability, when the read asks for it.
+   */
+  availability?: 'NONE' | 'LOW' | 'MEDIUM' | 'HIGH';
+  /**
+   * The data centers offering the type and its availability in each, when the read asks for it.
+   */
+  dataCenters?: {
+    id: string;
+    name: string;
+    availability: 'NONE' | 'LOW' | 'MEDIUM' | 'HIGH';
+    [k: string]: unknown;
+  }[];
+  /**
+   * CUDA versions of the hosts offering the type, when the read asks for it.
+   */
+  cudaVersions?: string[];
   [k: string]: unknown;
 }
 

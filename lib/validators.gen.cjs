@@ -319,7 +319,7 @@ return errors === 0;
 validate22.evaluated = {"props":{"id":true,"vcpuCount":true,"memory":true},"dynamicProps":false,"dynamicItems":false};
 
 exports["cpu-flavor"] = validate23;
-const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/cpu-flavor.schema.json","title":"CpuFlavor","description":"CpuFlavor, an entry of the CPU catalog (`GET /v2/catalog/cpus`, also `/{id}`). OBSERVED shape from the live platform; not stated by the spec (platform-notes: \"A CPU flavor has `id` (like `cpu5c`), `vcpu: {min, max}`, `ramGbPerVcpu` (pod memory = vCPUs times this).\"; the live description: `{id, name, group, vcpu: {min, max}, ramGbPerVcpu, price}`). The spec only says a CPU pod's memory \"is derived by the service from the CPU flavor's RAM multiplier\"; a catalog without `vcpu` is legal, and the suite then creates no CPU pod.","type":"object","required":["id","vcpu","ramGbPerVcpu"],"properties":{"id":{"description":"CPU flavor identifier, like `cpu5c`.","type":"string","minLength":1},"name":{"description":"Display name.","type":"string"},"group":{"description":"The flavor family, like `cpu5`.","type":"string"},"vcpu":{"description":"Range of vCPU counts valid for the flavor.","type":"object","required":["min","max"],"properties":{"min":{"type":"integer"},"max":{"type":"integer"}}},"ramGbPerVcpu":{"description":"RAM multiplier: pod memory in GB = vCPUs times this.","type":"number"},"price":{"description":"USD per vCPU per hour.","type":"number"}}};
+const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/cpu-flavor.schema.json","title":"CpuFlavor","description":"CpuFlavor, an entry of the CPU catalog (`GET /v2/catalog/cpus`, also `/{id}`). OBSERVED shape from the live platform; not stated by the spec (platform-notes: \"A CPU flavor has `id` (like `cpu5c`), `vcpu: {min, max}`, `ramGbPerVcpu` (pod memory = vCPUs times this).\"; the live description: `{id, name, group, vcpu: {min, max}, ramGbPerVcpu, price}`). The spec only says a CPU pod's memory \"is derived by the service from the CPU flavor's RAM multiplier\"; a catalog without `vcpu` is legal, and the suite then creates no CPU pod.","type":"object","required":["id","vcpu","ramGbPerVcpu"],"properties":{"id":{"description":"CPU flavor identifier, like `cpu5c`.","type":"string","minLength":1},"name":{"description":"Display name.","type":"string"},"group":{"description":"The flavor family, like `cpu5`.","type":"string"},"vcpu":{"description":"Range of vCPU counts valid for the flavor.","type":"object","required":["min","max"],"properties":{"min":{"type":"integer"},"max":{"type":"integer"}}},"ramGbPerVcpu":{"description":"RAM multiplier: pod memory in GB = vCPUs times this.","type":"number"},"price":{"description":"USD per hour per vCPU, in a pod (`securePerVcpu`) and on a serverless worker (`serverlessPerVcpu`).","type":"object","properties":{"securePerVcpu":{"type":"number"},"serverlessPerVcpu":{"type":"number"}}}}};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.compute-platform.test/cpu-flavor.schema.json" */;
@@ -490,8 +490,11 @@ errors++;
 }
 if(data.price !== undefined){
 let data7 = data.price;
-if(!((typeof data7 == "number") && (isFinite(data7)))){
-const err13 = {instancePath:instancePath+"/price",schemaPath:"#/properties/price/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema34.properties.price.type,parentSchema:schema34.properties.price,data:data7};
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.securePerVcpu !== undefined){
+let data8 = data7.securePerVcpu;
+if(!((typeof data8 == "number") && (isFinite(data8)))){
+const err13 = {instancePath:instancePath+"/price/securePerVcpu",schemaPath:"#/properties/price/properties/securePerVcpu/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema34.properties.price.properties.securePerVcpu.type,parentSchema:schema34.properties.price.properties.securePerVcpu,data:data8};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -501,14 +504,39 @@ vErrors.push(err13);
 errors++;
 }
 }
-}
-else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.type,parentSchema:schema34,data};
+if(data7.serverlessPerVcpu !== undefined){
+let data9 = data7.serverlessPerVcpu;
+if(!((typeof data9 == "number") && (isFinite(data9)))){
+const err14 = {instancePath:instancePath+"/price/serverlessPerVcpu",schemaPath:"#/properties/price/properties/serverlessPerVcpu/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema34.properties.price.properties.serverlessPerVcpu.type,parentSchema:schema34.properties.price.properties.serverlessPerVcpu,data:data9};
 if(vErrors === null){
 vErrors = [err14];
 }
 else {
 vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/price",schemaPath:"#/properties/price/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.properties.price.type,parentSchema:schema34.properties.price,data:data7};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema34.type,parentSchema:schema34,data};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
 }
 errors++;
 }
@@ -1561,7 +1589,7 @@ return errors === 0;
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 exports["data-center"] = validate28;
-const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/data-center.schema.json","title":"DataCenter","description":"DataCenter, an entry of the data center catalog (`GET /v2/catalog/datacenters`, also `/{id}`). The spec names only the field `globalNetwork` (\"eligible data centers are marked by `globalNetwork` in the data center catalog\"); the rest is the OBSERVED shape from the live platform; not stated by the spec (platform-notes: \"A data center has `id` (like `US-TX-3`), `name`, `globalNetwork` (boolean).\"; the live description: `{id, name, region, globalNetwork, networkVolumeTypes, compliance}`).","type":"object","required":["id","name","globalNetwork"],"properties":{"id":{"description":"Data center identifier, like `US-TX-3`.","type":"string"},"name":{"type":"string"},"globalNetwork":{"description":"Whether the data center has global networking enabled.","type":"boolean"},"region":{"description":"Region, like `US` or `EU`.","type":"string"},"networkVolumeTypes":{"description":"Network volume tiers the data center offers.","type":"array","items":{"enum":["STANDARD","HIGH_PERFORMANCE"]}},"compliance":{"description":"Compliance certifications.","type":"array","items":{"type":"string"}}}};
+const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/data-center.schema.json","title":"DataCenter","description":"DataCenter, an entry of the data center catalog (`GET /v2/catalog/datacenters`, also `/{id}`). The spec names only the field `globalNetwork` (\"eligible data centers are marked by `globalNetwork` in the data center catalog\"); the rest is the OBSERVED shape from the live platform; not stated by the spec (platform-notes: \"A data center has `id` (like `US-TX-3`), `name`, `globalNetwork` (boolean).\"; the live description: `{id, name, region, globalNetwork, networkVolumeTypes, compliance}`).","type":"object","required":["id","name","globalNetwork"],"properties":{"id":{"description":"Data center identifier, like `US-TX-3`.","type":"string"},"name":{"type":"string"},"globalNetwork":{"description":"Whether the data center has global networking enabled.","type":"boolean"},"region":{"description":"The live platform's region of the data center.","enum":["NORTH_AMERICA","SOUTH_AMERICA","EUROPE","ASIA","MIDDLE_EAST","AFRICA","OCEANIA","ANTARCTICA","UNKNOWN"]},"networkVolumeTypes":{"description":"Network volume tiers the data center offers.","type":"array","items":{"enum":["STANDARD","HIGH_PERFORMANCE"]}},"compliance":{"description":"Compliance certifications.","type":"array","items":{"type":"string"}}}};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.compute-platform.test/data-center.schema.json" */;
@@ -1646,8 +1674,8 @@ errors++;
 }
 if(data.region !== undefined){
 let data3 = data.region;
-if(typeof data3 !== "string"){
-const err6 = {instancePath:instancePath+"/region",schemaPath:"#/properties/region/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema43.properties.region.type,parentSchema:schema43.properties.region,data:data3};
+if(!(((((((((data3 === "NORTH_AMERICA") || (data3 === "SOUTH_AMERICA")) || (data3 === "EUROPE")) || (data3 === "ASIA")) || (data3 === "MIDDLE_EAST")) || (data3 === "AFRICA")) || (data3 === "OCEANIA")) || (data3 === "ANTARCTICA")) || (data3 === "UNKNOWN"))){
+const err6 = {instancePath:instancePath+"/region",schemaPath:"#/properties/region/enum",keyword:"enum",params:{allowedValues: schema43.properties.region.enum},message:"must be equal to one of the allowed values",schema:schema43.properties.region.enum,parentSchema:schema43.properties.region,data:data3};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2408,7 +2436,7 @@ return errors === 0;
 validate31.evaluated = {"props":{"id":true,"count":true},"dynamicProps":false,"dynamicItems":false};
 
 exports["gpu-type"] = validate32;
-const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/gpu-type.schema.json","title":"GpuType","description":"GpuType, an entry of the GPU catalog (`GET /v2/catalog/gpus`, also `/{id}`). OBSERVED shape from the live platform; not stated by the spec (platform-notes, the live description: `{id, name, pool, manufacturer, memory, secure, community, price, maxCount}`). Only `id` is required: it is the \"GPU type identifier\" a GpuConfig's `id` names; other fields are accepted, and none is required of a target.","type":"object","required":["id"],"properties":{"id":{"description":"GPU type identifier.","type":"string","minLength":1},"name":{"description":"Display name.","type":"string"},"pool":{"description":"The GPU pool (serverless tier) the type belongs to.","type":"string"},"manufacturer":{"description":"For example `NVIDIA` (global networking requires an NVIDIA GPU).","type":"string"},"memory":{"description":"GPU memory in GB.","type":"number"},"secure":{"description":"Offered in the SECURE cloud.","type":"boolean"},"community":{"description":"Offered in the COMMUNITY cloud.","type":"boolean"},"price":{"description":"USD per GPU per hour.","type":"number"},"maxCount":{"description":"Most GPUs of this type one pod may have.","type":"integer","minimum":1}}};
+const schema47 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/gpu-type.schema.json","title":"GpuType","description":"GpuType, an entry of the GPU catalog (`GET /v2/catalog/gpus`, also `/{id}`). OBSERVED shape from the live platform; not stated by the spec (platform-notes, the live description: `{id, name, pool, manufacturer, memory, secure, community, price, maxCount}`, and `availability`, `dataCenters`, `cudaVersions` when the read asks `include=AVAILABILITY&product=POD`). Only `id` is required: it is the \"GPU type identifier\" a GpuConfig's `id` names; a field the target lists is checked against the live shape, any other field is accepted, and none is required of a target.","type":"object","required":["id"],"properties":{"id":{"description":"GPU type identifier.","type":"string","minLength":1},"name":{"description":"Display name.","type":"string"},"pool":{"description":"The serverless GPU pool the type belongs to; null when none holds it.","type":["string","null"]},"manufacturer":{"description":"`NVIDIA`, `AMD` or `UNKNOWN` (global networking requires an NVIDIA GPU).","enum":["NVIDIA","AMD","UNKNOWN"]},"memory":{"description":"GPU memory (VRAM) in GB.","type":"integer"},"secure":{"description":"Offered in the SECURE cloud.","type":"boolean"},"community":{"description":"Offered in the COMMUNITY cloud.","type":"boolean"},"price":{"description":"USD per hour for one GPU, per cloud; `serverless` when the type is in a serverless pool.","type":"object","required":["secure","community"],"properties":{"secure":{"type":"number"},"community":{"type":"number"},"serverless":{"type":"number"}}},"maxCount":{"description":"The largest GPU count of one pod, per cloud (a ceiling, not stock).","type":"object","required":["secure","community"],"properties":{"secure":{"type":"integer","minimum":0},"community":{"type":"integer","minimum":0}}},"availability":{"description":"Pod availability, when the read asks for it.","enum":["NONE","LOW","MEDIUM","HIGH"]},"dataCenters":{"description":"The data centers offering the type and its availability in each, when the read asks for it.","type":"array","items":{"type":"object","required":["id","name","availability"],"properties":{"id":{"type":"string"},"name":{"type":"string"},"availability":{"enum":["NONE","LOW","MEDIUM","HIGH"]}}}},"cudaVersions":{"description":"CUDA versions of the hosts offering the type, when the read asks for it.","type":"array","items":{"type":"string"}}}};
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.compute-platform.test/gpu-type.schema.json" */;
@@ -2472,8 +2500,8 @@ errors++;
 }
 if(data.pool !== undefined){
 let data2 = data.pool;
-if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/pool",schemaPath:"#/properties/pool/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.pool.type,parentSchema:schema47.properties.pool,data:data2};
+if((typeof data2 !== "string") && (data2 !== null)){
+const err4 = {instancePath:instancePath+"/pool",schemaPath:"#/properties/pool/type",keyword:"type",params:{type: schema47.properties.pool.type},message:"must be string,null",schema:schema47.properties.pool.type,parentSchema:schema47.properties.pool,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2485,8 +2513,8 @@ errors++;
 }
 if(data.manufacturer !== undefined){
 let data3 = data.manufacturer;
-if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/manufacturer",schemaPath:"#/properties/manufacturer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.manufacturer.type,parentSchema:schema47.properties.manufacturer,data:data3};
+if(!(((data3 === "NVIDIA") || (data3 === "AMD")) || (data3 === "UNKNOWN"))){
+const err5 = {instancePath:instancePath+"/manufacturer",schemaPath:"#/properties/manufacturer/enum",keyword:"enum",params:{allowedValues: schema47.properties.manufacturer.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.manufacturer.enum,parentSchema:schema47.properties.manufacturer,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2498,8 +2526,8 @@ errors++;
 }
 if(data.memory !== undefined){
 let data4 = data.memory;
-if(!((typeof data4 == "number") && (isFinite(data4)))){
-const err6 = {instancePath:instancePath+"/memory",schemaPath:"#/properties/memory/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema47.properties.memory.type,parentSchema:schema47.properties.memory,data:data4};
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err6 = {instancePath:instancePath+"/memory",schemaPath:"#/properties/memory/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema47.properties.memory.type,parentSchema:schema47.properties.memory,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2537,8 +2565,9 @@ errors++;
 }
 if(data.price !== undefined){
 let data7 = data.price;
-if(!((typeof data7 == "number") && (isFinite(data7)))){
-const err9 = {instancePath:instancePath+"/price",schemaPath:"#/properties/price/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema47.properties.price.type,parentSchema:schema47.properties.price,data:data7};
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.secure === undefined){
+const err9 = {instancePath:instancePath+"/price",schemaPath:"#/properties/price/required",keyword:"required",params:{missingProperty: "secure"},message:"must have required property '"+"secure"+"'",schema:schema47.properties.price.required,parentSchema:schema47.properties.price,data:data7};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2547,11 +2576,8 @@ vErrors.push(err9);
 }
 errors++;
 }
-}
-if(data.maxCount !== undefined){
-let data8 = data.maxCount;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-const err10 = {instancePath:instancePath+"/maxCount",schemaPath:"#/properties/maxCount/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema47.properties.maxCount.type,parentSchema:schema47.properties.maxCount,data:data8};
+if(data7.community === undefined){
+const err10 = {instancePath:instancePath+"/price",schemaPath:"#/properties/price/required",keyword:"required",params:{missingProperty: "community"},message:"must have required property '"+"community"+"'",schema:schema47.properties.price.required,parentSchema:schema47.properties.price,data:data7};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2560,9 +2586,10 @@ vErrors.push(err10);
 }
 errors++;
 }
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 < 1 || isNaN(data8)){
-const err11 = {instancePath:instancePath+"/maxCount",schemaPath:"#/properties/maxCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema47.properties.maxCount,data:data8};
+if(data7.secure !== undefined){
+let data8 = data7.secure;
+if(!((typeof data8 == "number") && (isFinite(data8)))){
+const err11 = {instancePath:instancePath+"/price/secure",schemaPath:"#/properties/price/properties/secure/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema47.properties.price.properties.secure.type,parentSchema:schema47.properties.price.properties.secure,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2572,10 +2599,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-}
-}
-else {
-const err12 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};
+if(data7.community !== undefined){
+let data9 = data7.community;
+if(!((typeof data9 == "number") && (isFinite(data9)))){
+const err12 = {instancePath:instancePath+"/price/community",schemaPath:"#/properties/price/properties/community/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema47.properties.price.properties.community.type,parentSchema:schema47.properties.price.properties.community,data:data9};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2584,10 +2611,274 @@ vErrors.push(err12);
 }
 errors++;
 }
+}
+if(data7.serverless !== undefined){
+let data10 = data7.serverless;
+if(!((typeof data10 == "number") && (isFinite(data10)))){
+const err13 = {instancePath:instancePath+"/price/serverless",schemaPath:"#/properties/price/properties/serverless/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema47.properties.price.properties.serverless.type,parentSchema:schema47.properties.price.properties.serverless,data:data10};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/price",schemaPath:"#/properties/price/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.price.type,parentSchema:schema47.properties.price,data:data7};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data.maxCount !== undefined){
+let data11 = data.maxCount;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.secure === undefined){
+const err15 = {instancePath:instancePath+"/maxCount",schemaPath:"#/properties/maxCount/required",keyword:"required",params:{missingProperty: "secure"},message:"must have required property '"+"secure"+"'",schema:schema47.properties.maxCount.required,parentSchema:schema47.properties.maxCount,data:data11};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data11.community === undefined){
+const err16 = {instancePath:instancePath+"/maxCount",schemaPath:"#/properties/maxCount/required",keyword:"required",params:{missingProperty: "community"},message:"must have required property '"+"community"+"'",schema:schema47.properties.maxCount.required,parentSchema:schema47.properties.maxCount,data:data11};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if(data11.secure !== undefined){
+let data12 = data11.secure;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+const err17 = {instancePath:instancePath+"/maxCount/secure",schemaPath:"#/properties/maxCount/properties/secure/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema47.properties.maxCount.properties.secure.type,parentSchema:schema47.properties.maxCount.properties.secure,data:data12};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 < 0 || isNaN(data12)){
+const err18 = {instancePath:instancePath+"/maxCount/secure",schemaPath:"#/properties/maxCount/properties/secure/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema47.properties.maxCount.properties.secure,data:data12};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+if(data11.community !== undefined){
+let data13 = data11.community;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+const err19 = {instancePath:instancePath+"/maxCount/community",schemaPath:"#/properties/maxCount/properties/community/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema47.properties.maxCount.properties.community.type,parentSchema:schema47.properties.maxCount.properties.community,data:data13};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 < 0 || isNaN(data13)){
+const err20 = {instancePath:instancePath+"/maxCount/community",schemaPath:"#/properties/maxCount/properties/community/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema47.properties.maxCount.properties.community,data:data13};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/maxCount",schemaPath:"#/properties/maxCount/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.maxCount.type,parentSchema:schema47.properties.maxCount,data:data11};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+if(data.availability !== undefined){
+let data14 = data.availability;
+if(!((((data14 === "NONE") || (data14 === "LOW")) || (data14 === "MEDIUM")) || (data14 === "HIGH"))){
+const err22 = {instancePath:instancePath+"/availability",schemaPath:"#/properties/availability/enum",keyword:"enum",params:{allowedValues: schema47.properties.availability.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.availability.enum,parentSchema:schema47.properties.availability,data:data14};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+if(data.dataCenters !== undefined){
+let data15 = data.dataCenters;
+if(Array.isArray(data15)){
+const len0 = data15.length;
+for(let i0=0; i0<len0; i0++){
+let data16 = data15[i0];
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.id === undefined){
+const err23 = {instancePath:instancePath+"/dataCenters/" + i0,schemaPath:"#/properties/dataCenters/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema47.properties.dataCenters.items.required,parentSchema:schema47.properties.dataCenters.items,data:data16};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if(data16.name === undefined){
+const err24 = {instancePath:instancePath+"/dataCenters/" + i0,schemaPath:"#/properties/dataCenters/items/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema47.properties.dataCenters.items.required,parentSchema:schema47.properties.dataCenters.items,data:data16};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+if(data16.availability === undefined){
+const err25 = {instancePath:instancePath+"/dataCenters/" + i0,schemaPath:"#/properties/dataCenters/items/required",keyword:"required",params:{missingProperty: "availability"},message:"must have required property '"+"availability"+"'",schema:schema47.properties.dataCenters.items.required,parentSchema:schema47.properties.dataCenters.items,data:data16};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+if(data16.id !== undefined){
+let data17 = data16.id;
+if(typeof data17 !== "string"){
+const err26 = {instancePath:instancePath+"/dataCenters/" + i0+"/id",schemaPath:"#/properties/dataCenters/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.dataCenters.items.properties.id.type,parentSchema:schema47.properties.dataCenters.items.properties.id,data:data17};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data16.name !== undefined){
+let data18 = data16.name;
+if(typeof data18 !== "string"){
+const err27 = {instancePath:instancePath+"/dataCenters/" + i0+"/name",schemaPath:"#/properties/dataCenters/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.dataCenters.items.properties.name.type,parentSchema:schema47.properties.dataCenters.items.properties.name,data:data18};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data16.availability !== undefined){
+let data19 = data16.availability;
+if(!((((data19 === "NONE") || (data19 === "LOW")) || (data19 === "MEDIUM")) || (data19 === "HIGH"))){
+const err28 = {instancePath:instancePath+"/dataCenters/" + i0+"/availability",schemaPath:"#/properties/dataCenters/items/properties/availability/enum",keyword:"enum",params:{allowedValues: schema47.properties.dataCenters.items.properties.availability.enum},message:"must be equal to one of the allowed values",schema:schema47.properties.dataCenters.items.properties.availability.enum,parentSchema:schema47.properties.dataCenters.items.properties.availability,data:data19};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/dataCenters/" + i0,schemaPath:"#/properties/dataCenters/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.properties.dataCenters.items.type,parentSchema:schema47.properties.dataCenters.items,data:data16};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/dataCenters",schemaPath:"#/properties/dataCenters/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema47.properties.dataCenters.type,parentSchema:schema47.properties.dataCenters,data:data15};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.cudaVersions !== undefined){
+let data20 = data.cudaVersions;
+if(Array.isArray(data20)){
+const len1 = data20.length;
+for(let i1=0; i1<len1; i1++){
+let data21 = data20[i1];
+if(typeof data21 !== "string"){
+const err31 = {instancePath:instancePath+"/cudaVersions/" + i1,schemaPath:"#/properties/cudaVersions/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema47.properties.cudaVersions.items.type,parentSchema:schema47.properties.cudaVersions.items,data:data21};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/cudaVersions",schemaPath:"#/properties/cudaVersions/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema47.properties.cudaVersions.type,parentSchema:schema47.properties.cudaVersions,data:data20};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
 validate32.errors = vErrors;
 return errors === 0;
 }
-validate32.evaluated = {"props":{"id":true,"name":true,"pool":true,"manufacturer":true,"memory":true,"secure":true,"community":true,"price":true,"maxCount":true},"dynamicProps":false,"dynamicItems":false};
+validate32.evaluated = {"props":{"id":true,"name":true,"pool":true,"manufacturer":true,"memory":true,"secure":true,"community":true,"price":true,"maxCount":true,"availability":true,"dataCenters":true,"cudaVersions":true},"dynamicProps":false,"dynamicItems":false};
 
 exports["graphql-request"] = validate33;
 const schema48 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/graphql-request.schema.json","title":"GraphqlRequest","description":"GraphqlRequest, the body of `POST {base_url}/graphql` (spec: \"body `{query: string}` (a GraphQL document)\"). `variables` is OBSERVED from the live platform's clients; not stated by the spec (platform-notes: \"Clients send `{ \\\"query\\\": ..., \\\"variables\\\": {...} }` (variables may be `{}` or `null`)\"). `operationName` and `extensions` are the standard GraphQL-over-HTTP members, accepted for the same reason.","type":"object","additionalProperties":false,"required":["query"],"properties":{"query":{"description":"A GraphQL document.","type":"string","minLength":1},"variables":{"type":["object","null"]},"operationName":{"type":["string","null"]},"extensions":{"type":["object","null"]}}};
@@ -10468,4 +10759,4 @@ validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 return exports;
 })();
-module.exports = { digest: "e7babbe8122c5d31ef7db5296f3dbcb71cf09941762a55ab5f198fe63d9f1bce", validators };
+module.exports = { digest: "c3b733f63b7b31c08dfca065821a3bc9f0b95b584675592111f27dbc336ee52f", validators };

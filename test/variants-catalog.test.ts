@@ -96,8 +96,20 @@ test('lists: wrapped by default (the live shapes), bare arrays with lists.bare',
   }
 });
 
-test('catalog entries: the live fields by default, the earlier fields with catalog.emulator-fields, no vcpu range with catalog.cpu-no-vcpu-range', async () => {
-  const earlier = await worldWith(['catalog.emulator-fields', 'lists.bare']);
+test('catalog entries: the live fields by default, the earlier values with catalog.scalar-fields, the earlier fields with catalog.emulator-fields (also beside scalar-fields), no vcpu range with catalog.cpu-no-vcpu-range', async () => {
+  const live = await worldWith([]);
+  const liveGpu = (await live.call('GET', '/v2/catalog/gpus/NVIDIA%20L40S')).json;
+  assert.deepEqual([liveGpu.price, liveGpu.maxCount], [{ secure: 0.86, community: 0.79, serverless: 1.9 }, { secure: 8, community: 8 }]);
+  assert.deepEqual((await live.call('GET', '/v2/catalog/cpus/cpu3c')).json.price, { securePerVcpu: 0.03, serverlessPerVcpu: 0.04 });
+  assert.equal((await live.call('GET', '/v2/catalog/datacenters/US-TX-3')).json.region, 'NORTH_AMERICA');
+  const scalar = await worldWith(['catalog.scalar-fields']);
+  const scalarGpu = (await scalar.call('GET', '/v2/catalog/gpus/NVIDIA%20L40S')).json;
+  assert.deepEqual(Object.keys(scalarGpu), Object.keys(liveGpu), 'the same fields');
+  assert.deepEqual([scalarGpu.price, scalarGpu.maxCount], [0.86, 8]);
+  assert.equal((await scalar.call('GET', '/v2/catalog/cpus/cpu3c')).json.price, 0.03);
+  assert.equal((await scalar.call('GET', '/v2/catalog/datacenters/US-TX-3')).json.region, 'US');
+  const earlier = await worldWith(['emulator-0.1']);
+  assert.deepEqual(earlier.info.variants, ['lists.bare', 'catalog.emulator-fields', 'catalog.scalar-fields']);
   assert.deepEqual(Object.keys((await earlier.call('GET', '/v2/catalog/gpus')).json[0]), ['id', 'displayName', 'manufacturer', 'memoryInGb', 'maxGpuCount', 'securePrice', 'communityPrice']);
   assert.deepEqual(Object.keys((await earlier.call('GET', '/v2/catalog/cpus/cpu3c')).json), ['id', 'displayName', 'vcpu', 'ramGbPerVcpu', 'pricePerVcpu']);
   assert.deepEqual(Object.keys((await earlier.call('GET', '/v2/catalog/datacenters/US-TX-3')).json), ['id', 'name', 'globalNetwork']);
