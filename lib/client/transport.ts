@@ -1,4 +1,4 @@
-import type { Agent } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 
 type Undici = typeof import('undici');
 let undici: Promise<Undici> | undefined;
@@ -45,20 +45,32 @@ const DEFAULT_TIMEOUT_MS = 330_000;
  */
 const IDLE_KEEP_ALIVE_MS = 1_000;
 
-/** The undici transport: one keep-alive pool per client. */
+/**
+ * A read whose connection broke before any answer (reset, refused, closed) is sent once more:
+ * a read changes nothing on the target, so a network blip costs one request instead of a
+ * verdict. Only reads: a create or an action whose answer was lost may have happened, and
+ * sending it again could make a second resource. Answers are never retried on their status
+ * (a 5xx or a 429 is for the checks and the pacing to see).
+ */
+const READ_RETRY = { maxRetries: 1, methods: ['GET', 'HEAD'], statusCodes: [] as number[], minTimeout: 50, maxTimeout: 50, timeoutFactor: 1 } as const;
+
+/** The undici transport: one keep-alive pool per client, reads retried once on a broken connection ({@link READ_RETRY}). */
 export function undiciTransport(options: { connections?: number } = {}): Transport & { close(): Promise<void> } {
-  let agent: Promise<Agent> | undefined;
-  const pool = () => (agent ??= loadUndici().then(({ Agent }) => new Agent({
-    connections: options.connections ?? 16,
-    keepAliveTimeout: IDLE_KEEP_ALIVE_MS,
-    keepAliveMaxTimeout: IDLE_KEEP_ALIVE_MS,
-    headersTimeout: DEFAULT_TIMEOUT_MS,
-    bodyTimeout: DEFAULT_TIMEOUT_MS,
-  })));
+  let agent: Promise<{ base: Agent; dispatcher: Dispatcher }> | undefined;
+  const pool = () => (agent ??= loadUndici().then(({ Agent, interceptors }) => {
+    const base = new Agent({
+      connections: options.connections ?? 16,
+      keepAliveTimeout: IDLE_KEEP_ALIVE_MS,
+      keepAliveMaxTimeout: IDLE_KEEP_ALIVE_MS,
+      headersTimeout: DEFAULT_TIMEOUT_MS,
+      bodyTimeout: DEFAULT_TIMEOUT_MS,
+    });
+    return { base, dispatcher: base.compose(interceptors.retry({ ...READ_RETRY, methods: [...READ_RETRY.methods], statusCodes: [] })) };
+  }));
   return {
     async send(req) {
       const started = performance.now();
-      const [{ request }, dispatcher] = await Promise.all([loadUndici(), pool()]);
+      const [{ request }, { dispatcher }] = await Promise.all([loadUndici(), pool()]);
       const res = await request(req.url, {
         method: req.method as 'GET',
         headers: req.headers,
@@ -73,6 +85,6 @@ export function undiciTransport(options: { connections?: number } = {}): Transpo
       }
       return { status: res.statusCode, headers, bytes, durationMs: performance.now() - started };
     },
-    close: async () => { if (agent) await (await agent).close(); },
+    close: async () => { if (agent) await (await agent).base.close(); },
   };
 }

@@ -1,7 +1,21 @@
 import { test } from '../../support/fixtures.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
 import { jobObjectConformance, statusOf } from '../../checks/job-conformance.js';
-import { EARLY_ANSWER_WINDOW_MS, inFlight, jobsFor, release, settlesWithin, TERMINAL } from './support/jobs.js';
+import { EARLY_ANSWER_WINDOW_MS, inFlight, jobsFor, judgeWithinWait, release, settlesWithin, TERMINAL, type WaitJudgement } from './support/jobs.js';
+
+/**
+ * Applies a {@link WaitJudgement} to `rule`: an ended job must be COMPLETED; an early answer or
+ * none breaks the rule; a job that had not ended once the wait passed decides nothing, and the
+ * test is skipped with that reason.
+ */
+function applyWait(rule: string, judged: WaitJudgement, what: string): void {
+  if (judged.kind === 'late-job') test.skip(true, judged.why);
+  conform(
+    judged.kind === 'ended' ? jobObjectConformance(judged.res) : [],
+    must(judged.kind !== 'early' && judged.kind !== 'no-answer', rule, judged.kind === 'ended' ? '' : `${what}: ${judged.why}`),
+    must(judged.kind !== 'ended' || statusOf(judged.res) === 'COMPLETED', rule, `${what} was answered ${statusOf(judged.res)}`),
+  );
+}
 import { WAIT_MS } from '../../../lib/iso/spec-constants.js';
 
 // Spec, Limits: "Default wait | 90 seconds | `/runsync`"; "`wait` range | 1000 to 300000 milliseconds;
@@ -12,10 +26,7 @@ test.describe('/runsync wait', () => {
     const jobs = jobsFor({ api, emu, target });
     const pending = inFlight(jobs.runsync({ sleepMs: 80_000 }));
     await jobs.untilActive(1);
-    await emu.advance(80_000);
-    const { value: res } = await release(emu, pending);
-    conform(jobObjectConformance(res), must(statusOf(res) === 'COMPLETED', 'LIMIT.RUNSYNC.DEFAULT_WAIT_90S',
-      `a job that ends 80 s in was answered ${statusOf(res)}: the default wait is shorter than 90 s`));
+    applyWait('LIMIT.RUNSYNC.DEFAULT_WAIT_90S', await judgeWithinWait(emu, pending, 80_000, WAIT_MS.default), 'a job that ends 80 s in, without wait');
   });
 
   test('without wait, /runsync of a longer job answers once 90 s have passed, not later', rules('LIMIT.RUNSYNC.DEFAULT_WAIT_90S', 'JOB.RUNSYNC.WAIT_ELAPSED'), async ({ api, emu, target }) => {
@@ -40,9 +51,12 @@ test.describe('/runsync wait', () => {
     test(`/runsync accepts wait=${wait}`, rules('LIMIT.RUNSYNC.WAIT_RANGE'), async ({ api, emu, target }) => {
       const jobs = jobsFor({ api, emu, target });
       const res = await jobs.runsync({ echo: wait }, { wait });
+      // Accepted is what the rule asks. A job that ends at once may still wait in a queue or for a
+      // cold start longer than the wait (the spec bounds neither): a non-terminal answer is legal.
+      const status = statusOf(res);
       conform(
         must(res.status >= 200 && res.status < 300, 'LIMIT.RUNSYNC.WAIT_RANGE', `wait=${wait} was refused: ${res.status} ${res.text.slice(0, 200)}`),
-        must(statusOf(res) === 'COMPLETED', 'LIMIT.RUNSYNC.WAIT_RANGE', `a job that ends at once, with wait=${wait}, was answered ${statusOf(res)}`),
+        must(status === 'COMPLETED' || !TERMINAL.has(status ?? ''), 'LIMIT.RUNSYNC.WAIT_RANGE', `a job that ends at once, with wait=${wait}, was answered ${status}`),
       );
     });
   }
@@ -74,10 +88,8 @@ test.describe('/runsync wait', () => {
   test('with wait=5000, /runsync answers a job ending at 3 s as COMPLETED', rules('LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING'), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const pending = inFlight(jobs.runsync({ sleepMs: 3_000 }, { wait: 5_000 }));
-    if (emu.available) { await jobs.untilActive(1); await emu.advance(3_000); }
-    const { value: res } = await release(emu, pending);
-    conform(jobObjectConformance(res), must(statusOf(res) === 'COMPLETED', 'LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING',
-      `a job ending at 3 s was answered ${statusOf(res)} with wait=5000`));
+    if (emu.available) await jobs.untilActive(1);
+    applyWait('LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING', await judgeWithinWait(emu, pending, 3_000, 5_000), 'a job ending at 3 s with wait=5000');
   });
 
   test('/runsync with a wait outside 1000..300000 is recorded', rules('LIMIT.RUNSYNC.WAIT_OUT_OF_RANGE'), async ({ api, emu, target }) => {

@@ -194,3 +194,50 @@ export function inFlight<T>(request: Promise<T>): Promise<T> {
   request.catch(() => undefined);
   return request;
 }
+
+/** What a /runsync answer says about a job that should end within the wait. */
+export type WaitJudgement =
+  | { kind: 'ended'; res: ApiResult }
+  /** Answered with the job not ended before the wait had passed: the wait did not control the waiting. */
+  | { kind: 'early'; res: ApiResult; why: string }
+  /** Not ended when the wait had passed: the job started late (a queue, a cold start; the spec bounds neither). */
+  | { kind: 'late-job'; res: ApiResult; why: string }
+  /** No answer once the wait had passed (virtual clock only: the clock then jumps past 300 s). */
+  | { kind: 'no-answer'; res: ApiResult; why: string };
+
+const statusIn = (res: ApiResult): string | undefined => (res.body as { status?: unknown } | undefined)?.status as string | undefined;
+
+/**
+ * Judges a /runsync (already sent, `pending`) whose job should end `endsAtMs` after it starts,
+ * within a wait of `waitMs`, by what the target says of the job, never by when the suite
+ * assumes it started: a job may wait in a queue or for a cold start first, and the spec bounds
+ * neither. A terminal answer ended in time; a non-terminal answer before the wait had passed is
+ * early; a non-terminal answer once it had passed is the job's lateness, which decides nothing.
+ * On the virtual clock the test has seen the job reach the endpoint (`untilActive`); the clock
+ * moves to the job's end, then to just before the wait's end, then past it. On a real clock the
+ * target's answer time (the transport's, without any rate-limit wait) tells early from late.
+ */
+export async function judgeWithinWait(emu: Emu, pending: Promise<ApiResult>, endsAtMs: number, waitMs: number): Promise<WaitJudgement> {
+  const judge = (res: ApiResult, early: boolean): WaitJudgement => {
+    const status = statusIn(res);
+    if (status !== undefined && TERMINAL.has(status)) return { kind: 'ended', res };
+    const what = `/runsync with a wait of ${waitMs} ms answered ${res.status} ${status ?? '(no job status)'}`;
+    return early ? { kind: 'early', res, why: `${what} before the wait had passed` }
+      : { kind: 'late-job', res, why: `${what} once the wait had passed: the job had not ended (a queue or a cold start first; the spec bounds neither), so the answer cannot decide the wait` };
+  };
+  if (!emu.available) {
+    const res = await pending;
+    return judge(res, res.durationMs < waitMs * 0.98);
+  }
+  await emu.advance(endsAtMs);
+  if (await settlesWithin(pending, 2_000)) return judge(await pending, true);
+  const beforeEnd = Math.max(0, waitMs - endsAtMs - 100);
+  if (beforeEnd > 0) {
+    await emu.advance(beforeEnd);
+    if (await settlesWithin(pending, EARLY_ANSWER_WINDOW_MS)) return judge(await pending, true);
+  }
+  await emu.advance(waitMs - endsAtMs - beforeEnd);
+  const { value, late } = await release(emu, pending);
+  if (late) return { kind: 'no-answer', res: value, why: `/runsync with a wait of ${waitMs} ms had not answered once the wait had passed` };
+  return judge(value, false);
+}
