@@ -53,11 +53,6 @@ export const variantCatalog = {
     description: '/run and /runsync answer 202 instead of 200.',
     surfaces: ['serverless'],
   },
-  'jobs.sync-prefix-other': {
-    choice: 'serverless/CHOICES.md "Job ids"',
-    description: 'Synchronous job ids carry the prefix `rs_` instead of `sync-`; asynchronous ids stay plain.',
-    surfaces: ['serverless'],
-  },
   'serverless.other-2xx': {
     choice: 'serverless/CHOICES.md "Success status of the other job operations"',
     description: '/status, /status-sync, /stream and /health answer 203, /cancel, /retry, /purge-queue and a public model\'s /runsync answer 202, each with the body it answers with 200.',
@@ -68,20 +63,30 @@ export const variantCatalog = {
     description: 'A public model\'s /runsync answers {id, status: "IN_PROGRESS", delayTime} without output: the model has not finished when the request stops waiting.',
     surfaces: ['serverless'],
   },
-  'pods.terminate-deletes': {
-    choice: 'pods/CHOICES.md #22, #25',
-    description: 'terminate removes the pod, like deletePod: it is then absent from listPods and getPod answers 404 (the live platform).',
-    surfaces: ['rest-v2'],
+  'jobs.sync-prefix-other': {
+    choice: 'serverless/CHOICES.md "Job ids"',
+    description: 'Synchronous job ids carry the prefix `rs_` instead of `sync-`; asynchronous ids stay plain.',
+    surfaces: ['serverless'],
   },
   'pods.list-203': {
     choice: 'pods/CHOICES.md #26',
     description: 'listPods answers 203 (Non-Authoritative Information, as through a caching proxy) with the same body instead of 200.',
     surfaces: ['rest-v2'],
   },
+  'pods.terminate-deletes': {
+    choice: 'pods/CHOICES.md #22, #25',
+    description: 'terminate removes the pod, like deletePod: it is then absent from listPods and getPod answers 404 (the live platform).',
+    surfaces: ['rest-v2'],
+  },
   'pods.locked-lists-actions': {
     choice: 'pods/CHOICES.md #21',
     description: 'A locked pod lists its status\'s actions, stop and restart included (actions by status only, as the live platform); a stop or restart is still refused.',
     surfaces: ['rest-v2'],
+  },
+  'v1.catalog-gpu-ids': {
+    choice: 'serverless/CHOICES.md "GPU type ids"',
+    description: 'REST v1 gpuTypeIds takes only the GPU type ids of GET /v2/catalog/gpus (in a serverless tier) and refuses the GraphQL tier codes (AMPERE_16 ...) and other names with 400, as the live platform.',
+    surfaces: ['rest-v1'],
   },
   'ratelimit.rest-v2-only': {
     choice: 'README.md #7; graphql/CHOICES.md #29',
@@ -112,7 +117,7 @@ declare module './switches.js' {
  * default differs from it; wrapped lists and the live catalog fields are the default already.
  */
 export const variantSets: Readonly<Record<string, readonly VariantId[]>> = {
-  live: ['validation.422', 'pods.terminate-deletes', 'pods.locked-lists-actions', 'description.deprecation-prose'],
+  live: ['validation.422', 'pods.terminate-deletes', 'pods.locked-lists-actions', 'description.deprecation-prose', 'v1.catalog-gpu-ids'],
   /** The emulator's earlier list and catalog shapes. */
   'emulator-0.1': ['lists.bare', 'catalog.emulator-fields', 'catalog.scalar-fields'],
 };

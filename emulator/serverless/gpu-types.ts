@@ -1,12 +1,15 @@
 import { schemaOf } from '../../lib/schema-registry.js';
 import { SchemaFactError } from '../../lib/errors.js';
 import { defineSlice } from '../world.js';
+import { GPU_TYPES, gpuType } from '../pods/catalog.js';
 
 /**
  * GPU types a serverless endpoint can run on. The spec names the GPU tiers of the GraphQL view
  * (`gpuIds`: `AMPERE_16` ... `ADA_80_PRO`, read from schemas/endpoint.schema.json) and says
- * REST v1 takes `gpuTypeIds` "in priority order". REST v1 accepts a tier or one of the named
- * GPU types below; each maps to the tier the GraphQL view shows (CHOICES.md).
+ * REST v1 takes `gpuTypeIds` "in priority order". REST v1 accepts the GPU type ids of the pod
+ * catalog (`GET /v2/catalog/gpus`, as the live platform does), a tier, or one of the named GPU
+ * types below; each maps to the tier the GraphQL view shows (CHOICES.md). With the variant
+ * `v1.catalog-gpu-ids` only the catalog's ids, as the live platform (platform-notes).
  */
 export const GPU_TIERS: readonly string[] = (() => {
   const gpuIds = (schemaOf('endpoint').properties as Record<string, { enum?: string[] }>).gpuIds;
@@ -25,14 +28,28 @@ const NAMED_TYPES: Readonly<Record<string, string>> = {
   'NVIDIA H100 80GB HBM3': 'ADA_80_PRO',
 };
 
-/** The tier of a GPU type id, or undefined when the id names no serverless GPU type. */
-export function tierOf(gpuTypeId: string): string | undefined {
-  if (GPU_TIERS.includes(gpuTypeId)) return gpuTypeId;
-  return Object.hasOwn(NAMED_TYPES, gpuTypeId) ? NAMED_TYPES[gpuTypeId] : undefined;
+const named = (gpuTypeId: string): string | undefined => (Object.hasOwn(NAMED_TYPES, gpuTypeId) ? NAMED_TYPES[gpuTypeId] : undefined);
+
+/** The tier of a GPU type the pod catalog lists: its serverless pool when that is a tier, else its named tier; none for a type no tier holds. */
+function catalogTier(gpuTypeId: string): string | undefined {
+  const entry = gpuType(gpuTypeId);
+  if (!entry) return undefined;
+  return entry.pool !== null && GPU_TIERS.includes(entry.pool) ? entry.pool : named(gpuTypeId);
 }
 
-/** Every GPU type id REST v1 accepts. */
-export const knownGpuTypeIds = (): string[] => [...GPU_TIERS, ...Object.keys(NAMED_TYPES)];
+/**
+ * The tier of a GPU type id, or undefined when the id names no serverless GPU type (with
+ * `catalogOnly`, when it is not a GPU type id of the pod catalog: tier codes are refused).
+ */
+export function tierOf(gpuTypeId: string, catalogOnly = false): string | undefined {
+  const fromCatalog = catalogTier(gpuTypeId);
+  if (fromCatalog !== undefined || catalogOnly) return fromCatalog;
+  return GPU_TIERS.includes(gpuTypeId) ? gpuTypeId : named(gpuTypeId);
+}
+
+/** Every GPU type id REST v1 accepts, tier codes first unless `catalogOnly`. */
+export const knownGpuTypeIds = (catalogOnly = false): string[] =>
+  [...new Set([...(catalogOnly ? [] : GPU_TIERS), ...GPU_TYPES.map((g) => g.id), ...(catalogOnly ? [] : Object.keys(NAMED_TYPES))])].filter((id) => tierOf(id, catalogOnly) !== undefined);
 
 /**
  * Which GPU types have no capacity in a world (all have capacity by default). The control

@@ -31,7 +31,8 @@ function checkRequest(ctx: Ctx, req: V1Request): string[] {
     else if (!template.isServerless) errors.push(`/templateId: template "${req.templateId}" is not a serverless template`);
   }
   if (req.gpuTypeIds !== undefined && req.gpuTypeIds.length === 0) errors.push('/gpuTypeIds: at least one GPU type when given (omit it for any)');
-  req.gpuTypeIds?.forEach((id, i) => { if (!tierOf(id)) errors.push(`/gpuTypeIds/${i}: unknown GPU type "${id}" (known: ${knownGpuTypeIds().join(', ')})`); });
+  const catalogOnly = ctx.world.variant('v1.catalog-gpu-ids');
+  req.gpuTypeIds?.forEach((id, i) => { if (!tierOf(id, catalogOnly)) errors.push(`/gpuTypeIds/${i}: unknown GPU type "${id}" (known: ${knownGpuTypeIds(catalogOnly).join(', ')})`); });
   const min = req.workersMin ?? V1_DEFAULTS.workersMin;
   const max = req.workersMax ?? V1_DEFAULTS.workersMax;
   if (min < 0) errors.push('/workersMin: must be >= 0');
@@ -76,7 +77,7 @@ export const v1Routes: RouteDef[] = [
       const errors = checkRequest(ctx, req);
       if (errors.length) fail('validation-failed', 'The endpoint cannot be created as requested.', errors);
       const cpu = req.computeType === 'CPU';
-      const gpuTypeIds = cpu ? [] : [...(req.gpuTypeIds ?? GPU_TIERS)];
+      const gpuTypeIds = cpu ? [] : [...(req.gpuTypeIds ?? (ctx.world.variant('v1.catalog-gpu-ids') ? knownGpuTypeIds(true) : GPU_TIERS))];
       const allocated = cpu ? null : allocateGpu(ctx, gpuTypeIds);
       if (allocated === undefined) fail('bad-request', `None of the GPU types in gpuTypeIds is available now (${gpuTypeIds.join(', ')}).`);
       const template = ctx.world.get(templatesSlice).get(req.templateId!, ctx.account.id)!;

@@ -2,6 +2,7 @@ import type { ApiClient, ApiResult } from '../../lib/client/api.js';
 import type { Emu } from '../../contract/support/fixtures.js';
 import type { Counters } from './model.js';
 import { SetupError, throwFindings } from '../../lib/errors.js';
+import { catalogGpus } from '../../contract/specs/rest-v1/support/endpoints.js';
 
 /**
  * Fails the run with a difference between the target and the model unless `ok`: fast-check
@@ -25,7 +26,9 @@ export class RealEndpoint {
   constructor(readonly api: ApiClient, readonly emu: Emu, readonly endpointId: string) {}
 
   static async create(api: ApiClient, emu: Emu, templateId: string, workers: number): Promise<RealEndpoint> {
-    const res = await api.op('createEndpointV1', { body: { name: 'model-run', templateId, gpuTypeIds: ['AMPERE_16'], workersMin: 0, workersMax: workers, idleTimeout: 5 } });
+    // REST v1 takes GPU type ids as the REST v2 catalog lists them (platform notes).
+    const gpuTypeIds = (await catalogGpus(api)).map((g) => g.id);
+    const res = await api.op('createEndpointV1', { body: { name: 'model-run', templateId, gpuTypeIds, workersMin: 0, workersMax: workers, idleTimeout: 5 } });
     const id = (res.body as { id?: unknown } | undefined)?.id;
     // Setup, not a divergence: the run is blocked, its rules unchecked.
     if (typeof id !== 'string') throw new SetupError(`setup: POST /v1/endpoints answered ${res.status} ${res.text.slice(0, 200)}`, res.status);

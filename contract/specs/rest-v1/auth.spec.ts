@@ -2,7 +2,7 @@ import { test } from '../../support/fixtures.js';
 import { conform, must, rules } from '../../support/rules.js';
 import { statusCodeConformance } from '../../checks/status.js';
 import type { AuthChoice } from '../../../lib/client/api.js';
-import { createEndpoint, deleteCreated, endpointBody, myEndpoints, templateId } from './support/endpoints.js';
+import { catalogGpus, createEndpoint, deleteCreated, endpointBody, myEndpoints, templateId } from './support/endpoints.js';
 
 // Spec, Authentication: "REST v2 and REST v1 | HTTP bearer scheme: header `Authorization: Bearer <API_KEY>`."
 // "A missing, malformed, expired or invalid bearer token gets 401." "A valid key lacking access to a resource or
@@ -23,7 +23,7 @@ test.describe('REST v1 authentication', () => {
     test(`POST /v1/endpoints with ${c.title} answers ${c.status} and creates nothing`, rules(c.rule), async ({ api, emu }) => {
       const auth = c.auth(emu.world?.keys ?? {});
       test.skip(auth === undefined, 'needs an expired key, which only the emulator can mint');
-      const body = endpointBody(templateId(emu));
+      const body = endpointBody(templateId(emu), await catalogGpus(api));
       const res = await createEndpoint(api, body, auth!);
       // Other tests share the account: an endpoint of this request carries this test's unique name.
       const made = (await myEndpoints(api))?.filter((e) => e.name === body.name) ?? [];

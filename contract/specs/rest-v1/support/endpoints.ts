@@ -6,6 +6,7 @@ import { graphqlConformance } from '../../../checks/graphql-conformance.js';
 import { runConfig } from '../../../../lib/run-config.js';
 import { SetupError } from '../../../../lib/errors.js';
 import { loadUndici } from '../../../../lib/client/transport.js';
+import { listOf } from '../../../../lib/pod-catalog.js';
 
 /**
  * A serverless template to create endpoints from: the one seeded in the emulator world, or
@@ -17,15 +18,34 @@ export function templateId(emu: Emu): string {
   return id!;
 }
 
-/** GPU types named by the spec (the GraphQL `gpuIds` tiers), in the priority order the tests ask for. */
-export const GPU_PRIORITY = ['AMPERE_80', 'ADA_24', 'AMPERE_16'] as const;
+/** A GPU type of the target's catalog, and the serverless pool the catalog places it in, if it names one. */
+export interface CatalogGpu { id: string; pool?: string }
+
+/** How many GPU types a creation body names, in priority order. */
+export const CANDIDATES = 3;
+
+/**
+ * GPU types for REST v1's `gpuTypeIds` ("GPU types in priority order"): ids as the target's
+ * REST v2 catalog lists them (`GET /v2/catalog/gpus`), which the live REST v1 takes, refusing
+ * the GraphQL tier codes (platform notes). Types the catalog places in a serverless pool come
+ * first, one per pool, so the endpoint's GPU tier shows which of them was allocated.
+ */
+export async function catalogGpus(api: ApiClient): Promise<CatalogGpu[]> {
+  const listed = listOf<{ id?: unknown; pool?: unknown }>((await api.op('listGpuTypes')).body, 'gpus').filter((g) => typeof g?.id === 'string');
+  const pooled = listed.filter((g) => typeof g.pool === 'string');
+  const onePerPool = pooled.filter((g, i) => pooled.findIndex((o) => o.pool === g.pool) === i);
+  const others = onePerPool.length >= CANDIDATES ? [] : listed.filter((g) => !onePerPool.includes(g));
+  const gpus = [...onePerPool, ...others].slice(0, CANDIDATES).map((g) => ({ id: g.id as string, ...(typeof g.pool === 'string' ? { pool: g.pool } : {}) }));
+  test.skip(gpus.length === 0, 'the target\'s GPU catalog (GET /v2/catalog/gpus) lists no GPU type id to name in gpuTypeIds');
+  return gpus;
+}
 
 let made = 0;
 
 /** A creation body with every field the spec lists; workers stay at 0 so nothing runs or bills. Its name is unique to the run and test. */
-export function endpointBody(template: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function endpointBody(template: string, gpus: readonly CatalogGpu[], overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const info = test.info();
-  return { name: `${uniqueNameFactory(info.testId, info.repeatEachIndex, info.retry).prefix}v1${(++made).toString(36)}`, templateId: template, gpuTypeIds: [...GPU_PRIORITY], workersMin: 0, workersMax: 0, idleTimeout: 5, ...overrides };
+  return { name: `${uniqueNameFactory(info.testId, info.repeatEachIndex, info.retry).prefix}v1${(++made).toString(36)}`, templateId: template, gpuTypeIds: gpus.map((g) => g.id), workersMin: 0, workersMax: 0, idleTimeout: 5, ...overrides };
 }
 
 const created: string[] = [];
