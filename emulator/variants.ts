@@ -98,6 +98,11 @@ export const variantCatalog = {
     description: 'The served description has the live form: no `deprecated` keyword; Mounts.properties.persistent is only {"$ref": "#/components/schemas/PersistentMount"}, and that schema\'s description ends "Deprecated: prefer NetworkMount for any data you cannot recreate."',
     surfaces: ['rest-v2'],
   },
+  'graphql.discount-other-types': {
+    choice: 'graphql/CHOICES.md #17',
+    description: 'myself.serverlessDiscount is an object whose discountFactor is a String ("0.85") and expirationDate an Int (seconds since the epoch): the spec lists the three fields without types.',
+    surfaces: ['graphql'],
+  },
   'graphql.errors-400': {
     choice: 'graphql/CHOICES.md #1',
     description: 'A refused GraphQL operation (duplicate name, unknown id, invalid input, conflicts) answers 400 with {data: {<op>: null}, errors: [...]} instead of 200.',

@@ -3,14 +3,17 @@ import { deleteEndpoint, endpointsOf, saveEndpoint, updateEndpointTemplate } fro
 import { secretCreate, secretDelete } from './secrets.js';
 import { deleteTemplate, saveTemplate } from './templates.js';
 
+/** The discount of the variant `graphql.discount-other-types`: its fields in the other legal types of that variant's schema. */
+const OTHER_TYPED_DISCOUNT = { discountFactor: '0.85', type: 'SERVERLESS', expirationDate: 1798761600 } as const;
+
 /**
  * `myself`: the calling account. `serverlessDiscount` is the spec's "nullable object"; the
- * emulator's accounts have no discount, so it is null (CHOICES.md).
+ * emulator's accounts have no discount, so it is null (CHOICES.md), but for the variant above.
  */
 const myself: RootResolver<Record<string, never>> = (_args, ctx: GqlContext) => ({
   id: ctx.account.id,
   endpoints: () => endpointsOf(ctx),
-  serverlessDiscount: null,
+  serverlessDiscount: ctx.world.variant('graphql.discount-other-types') ? { ...OTHER_TYPED_DISCOUNT } : null,
 });
 
 /**
