@@ -63,6 +63,11 @@ export const variantCatalog = {
     description: 'A public model\'s /runsync answers {id, status: "IN_PROGRESS", delayTime} without output: the model has not finished when the request stops waiting.',
     surfaces: ['serverless'],
   },
+  'jobs.failed-no-output': {
+    choice: 'serverless/CHOICES.md "A failed job\'s answer"',
+    description: 'A FAILED job\'s /status and /runsync answers carry no output (the items it yielded before failing are not shown); its error stays.',
+    surfaces: ['serverless'],
+  },
   'jobs.sync-prefix-other': {
     choice: 'serverless/CHOICES.md "Job ids"',
     description: 'Synchronous job ids carry the prefix `rs_` instead of `sync-`; asynchronous ids stay plain.',

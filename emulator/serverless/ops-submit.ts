@@ -12,10 +12,12 @@ function faultLimit(ctx: Ctx, fault: 'serverless.run-limit-5mb' | 'serverless.ru
   if (ctx.world.fault(fault) && ctx.bodyBytes > bytes) fail('payload-too-large', `The body exceeds the maximum payload of ${bytes} bytes.`);
 }
 
-/** The job object a /runsync or /status answer shows, with the response faults applied. */
+/** The job object a /runsync or /status answer shows, with the response faults and variants applied. */
 export function shownJob(ctx: Ctx, job: JobRecord): Record<string, unknown> {
   const body = jobObject(job, job.status === 'COMPLETED' && ctx.world.fault('serverless.completed-no-delay-time'));
   if (job.status === 'COMPLETED' && ctx.world.fault('serverless.status-no-output') && ctx.path.includes('/status/')) delete body.output;
+  // Variant `jobs.failed-no-output`: a failed job shows its error, not what it yielded before.
+  if (job.status === 'FAILED' && ctx.world.variant('jobs.failed-no-output')) delete body.output;
   return body;
 }
 
