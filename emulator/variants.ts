@@ -78,6 +78,11 @@ export const variantCatalog = {
     description: 'listPods answers 203 (Non-Authoritative Information, as through a caching proxy) with the same body instead of 200.',
     surfaces: ['rest-v2'],
   },
+  'pods.runtime-sampled': {
+    choice: 'pods/CHOICES.md #19',
+    description: 'A RUNNING pod\'s runtime is its last once-a-minute metrics sample: only gpus, and from the first sample on uptime as of that sample (it advances 60 at a time); no cpu, memory or ports.',
+    surfaces: ['rest-v2'],
+  },
   'pods.terminate-deletes': {
     choice: 'pods/CHOICES.md #22, #25',
     description: 'terminate removes the pod, like deletePod: it is then absent from listPods and getPod answers 404 (the live platform).',

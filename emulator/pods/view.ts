@@ -30,9 +30,21 @@ export function sshOf(pod: PodRecord): PodLiveFields['ssh'] {
 /** A percentage that varies per pod and per virtual minute, deterministically. */
 const util = (podId: string, what: string, now: number): number => hash32(`${podId}:${what}:${Math.floor(now / 60_000)}`) % 101;
 
-/** Live metrics of a RUNNING pod (spec, PodRuntime). */
-export function runtimeOf(pod: PodRecord, now: number): PodRuntime {
+/** A minute of virtual time: how often the variant `pods.runtime-sampled` samples the metrics. */
+const SAMPLE_MS = 60_000;
+
+/**
+ * Live metrics of a RUNNING pod (spec, PodRuntime, "all fields optional"). With `sampled` (the
+ * variant `pods.runtime-sampled`) the metrics are those of the last once-a-minute sample since the
+ * container started: only the GPUs' and, from the first sample on, `uptime` as of that sample.
+ */
+export function runtimeOf(pod: PodRecord, now: number, sampled = false): PodRuntime {
   const started = pod.startedAt ?? now;
+  if (sampled) {
+    const samples = Math.floor(Math.max(0, now - started) / SAMPLE_MS);
+    const { gpus } = runtimeOf(pod, started + samples * SAMPLE_MS);
+    return samples > 0 ? { uptime: (samples * SAMPLE_MS) / 1000, gpus } : { gpus };
+  }
   return {
     uptime: Math.max(0, Math.floor((now - started) / 1000)),
     gpus: Array.from({ length: pod.gpu?.count ?? 0 }, (_, i) => ({ util: util(pod.id, `gpu${i}`, now), memoryUtil: util(pod.id, `gmem${i}`, now) })),
@@ -79,7 +91,7 @@ export function podView(pod: PodRecord, world: World): Pod & PodLiveFields {
   } else if (world.fault('pods.ip-when-disabled')) {
     gn.ip = '0.0.0.0';
   }
-  let runtime: PodRuntime | null = running ? runtimeOf(pod, now) : null;
+  let runtime: PodRuntime | null = running ? runtimeOf(pod, now, world.variant('pods.runtime-sampled')) : null;
   if (running && world.fault('pods.runtime-null-when-running')) runtime = null;
   if (pod.status === 'PROVISIONING' && world.fault('pods.runtime-while-provisioning')) runtime = runtimeOf(pod, now);
   const view: Pod & PodLiveFields = {

@@ -52,20 +52,12 @@ test.describe('pod lifecycle (spec, States and transitions)', () => {
       must(JSON.stringify(running.ports) === JSON.stringify(body.ports) && running.env?.STAGE === 'test', 'SERVICE.POD.ASYNC_PROVISIONING', `the running pod exposes ports ${JSON.stringify(running.ports)}, env ${JSON.stringify(running.env)}`),
     );
 
-    // Uptime counts seconds since the container started: it grows with the clock.
-    const before = running.runtime?.uptime ?? 0;
-    const started = performance.now();
+    // A later read: "PodRuntime (all fields optional)", so each metric present has the spec's
+    // type, and none is required; how often the metrics are refreshed is not shown either.
     if (emu.available) await emu.advance(30_000);
     else await new Promise((r) => setTimeout(r, 5_000));
     const later = (await pods.waitFor(pod.id, ['RUNNING'], { maxMs: 0 })).pod;
-    const elapsed = emu.available ? 30 : Math.floor((performance.now() - started) / 1000);
-    const uptime = later.runtime?.uptime;
-    conform(
-      podConformance(later, { kind: 'gpu' }),
-      must(later.status !== 'RUNNING' || (typeof uptime === 'number' && uptime >= before + elapsed - 1), 'POD.RUNTIME.UPTIME',
-        `uptime went from ${before} to ${uptime} over ${elapsed} s`),
-      forwardOnly([...wait.seen, later.status]),
-    );
+    conform(podConformance(later, { kind: 'gpu' }), forwardOnly([...wait.seen, later.status]));
   });
 
   test('stop moves a running pod out of RUNNING; while EXITED cost is 0.0 and runtime null', rules(
