@@ -83,6 +83,11 @@ export const variantCatalog = {
     description: 'A RUNNING pod\'s runtime is its last once-a-minute metrics sample: only gpus, and from the first sample on uptime as of that sample (it advances 60 at a time); no cpu, memory or ports.',
     surfaces: ['rest-v2'],
   },
+  'pods.global-address-later': {
+    choice: 'pods/CHOICES.md #44',
+    description: 'A pod created with globalNetworking true gets its global-network address 90 s after its container started (enabled false until then) and never shows internalDns.',
+    surfaces: ['rest-v2'],
+  },
   'pods.terminate-deletes': {
     choice: 'pods/CHOICES.md #22, #25',
     description: 'terminate removes the pod, like deletePod: it is then absent from listPods and getPod answers 404 (the live platform).',

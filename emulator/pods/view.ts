@@ -30,6 +30,12 @@ export function sshOf(pod: PodRecord): PodLiveFields['ssh'] {
 /** A percentage that varies per pod and per virtual minute, deterministically. */
 const util = (podId: string, what: string, now: number): number => hash32(`${podId}:${what}:${Math.floor(now / 60_000)}`) % 101;
 
+/**
+ * With the variant `pods.global-address-later`: how long after the container started a globally
+ * networked pod gets its address (and shows `enabled`, with no `internalDns`).
+ */
+const GLOBAL_ADDRESS_AFTER_MS = 90_000;
+
 /** A minute of virtual time: how often the variant `pods.runtime-sampled` samples the metrics. */
 const SAMPLE_MS = 60_000;
 
@@ -84,10 +90,12 @@ export function podView(pod: PodRecord, world: World): Pod & PodLiveFields {
   const now = world.clock.now();
   const running = pod.status === 'RUNNING';
   const billed = BILLED.has(pod.status) || (pod.status === 'EXITED' && world.fault('pods.cost-when-exited'));
-  const gn: Pod['globalNetworking'] = { enabled: pod.globalIp !== null };
-  if (pod.globalIp !== null) {
-    gn.ip = pod.globalIp;
-    gn.internalDns = `${world.fault('pods.dns-wrong-pod-id') ? `x${pod.id}` : pod.id}.${INTERNAL_DOMAIN}`;
+  const later = world.variant('pods.global-address-later');
+  const addressed = pod.globalIp !== null && (!later || (pod.startedAt !== null && now - pod.startedAt >= GLOBAL_ADDRESS_AFTER_MS));
+  const gn: Pod['globalNetworking'] = { enabled: addressed };
+  if (addressed) {
+    gn.ip = pod.globalIp!;
+    if (!later) gn.internalDns = `${world.fault('pods.dns-wrong-pod-id') ? `x${pod.id}` : pod.id}.${INTERNAL_DOMAIN}`;
   } else if (world.fault('pods.ip-when-disabled')) {
     gn.ip = '0.0.0.0';
   }

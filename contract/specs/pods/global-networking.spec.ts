@@ -1,35 +1,63 @@
 import { test } from './support/fixtures.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
 import { rejectionConformance } from '../../checks/rejection.js';
-import { acceptedConformance } from '../../checks/status.js';
+import { acceptedConformance, isSuccess } from '../../checks/status.js';
 import { podConformance } from '../../checks/pod-conformance.js';
 import { createdPodConformance } from '../../checks/pod-echo.js';
 import { picks } from '../../../lib/pod-catalog.js';
 import { PROBLEM_RULES } from './support/rule-sets.js';
-import type { CreatePodRequest } from '../../../lib/types.gen.js';
+import type { CreatePodRequest, Pod } from '../../../lib/types.gen.js';
+import type { ApiClient } from '../../../lib/client/api.js';
+import type { Emu } from '../../support/fixtures.js';
+import { runConfig } from '../../../lib/run-config.js';
+import { EMULATED_READY_BOUND_MS, READY_TIMEOUT_MS } from './support/wait.js';
+
+/**
+ * Reads the pod until it shows a global-network address (`enabled`), as long as readiness may
+ * take: on the emulator by moving its clock, elsewhere in real time, both with growing steps.
+ * The spec states no deadline for the address, so not seeing one is no failure.
+ */
+async function untilAddressed(api: ApiClient, emu: Emu, podId: string): Promise<{ pods: Pod[]; waitedMs: number }> {
+  const maxMs = emu.available ? EMULATED_READY_BOUND_MS : READY_TIMEOUT_MS;
+  let stepMs = emu.available ? 1_000 : runConfig().profile.pollMs;
+  if (!emu.available) test.setTimeout(maxMs + 120_000);
+  const pods: Pod[] = [];
+  for (let waitedMs = 0; ; waitedMs += stepMs, stepMs = Math.min(stepMs * 2, 60_000)) {
+    const res = await api.op<Pod>('getPod', { params: { podId } });
+    if (isSuccess(res) && res.body) pods.push(res.body);
+    if (!isSuccess(res) || res.body?.globalNetworking?.enabled === true || waitedMs >= maxMs) return { pods, waitedMs };
+    if (emu.available) await emu.advance(stepMs);
+    else await new Promise((r) => setTimeout(r, stepMs));
+  }
+}
 
 // Spec, CreatePodRequest rule 5: "`globalNetworking: true` requires an NVIDIA GPU and a data
 // center with global networking enabled (both enforced upstream); eligible data centers are
 // marked by `globalNetwork` in the data center catalog". The refusal status is not shown.
 test.describe('global networking', () => {
-  test('eligible: an NVIDIA GPU in a data center with globalNetwork gets an address and an internal DNS name', rules(
+  test('eligible: an NVIDIA GPU in a data center with globalNetwork is placed there; its address, once assigned, is shown as the spec says', rules(
     'POD.CREATE.GLOBAL_NETWORKING_ELIGIBLE', 'POD.GLOBAL_NETWORKING.ENABLED', 'POD.GLOBAL_NETWORKING.ENABLED_MEANS_ADDRESS', 'POD.GLOBAL_NETWORKING.DNS_FORM',
-  ), async ({ pods }) => {
+  ), async ({ api, emu, pods }) => {
     const { globalDc } = picks(await pods.catalog());
     test.skip(!globalDc, 'the target lists no data center with globalNetwork');
     const body = await pods.gpuBody({ globalNetworking: true, dataCenterIds: [globalDc!.id] });
     const res = await pods.create(body);
     conform(acceptedConformance('POD.CREATE.GLOBAL_NETWORKING_ELIGIBLE', 'POD.CREATE.201_POD', res, 201));
-    const later = await pods.waitFor(res.body.id, ['RUNNING'], { maxMs: 20_000 });
+    const read = await untilAddressed(api, emu, res.body.id);
     const eligible = new Set((await pods.catalog()).dataCenters.filter((d) => d.globalNetwork).map((d) => d.id));
+    const seen = [res.body, ...read.pods];
     conform(
       createdPodConformance(body, res.body),
-      podConformance(res.body, { kind: 'gpu' }), podConformance(later.pod, { kind: 'gpu' }),
-      must(later.pod?.globalNetworking?.enabled === true, 'POD.CREATE.GLOBAL_NETWORKING_ELIGIBLE', `getPod reports ${JSON.stringify(later.pod?.globalNetworking)}`),
-      must(typeof later.pod?.globalNetworking?.internalDns === 'string', 'POD.GLOBAL_NETWORKING.DNS_FORM', `internalDns is ${JSON.stringify(later.pod?.globalNetworking?.internalDns)}`),
-      must([res.body.dataCenterId, later.pod?.dataCenterId].every((dc) => dc === null || dc === undefined || eligible.has(dc)), 'POD.CREATE.GLOBAL_NETWORKING_ELIGIBLE',
-        `placed in ${res.body.dataCenterId} / ${later.pod?.dataCenterId}, not a data center with globalNetwork`),
+      ...seen.map((pod, i) => podConformance(pod, { kind: 'gpu', where: i === 0 ? 'createPod → 201' : `getPod #${i}` })),
+      must(seen.every((p) => p.dataCenterId === null || p.dataCenterId === undefined || eligible.has(p.dataCenterId)), 'POD.CREATE.GLOBAL_NETWORKING_ELIGIBLE',
+        `placed in ${[...new Set(seen.map((p) => p.dataCenterId))].join(' / ')}, not a data center with globalNetwork`),
     );
+    // What was read is checked above. The spec states no deadline for the address, and
+    // "present only when enabled" does not require internalDns: a test that saw neither has not
+    // verified the rules about them, so it is skipped rather than passed.
+    const gn = read.pods.at(-1)?.globalNetworking;
+    test.skip(gn?.enabled !== true, `no global-network address within ${Math.round(read.waitedMs / 1000)} s (the spec states no deadline): enabled is ${JSON.stringify(gn?.enabled)}`);
+    test.skip(typeof gn?.internalDns !== 'string', 'the enabled pod shows no internalDns ("present only when enabled" does not require it): its form was not seen');
   });
 
   test('without global networking a pod has neither ip nor internalDns', rules(
