@@ -76,6 +76,27 @@ test('load: a failed threshold fails the rules the scenario declares; the report
   }
 });
 
+test('load: a breached latency threshold is reported but fails no rule (the spec states no latency); a spec threshold beside it still does', () => {
+  const { dir, done } = tempDir('load-latency');
+  try {
+    const latency = { 'checks rate==1': { ok: true }, 'http_req_duration{probe:during-storm} p(95)<2000': { ok: false }, 'payload_rejection_duration p(95)<3000': { ok: false } };
+    writeFileSync(join(dir, 'a-latency.json'), JSON.stringify(summary('slow', true, { thresholds: latency })));
+    writeFileSync(join(dir, 'b-both.json'), JSON.stringify(summary('slow-and-wrong', true, { thresholds: { ...latency, 'payload_refusals count>0': { ok: false } } })));
+    const load = readLoadResults(dir, dir)!;
+    assert.deepEqual(load.scenarios.map((s) => [s.ok, s.failedThresholds.length]), [[false, 2], [false, 3]], 'every breach is still reported');
+    const [slow, wrong] = loadOutcomes(load);
+    assert.deepEqual([slow!.status, slow!.failedRules, slow!.error], ['passed', [], undefined]);
+    assert.deepEqual([wrong!.status, wrong!.failedRules], ['failed', ['RATE.HEADERS.ON_SUCCESS']]);
+    assert.match(wrong!.error!, /thresholds not met: payload_refusals count>0/);
+    const report = buildReport({ rules: fixtureRules, raw: [], load: { ...load, scenarios: [load.scenarios[0]!] }, target: { kind: 'embedded', keys: { main: false, readonly: false, other: false }, emulator: true, faults: [] },
+      startedAt: new Date(0), finishedAt: new Date(1), complete: true, suiteVersion: '0' });
+    assert.equal(report.rules.find((r) => r.id === 'RATE.HEADERS.ON_SUCCESS')!.verdict, 'pass');
+    assert.equal(report.summary.conformant, true);
+  } finally {
+    done();
+  }
+});
+
 test('charts: bars scale to the largest value; the line steps through every point', () => {
   const bars = barChart('t', [['p50', 10], ['max', 40]]).text;
   const widths = [...bars.matchAll(/<rect [^>]*width="(\d+)"/g)].map((m) => Number(m[1]));
