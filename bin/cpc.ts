@@ -82,6 +82,7 @@ async function conformanceCommand(rest: string[]): Promise<number> {
     workers: { type: 'string' }, faults: { type: 'string' }, 'quiet-summary': { type: 'boolean' },
     baseline: { type: 'string' }, 'update-baseline': { type: 'boolean' }, 'load-dir': { type: 'string' }, 'probe-every': { type: 'string' }, artifacts: { type: 'string' },
     load: { type: 'boolean' }, 'skip-load': { type: 'boolean' }, shard: { type: 'string' }, 'skip-preflight': { type: 'boolean' },
+    'target-name': { type: 'string' }, previous: { type: 'string' },
   });
   const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
   const projects = (v.project as string[] | undefined) ?? [...SUITE_NAMES];
@@ -109,8 +110,16 @@ async function conformanceCommand(rest: string[]): Promise<number> {
     load: loadChoice(v.load === true, v['skip-load'] === true),
     ...(typeof v.shard === 'string' ? { shard: parseShard(v.shard) } : {}),
     skipPreflight: v['skip-preflight'] === true,
+    ...(typeof v['target-name'] === 'string' ? { targetName: targetNameFlag(v['target-name']) } : {}),
+    ...(typeof v.previous === 'string' ? { previous: v.previous } : {}),
   });
   return outcome.exitCode;
+}
+
+/** `--target-name`: a label of one line (it names a report history). */
+function targetNameFlag(name: string): string {
+  if (name.trim() === '' || [...name].some((c) => c.charCodeAt(0) < 0x20)) throw new ConfigError(`--target-name must be a non-empty label of one line, got ${JSON.stringify(name)}`, '--target-name');
+  return name.trim();
 }
 
 function loadChoice(on: boolean, off: boolean): 'auto' | 'on' | 'off' {

@@ -14,7 +14,7 @@ export const USAGE = `usage: cpc <command> [options]
 commands:
   conformance   run the suite against the target and write reports (default target: embedded emulator)
   preflight     check a configured target without creating anything, and show what a run will do
-  report        re-render a saved report, or merge the partial reports of a sharded run
+  report        re-render a saved report, merge the partial reports of a sharded run, or build a history page
   diff          compare two saved reports rule by rule
   detect        the detection matrix: every emulator fault must fail the rule it breaks
   emulator      start the emulator standalone (prints its URL and keys)
@@ -48,6 +48,11 @@ run options:
   --load / --skip-load run the load scenarios (default: with the embedded emulator only, beside the suites;
                        on a deployment after them)
   --skip-preflight     against a configured target, start without the preflight checks
+  --target-name NAME   the target's label in the report (default: the profile's targetName, else the
+                       base URL; every embedded run is "embedded emulator"): it names the target's history
+  --previous FILE|DIR  a previous report of the same target (or the newest one in a history folder):
+                       summary.md and report.html lead with what changed since (new failures, new
+                       passes, unstable rules); a report of another target exits 2 before the run
 
 CPC_SEED replays a run; without it a seed is chosen, printed and recorded in the report.
 `;
@@ -96,12 +101,24 @@ const MERGE_USAGE = `
     Exit as cpc conformance: 0 conformant, 1 not, 2 reports that do not belong together.
 `;
 
-export const REPORT_USAGE = `usage: cpc report [--from FILE] [--out DIR] [--baseline FILE [--update-baseline]]
+export const REPORT_USAGE = `usage: cpc report [--from FILE] [--out DIR] [--baseline FILE [--update-baseline]] [--previous FILE|DIR]
+       cpc report --history DIR [--keep N] [--out DIR]
        cpc report diff A.json B.json [--out DIR]
 
   Re-renders every format (conformance.json, junit.xml, report.html, summary.md) from a
   saved JSON report. --from defaults to reports/out/conformance.json, --out to its folder.
   With --baseline, the saved run is compared with the expectations file (exit 1 on change).
+  With --previous, with an older report of the same target (or the newest report of a
+  history folder): what changed since leads summary.md.
+
+  cpc report --history DIR [--keep N] [--out DIR]
+    Builds history.html (one self-contained page, in --out, default reports/out) from the
+    conformance.json reports saved in DIR (its *.json files) of one target: each rule's verdict
+    run by run, the run it changed, unstable rules (changed at least twice in the last 7 runs),
+    the load figures and suite versions over time. A report of another target, unreadable, or
+    of an unsupported schema version exits 2 naming the file, before anything is deleted.
+    --keep N  DELETES from DIR every report file older than the newest N runs, then builds
+              the page from those N.
 `;
 
 export const DIFF_USAGE = `usage: cpc diff A.json B.json [--out DIR]

@@ -19,6 +19,7 @@ import { ConfigError } from './errors.js';
  * | pollMs | CPC_POD_POLL_MS | 5000 (first readiness poll; later polls back off to 4x) |
  * | rateLimitBudgetMs | CPC_RATE_LIMIT_BUDGET_MS | 300000 (longest rate-limit wait per test) |
  * | cleanupWaitMs | CPC_CLEANUP_WAIT_MS | 150000 (retrying deletions after the run) |
+ * | targetName | CPC_TARGET_NAME | the base URL (`embedded emulator` for the embedded one): the label of the target's report history |
  *
  * An invalid value is a {@link ConfigError} naming the variable (the CLI exits 2).
  */
@@ -32,9 +33,11 @@ export interface TargetProfile {
   pollMs: number;
   rateLimitBudgetMs: number;
   cleanupWaitMs: number;
+  /** The label reports of this target carry (`cpc conformance --target-name` wins): `--previous` and `cpc report --history` refuse another target's reports. */
+  targetName?: string;
 }
 
-const STRINGS = { gpuType: 'CPC_GPU_TYPE', cpuFlavor: 'CPC_CPU_FLAVOR', dataCenter: 'CPC_DATA_CENTER', podImage: 'CPC_POD_IMAGE', podArgs: 'CPC_POD_ARGS' } as const;
+const STRINGS = { gpuType: 'CPC_GPU_TYPE', cpuFlavor: 'CPC_CPU_FLAVOR', dataCenter: 'CPC_DATA_CENTER', podImage: 'CPC_POD_IMAGE', podArgs: 'CPC_POD_ARGS', targetName: 'CPC_TARGET_NAME' } as const;
 const NUMBERS = {
   readyTimeoutMs: 'CPC_POD_READY_TIMEOUT_MS', pollMs: 'CPC_POD_POLL_MS', rateLimitBudgetMs: 'CPC_RATE_LIMIT_BUDGET_MS', cleanupWaitMs: 'CPC_CLEANUP_WAIT_MS',
 } as const;

@@ -14,7 +14,7 @@ export type { LoadSection, LoadScenarioResult } from './load-model.js';
 export type { MutationSection } from './mutation-model.js';
 
 /** Major.minor.patch; a reader accepts every report of its own major version. */
-export const REPORT_SCHEMA_VERSION = '2.0.0';
+export const REPORT_SCHEMA_VERSION = '2.1.0';
 
 /**
  * `blocked`: every test that declares the rule stopped before checking it, because something
@@ -84,6 +84,12 @@ export interface FaultInfo { id: string; rule?: string; description?: string }
 
 export interface TargetIdentity {
   kind: 'embedded' | 'remote';
+  /**
+   * The label that says which reports belong to one target's history (`--target-name`, the
+   * profile's `targetName`): by default the base URL, or `embedded emulator` for every embedded
+   * run whatever its port. Reports written before it existed have none (reports/target-name.ts).
+   */
+  name?: string;
   baseUrl?: string;
   serverlessUrl?: string;
   restV1Url?: string;
@@ -152,6 +158,34 @@ export interface ConformanceReport {
   blastRadius?: BlastRadiusSection;
   /** Mutation testing of the emulator (`npm run mutation`), when its report is in the output folder. */
   mutation?: MutationSection;
+  /** What changed since a previous report of the same target (`--previous`). */
+  changes?: ChangesSection;
+}
+
+/** A rule's verdict in one run of a trail; `absent` when that run's catalog did not have the rule. */
+export type TrailVerdict = Verdict | 'absent';
+
+/** One run of a trail of reports. */
+export interface TrailRun {
+  startedAt: string;
+  suiteVersion: string;
+  seed?: number;
+  /** False for an incomplete or partial run: its verdicts are shown but not compared (reports/trend.ts). */
+  comparable: boolean;
+}
+
+/** See reports/changes.ts: this run against the previous report of the same target, and the last few runs. */
+export interface ChangesSection {
+  /** The report compared with (its file name when read from one). */
+  previous: TrailRun & { file?: string };
+  /** Every rule whose verdict differs from the previous report's, in catalog order. */
+  changed: { rule: string; from: TrailVerdict; to: TrailVerdict }[];
+  /** The last runs, oldest first, this one last: what `trail` and `unstable` cover. */
+  runs: TrailRun[];
+  /** Each rule whose verdict was not the same in every run of `runs`, with its verdict per run; a rule not listed had this run's verdict in each. */
+  trail: Record<string, TrailVerdict[]>;
+  /** Rules whose verdict changed at least twice between the runs of `runs`. */
+  unstable: string[];
 }
 
 /** See lib/detection/matrix.ts: what the suite caught with each emulator fault on. */

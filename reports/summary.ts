@@ -1,5 +1,6 @@
 import type { ConformanceReport, Counts } from './model.js';
 import { resultLabel, targetLabel } from './render/labels.js';
+import { newFailures, newPasses } from './changes.js';
 
 const row = (name: string, c: Counts): string =>
   `  ${name.padEnd(12)} ${String(c.total).padStart(5)} ${String(c.pass).padStart(6)} ${String(c.fail).padStart(6)} ${String(c.blocked).padStart(8)} ${String(c.observed).padStart(9)} ${String(c.skip).padStart(6)} ${String(c.untested).padStart(9)}`;
@@ -23,6 +24,13 @@ export function textSummary(report: ConformanceReport): string {
     lines.push('', 'Blocked MUST rules (not checked: something else broke first):');
     for (const r of blocked.slice(0, 20)) lines.push(`  ⛔ ${r.id}: ${r.blockedReasons?.[0]?.reason ?? 'blocked'}`);
     if (blocked.length > 20) lines.push(`  … and ${blocked.length - 20} more`);
+  }
+  const c = report.changes;
+  if (c) {
+    const list = (ids: string[]) => (ids.length ? ` (${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ', …' : ''})` : '');
+    const failures = newFailures(c).map((x) => x.rule);
+    const passes = newPasses(c).map((x) => x.rule);
+    lines.push('', `Since the previous run (${c.previous.file ?? c.previous.startedAt}): ${failures.length} new failure(s)${list(failures)}, ${passes.length} new pass(es)${list(passes)}, ${c.unstable.length} unstable${list(c.unstable)}`);
   }
   const b = report.baseline;
   if (b) {

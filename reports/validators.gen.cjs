@@ -10,7 +10,7 @@ const validators = (function () {
 const exports = {};
 "use strict";
 exports.report = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/reports/report.schema.json","title":"Conformance report","description":"The result model of one conformance run (reports/model.ts): target identity (URLs, never keys), run, per-rule verdicts with evidence, tests, property counterexamples, load results and the baseline status. Readers accept every report whose schemaVersion has their major version.","type":"object","additionalProperties":false,"required":["schemaVersion","suite","target","run","summary","rules","tests"],"properties":{"schemaVersion":{"type":"string","pattern":"^2\\.[0-9]+\\.[0-9]+$"},"suite":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1},"version":{"type":"string","minLength":1}}},"target":{"type":"object","additionalProperties":false,"required":["kind","keys","emulator","faults"],"properties":{"kind":{"enum":["embedded","remote"]},"baseUrl":{"$ref":"#/$defs/url"},"serverlessUrl":{"$ref":"#/$defs/url"},"restV1Url":{"$ref":"#/$defs/url"},"endpointId":{"type":"string","minLength":1},"keys":{"description":"Which keys were configured; never the keys themselves.","type":"object","additionalProperties":false,"required":["main","readonly","other"],"properties":{"main":{"type":"boolean"},"readonly":{"type":"boolean"},"other":{"type":"boolean"}}},"emulator":{"type":"boolean"},"faults":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1},"rule":{"type":"string"},"description":{"type":"string"}}}}}},"run":{"type":"object","additionalProperties":false,"required":["startedAt","finishedAt","durationMs","complete","configuration"],"properties":{"startedAt":{"type":"string","format":"date-time"},"finishedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"complete":{"type":"boolean"},"interruption":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"replay":{"type":"string","minLength":1},"configuration":{"type":"object","additionalProperties":{"type":["string","number","boolean"]}}}},"summary":{"type":"object","additionalProperties":false,"required":["rules","bySurface","byLevel","tests","conformant"],"properties":{"rules":{"$ref":"#/$defs/counts"},"bySurface":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"byLevel":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"tests":{"type":"object","additionalProperties":false,"required":["total","passed","failed","skipped","interrupted","notRun"],"properties":{"total":{"$ref":"#/$defs/count"},"passed":{"$ref":"#/$defs/count"},"failed":{"$ref":"#/$defs/count"},"skipped":{"$ref":"#/$defs/count"},"interrupted":{"$ref":"#/$defs/count"},"notRun":{"$ref":"#/$defs/count"}}},"conformant":{"type":"boolean"}}},"rules":{"type":"array","items":{"$ref":"#/$defs/ruleResult"}},"tests":{"type":"array","items":{"$ref":"#/$defs/testOutcome"}},"load":{"$ref":"#/$defs/loadSection"},"baseline":{"$ref":"#/$defs/baselineStatus"},"detection":{"$ref":"#/$defs/detectionSection"},"blastRadius":{"$ref":"#/$defs/blastRadiusSection"},"mutation":{"$ref":"#/$defs/mutationSection"}},"$defs":{"url":{"type":"string","pattern":"^https?://[^\\s?#]+$"},"count":{"type":"integer","minimum":0},"verdict":{"enum":["pass","fail","blocked","skip","observed","untested"]},"counts":{"type":"object","additionalProperties":false,"required":["total","pass","fail","blocked","skip","observed","untested"],"properties":{"total":{"$ref":"#/$defs/count"},"pass":{"$ref":"#/$defs/count"},"fail":{"$ref":"#/$defs/count"},"blocked":{"$ref":"#/$defs/count"},"skip":{"$ref":"#/$defs/count"},"observed":{"$ref":"#/$defs/count"},"untested":{"$ref":"#/$defs/count"}}},"ruleResult":{"type":"object","additionalProperties":false,"required":["id","level","surface","section","statement","verdict","tests"],"properties":{"id":{"type":"string","minLength":1},"level":{"enum":["MUST","OBSERVED"]},"surface":{"enum":["rest-v2","serverless","rest-v1","graphql","all"]},"section":{"type":"string"},"statement":{"type":"string"},"observedExpectation":{"type":"string"},"verdict":{"$ref":"#/$defs/verdict"},"tests":{"type":"array","items":{"type":"string"}},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","value"],"properties":{"test":{"type":"string"},"value":{}}}},"skipReasons":{"type":"array","items":{"type":"string"}},"blockedReasons":{"description":"For blocked: what stopped each test before it checked the rule.","type":"array","items":{"type":"object","additionalProperties":false,"required":["test","reason"],"properties":{"test":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"reason":{"type":"string"}}}},"failures":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","message"],"properties":{"test":{"type":"string"},"message":{"type":"string"}}}},"baseline":{"type":"object","additionalProperties":false,"required":["expected","status"],"properties":{"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming"]},"status":{"enum":["as-expected","changed"]},"note":{"type":"string"}}}}},"evidence":{"type":"object","additionalProperties":false,"required":["request","curl"],"properties":{"operation":{"type":"string"},"request":{"type":"object","additionalProperties":false,"required":["method","url","headers","bodyBytes"],"properties":{"method":{"type":"string"},"url":{"type":"string"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"}}},"response":{"type":"object","additionalProperties":false,"required":["status","headers","bodyBytes","durationMs"],"properties":{"status":{"type":"integer"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"},"durationMs":{"type":"number","minimum":0}}},"curl":{"type":"string"},"error":{"type":"string"}}},"headers":{"type":"object","additionalProperties":{"type":"string"}},"property":{"type":"object","additionalProperties":false,"required":["seed","numRuns"],"properties":{"seed":{"type":"integer"},"numRuns":{"type":"integer","minimum":0},"path":{"type":"string"},"counterexample":{"type":"string"},"replay":{"type":"string"}}},"testOutcome":{"type":"object","additionalProperties":false,"required":["id","kind","title","file","status","durationMs","rules","failedRules"],"properties":{"id":{"type":"string","minLength":1},"kind":{"enum":["contract","property","load","other"]},"title":{"type":"string"},"file":{"type":"string"},"status":{"enum":["passed","failed","skipped","interrupted","notRun"]},"durationMs":{"type":"integer","minimum":0},"rules":{"type":"array","items":{"type":"string"}},"failedRules":{"type":"array","items":{"type":"string"}},"skipReason":{"type":"string"},"error":{"type":"string"},"evidence":{"type":"array","items":{"$ref":"#/$defs/evidence"}},"property":{"$ref":"#/$defs/property"},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","value"],"properties":{"rule":{"type":"string"},"value":{}}}}}},"series":{"type":"array","items":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"minItems":2,"items":false}},"loadSummary":{"description":"What a k6 scenario's handleSummary writes to reports/out/load/*.json (fields outside this list are dropped when read).","type":"object","additionalProperties":false,"required":["scenario","thresholds","checks","metrics"],"properties":{"scenario":{"type":"string","minLength":1},"description":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"startedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"number","minimum":0},"thresholds":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"}}}},"checks":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","passes","fails"],"properties":{"name":{"type":"string"},"passes":{"$ref":"#/$defs/count"},"fails":{"$ref":"#/$defs/count"}}}},"metrics":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":["number","null"]}}},"series":{"type":"object","additionalProperties":{"$ref":"#/$defs/series"}}}},"loadSection":{"type":"object","additionalProperties":false,"required":["dir","scenarios","errors"],"properties":{"dir":{"type":"string"},"scenarios":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","writtenAt","ok","failedThresholds","summary"],"properties":{"file":{"type":"string"},"writtenAt":{"type":"string","format":"date-time"},"ok":{"type":"boolean"},"failedThresholds":{"type":"array","items":{"type":"string"}},"summary":{"$ref":"#/$defs/loadSummary"}}}},"errors":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","message"],"properties":{"file":{"type":"string"},"message":{"type":"string"}}}}}},"baselineStatus":{"type":"object","additionalProperties":false,"required":["file","updated","matched","entries","changes"],"properties":{"file":{"type":"string"},"updated":{"type":"boolean"},"matched":{"type":"boolean"},"entries":{"$ref":"#/$defs/count"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","expected","actual","kind"],"properties":{"rule":{"type":"string"},"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming","absent"]},"actual":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"kind":{"enum":["new-failure","new-pass","changed","stale-entry"]},"note":{"type":"string"}}}}}},"detectionSection":{"description":"The detection matrix: each emulator fault breaks one MUST rule; the suite must fail that rule with the fault on.","type":"object","additionalProperties":false,"required":["generatedAt","faults","detected","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"faults":{"type":"integer","minimum":0},"detected":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","description","detection","tests","failedTests","failedRules"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"description":{"type":"string"},"detection":{"enum":["detected","other-rule","missed","no-tests"]},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"failedRules":{"type":"array","items":{"type":"string"}},"witness":{"type":"string"},"failedMust":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}},"overLimit":{"type":"integer","minimum":0}}},"mutationSection":{"description":"Mutation testing of the emulator's validation and state-machine code (npm run mutation, StrykerJS): counts, score and every surviving mutant, listed as equivalent (with a reason) or unresolved.","type":"object","additionalProperties":false,"required":["score","scoreExcludingEquivalent","killed","survived","timeout","noCoverage","total","ignored","generatedAt","file","equivalent","unresolved"],"properties":{"score":{"type":"number","minimum":0,"maximum":100},"scoreExcludingEquivalent":{"type":"number","minimum":0,"maximum":100},"killed":{"$ref":"#/$defs/count"},"survived":{"$ref":"#/$defs/count"},"timeout":{"$ref":"#/$defs/count"},"noCoverage":{"$ref":"#/$defs/count"},"total":{"$ref":"#/$defs/count"},"ignored":{"$ref":"#/$defs/count"},"generatedAt":{"type":"string","format":"date-time"},"file":{"type":"string"},"equivalent":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator","reason"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"},"reason":{"type":"string","minLength":1}}}},"unresolved":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"}}}}}},"blastRadiusSection":{"description":"cpc detect --full: the whole contract and property suite run once per emulator fault; the MUST rules that failed with each fault on. The fault's own rule must be among them, and at most `limit` rules.","type":"object","additionalProperties":false,"required":["generatedAt","durationMs","faults","limit","median","max","missingOwnRule","overLimit","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"faults":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":0},"median":{"type":"number","minimum":0},"max":{"type":"integer","minimum":0},"missingOwnRule":{"type":"integer","minimum":0},"overLimit":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","failedMust","ownRule","tests","failedTests","blockedTests"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"failedMust":{"type":"array","items":{"type":"string"}},"ownRule":{"type":"boolean"},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/reports/report.schema.json","title":"Conformance report","description":"The result model of one conformance run (reports/model.ts): target identity (URLs, never keys), run, per-rule verdicts with evidence, tests, property counterexamples, load results and the baseline status. Readers accept every report whose schemaVersion has their major version.","type":"object","additionalProperties":false,"required":["schemaVersion","suite","target","run","summary","rules","tests"],"properties":{"schemaVersion":{"type":"string","pattern":"^2\\.[0-9]+\\.[0-9]+$"},"suite":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1},"version":{"type":"string","minLength":1}}},"target":{"type":"object","additionalProperties":false,"required":["kind","keys","emulator","faults"],"properties":{"kind":{"enum":["embedded","remote"]},"name":{"description":"The label of the target's history (--target-name): by default the base URL, or 'embedded emulator'.","type":"string","minLength":1},"baseUrl":{"$ref":"#/$defs/url"},"serverlessUrl":{"$ref":"#/$defs/url"},"restV1Url":{"$ref":"#/$defs/url"},"endpointId":{"type":"string","minLength":1},"keys":{"description":"Which keys were configured; never the keys themselves.","type":"object","additionalProperties":false,"required":["main","readonly","other"],"properties":{"main":{"type":"boolean"},"readonly":{"type":"boolean"},"other":{"type":"boolean"}}},"emulator":{"type":"boolean"},"faults":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1},"rule":{"type":"string"},"description":{"type":"string"}}}}}},"run":{"type":"object","additionalProperties":false,"required":["startedAt","finishedAt","durationMs","complete","configuration"],"properties":{"startedAt":{"type":"string","format":"date-time"},"finishedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"complete":{"type":"boolean"},"interruption":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"replay":{"type":"string","minLength":1},"configuration":{"type":"object","additionalProperties":{"type":["string","number","boolean"]}}}},"summary":{"type":"object","additionalProperties":false,"required":["rules","bySurface","byLevel","tests","conformant"],"properties":{"rules":{"$ref":"#/$defs/counts"},"bySurface":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"byLevel":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"tests":{"type":"object","additionalProperties":false,"required":["total","passed","failed","skipped","interrupted","notRun"],"properties":{"total":{"$ref":"#/$defs/count"},"passed":{"$ref":"#/$defs/count"},"failed":{"$ref":"#/$defs/count"},"skipped":{"$ref":"#/$defs/count"},"interrupted":{"$ref":"#/$defs/count"},"notRun":{"$ref":"#/$defs/count"}}},"conformant":{"type":"boolean"}}},"rules":{"type":"array","items":{"$ref":"#/$defs/ruleResult"}},"tests":{"type":"array","items":{"$ref":"#/$defs/testOutcome"}},"load":{"$ref":"#/$defs/loadSection"},"baseline":{"$ref":"#/$defs/baselineStatus"},"detection":{"$ref":"#/$defs/detectionSection"},"blastRadius":{"$ref":"#/$defs/blastRadiusSection"},"mutation":{"$ref":"#/$defs/mutationSection"},"changes":{"$ref":"#/$defs/changesSection"}},"$defs":{"url":{"type":"string","pattern":"^https?://[^\\s?#]+$"},"count":{"type":"integer","minimum":0},"verdict":{"enum":["pass","fail","blocked","skip","observed","untested"]},"counts":{"type":"object","additionalProperties":false,"required":["total","pass","fail","blocked","skip","observed","untested"],"properties":{"total":{"$ref":"#/$defs/count"},"pass":{"$ref":"#/$defs/count"},"fail":{"$ref":"#/$defs/count"},"blocked":{"$ref":"#/$defs/count"},"skip":{"$ref":"#/$defs/count"},"observed":{"$ref":"#/$defs/count"},"untested":{"$ref":"#/$defs/count"}}},"ruleResult":{"type":"object","additionalProperties":false,"required":["id","level","surface","section","statement","verdict","tests"],"properties":{"id":{"type":"string","minLength":1},"level":{"enum":["MUST","OBSERVED"]},"surface":{"enum":["rest-v2","serverless","rest-v1","graphql","all"]},"section":{"type":"string"},"statement":{"type":"string"},"observedExpectation":{"type":"string"},"verdict":{"$ref":"#/$defs/verdict"},"tests":{"type":"array","items":{"type":"string"}},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","value"],"properties":{"test":{"type":"string"},"value":{}}}},"skipReasons":{"type":"array","items":{"type":"string"}},"blockedReasons":{"description":"For blocked: what stopped each test before it checked the rule.","type":"array","items":{"type":"object","additionalProperties":false,"required":["test","reason"],"properties":{"test":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"reason":{"type":"string"}}}},"failures":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","message"],"properties":{"test":{"type":"string"},"message":{"type":"string"}}}},"baseline":{"type":"object","additionalProperties":false,"required":["expected","status"],"properties":{"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming"]},"status":{"enum":["as-expected","changed"]},"note":{"type":"string"}}}}},"evidence":{"type":"object","additionalProperties":false,"required":["request","curl"],"properties":{"operation":{"type":"string"},"request":{"type":"object","additionalProperties":false,"required":["method","url","headers","bodyBytes"],"properties":{"method":{"type":"string"},"url":{"type":"string"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"}}},"response":{"type":"object","additionalProperties":false,"required":["status","headers","bodyBytes","durationMs"],"properties":{"status":{"type":"integer"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"},"durationMs":{"type":"number","minimum":0}}},"curl":{"type":"string"},"error":{"type":"string"}}},"headers":{"type":"object","additionalProperties":{"type":"string"}},"property":{"type":"object","additionalProperties":false,"required":["seed","numRuns"],"properties":{"seed":{"type":"integer"},"numRuns":{"type":"integer","minimum":0},"path":{"type":"string"},"counterexample":{"type":"string"},"replay":{"type":"string"}}},"testOutcome":{"type":"object","additionalProperties":false,"required":["id","kind","title","file","status","durationMs","rules","failedRules"],"properties":{"id":{"type":"string","minLength":1},"kind":{"enum":["contract","property","load","other"]},"title":{"type":"string"},"file":{"type":"string"},"status":{"enum":["passed","failed","skipped","interrupted","notRun"]},"durationMs":{"type":"integer","minimum":0},"rules":{"type":"array","items":{"type":"string"}},"failedRules":{"type":"array","items":{"type":"string"}},"skipReason":{"type":"string"},"error":{"type":"string"},"evidence":{"type":"array","items":{"$ref":"#/$defs/evidence"}},"property":{"$ref":"#/$defs/property"},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","value"],"properties":{"rule":{"type":"string"},"value":{}}}}}},"series":{"type":"array","items":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"minItems":2,"items":false}},"loadSummary":{"description":"What a k6 scenario's handleSummary writes to reports/out/load/*.json (fields outside this list are dropped when read).","type":"object","additionalProperties":false,"required":["scenario","thresholds","checks","metrics"],"properties":{"scenario":{"type":"string","minLength":1},"description":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"startedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"number","minimum":0},"thresholds":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"}}}},"checks":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","passes","fails"],"properties":{"name":{"type":"string"},"passes":{"$ref":"#/$defs/count"},"fails":{"$ref":"#/$defs/count"}}}},"metrics":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":["number","null"]}}},"series":{"type":"object","additionalProperties":{"$ref":"#/$defs/series"}}}},"loadSection":{"type":"object","additionalProperties":false,"required":["dir","scenarios","errors"],"properties":{"dir":{"type":"string"},"scenarios":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","writtenAt","ok","failedThresholds","summary"],"properties":{"file":{"type":"string"},"writtenAt":{"type":"string","format":"date-time"},"ok":{"type":"boolean"},"failedThresholds":{"type":"array","items":{"type":"string"}},"summary":{"$ref":"#/$defs/loadSummary"}}}},"errors":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","message"],"properties":{"file":{"type":"string"},"message":{"type":"string"}}}}}},"baselineStatus":{"type":"object","additionalProperties":false,"required":["file","updated","matched","entries","changes"],"properties":{"file":{"type":"string"},"updated":{"type":"boolean"},"matched":{"type":"boolean"},"entries":{"$ref":"#/$defs/count"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","expected","actual","kind"],"properties":{"rule":{"type":"string"},"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming","absent"]},"actual":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"kind":{"enum":["new-failure","new-pass","changed","stale-entry"]},"note":{"type":"string"}}}}}},"detectionSection":{"description":"The detection matrix: each emulator fault breaks one MUST rule; the suite must fail that rule with the fault on.","type":"object","additionalProperties":false,"required":["generatedAt","faults","detected","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"faults":{"type":"integer","minimum":0},"detected":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","description","detection","tests","failedTests","failedRules"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"description":{"type":"string"},"detection":{"enum":["detected","other-rule","missed","no-tests"]},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"failedRules":{"type":"array","items":{"type":"string"}},"witness":{"type":"string"},"failedMust":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}},"overLimit":{"type":"integer","minimum":0}}},"mutationSection":{"description":"Mutation testing of the emulator's validation and state-machine code (npm run mutation, StrykerJS): counts, score and every surviving mutant, listed as equivalent (with a reason) or unresolved.","type":"object","additionalProperties":false,"required":["score","scoreExcludingEquivalent","killed","survived","timeout","noCoverage","total","ignored","generatedAt","file","equivalent","unresolved"],"properties":{"score":{"type":"number","minimum":0,"maximum":100},"scoreExcludingEquivalent":{"type":"number","minimum":0,"maximum":100},"killed":{"$ref":"#/$defs/count"},"survived":{"$ref":"#/$defs/count"},"timeout":{"$ref":"#/$defs/count"},"noCoverage":{"$ref":"#/$defs/count"},"total":{"$ref":"#/$defs/count"},"ignored":{"$ref":"#/$defs/count"},"generatedAt":{"type":"string","format":"date-time"},"file":{"type":"string"},"equivalent":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator","reason"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"},"reason":{"type":"string","minLength":1}}}},"unresolved":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"}}}}}},"blastRadiusSection":{"description":"cpc detect --full: the whole contract and property suite run once per emulator fault; the MUST rules that failed with each fault on. The fault's own rule must be among them, and at most `limit` rules.","type":"object","additionalProperties":false,"required":["generatedAt","durationMs","faults","limit","median","max","missingOwnRule","overLimit","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"faults":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":0},"median":{"type":"number","minimum":0},"max":{"type":"integer","minimum":0},"missingOwnRule":{"type":"integer","minimum":0},"overLimit":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","failedMust","ownRule","tests","failedTests","blockedTests"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"failedMust":{"type":"array","items":{"type":"string"}},"ownRule":{"type":"boolean"},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}}}},"trailVerdict":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"trailRun":{"type":"object","additionalProperties":false,"required":["startedAt","suiteVersion","comparable"],"properties":{"startedAt":{"type":"string","format":"date-time"},"suiteVersion":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"comparable":{"type":"boolean"},"file":{"type":"string","minLength":1}}},"changesSection":{"description":"What changed since a previous report of the same target (reports/changes.ts).","type":"object","additionalProperties":false,"required":["previous","changed","runs","trail","unstable"],"properties":{"previous":{"$ref":"#/$defs/trailRun"},"changed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","from","to"],"properties":{"rule":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/trailVerdict"},"to":{"$ref":"#/$defs/trailVerdict"}}}},"runs":{"type":"array","minItems":2,"items":{"$ref":"#/$defs/trailRun"}},"trail":{"type":"object","additionalProperties":{"type":"array","items":{"$ref":"#/$defs/trailVerdict"}}},"unstable":{"type":"array","items":{"type":"string","minLength":1}}}}}};
 const schema32 = {"type":"string","pattern":"^https?://[^\\s?#]+$"};
 const schema36 = {"type":"integer","minimum":0};
 const schema65 = {"description":"The detection matrix: each emulator fault breaks one MUST rule; the suite must fail that rule with the fault on.","type":"object","additionalProperties":false,"required":["generatedAt","faults","detected","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"faults":{"type":"integer","minimum":0},"detected":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","description","detection","tests","failedTests","failedRules"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"description":{"type":"string"},"detection":{"enum":["detected","other-rule","missed","no-tests"]},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"failedRules":{"type":"array","items":{"type":"string"}},"witness":{"type":"string"},"failedMust":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}},"overLimit":{"type":"integer","minimum":0}}};
@@ -3820,6 +3820,692 @@ return errors === 0;
 }
 validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+const schema74 = {"description":"What changed since a previous report of the same target (reports/changes.ts).","type":"object","additionalProperties":false,"required":["previous","changed","runs","trail","unstable"],"properties":{"previous":{"$ref":"#/$defs/trailRun"},"changed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","from","to"],"properties":{"rule":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/trailVerdict"},"to":{"$ref":"#/$defs/trailVerdict"}}}},"runs":{"type":"array","minItems":2,"items":{"$ref":"#/$defs/trailRun"}},"trail":{"type":"object","additionalProperties":{"type":"array","items":{"$ref":"#/$defs/trailVerdict"}}},"unstable":{"type":"array","items":{"type":"string","minLength":1}}}};
+const schema75 = {"type":"object","additionalProperties":false,"required":["startedAt","suiteVersion","comparable"],"properties":{"startedAt":{"type":"string","format":"date-time"},"suiteVersion":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"comparable":{"type":"boolean"},"file":{"type":"string","minLength":1}}};
+const schema76 = {"enum":["pass","fail","blocked","skip","observed","untested","absent"]};
+
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate39.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.previous === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "previous"},message:"must have required property '"+"previous"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.changed === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "changed"},message:"must have required property '"+"changed"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.runs === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "runs"},message:"must have required property '"+"runs"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.trail === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "trail"},message:"must have required property '"+"trail"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.unstable === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "unstable"},message:"must have required property '"+"unstable"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((key0 === "previous") || (key0 === "changed")) || (key0 === "runs")) || (key0 === "trail")) || (key0 === "unstable"))){
+const err5 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data.previous !== undefined){
+let data0 = data.previous;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.startedAt === undefined){
+const err6 = {instancePath:instancePath+"/previous",schemaPath:"#/$defs/trailRun/required",keyword:"required",params:{missingProperty: "startedAt"},message:"must have required property '"+"startedAt"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data0.suiteVersion === undefined){
+const err7 = {instancePath:instancePath+"/previous",schemaPath:"#/$defs/trailRun/required",keyword:"required",params:{missingProperty: "suiteVersion"},message:"must have required property '"+"suiteVersion"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data0.comparable === undefined){
+const err8 = {instancePath:instancePath+"/previous",schemaPath:"#/$defs/trailRun/required",keyword:"required",params:{missingProperty: "comparable"},message:"must have required property '"+"comparable"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((((key1 === "startedAt") || (key1 === "suiteVersion")) || (key1 === "seed")) || (key1 === "comparable")) || (key1 === "file"))){
+const err9 = {instancePath:instancePath+"/previous",schemaPath:"#/$defs/trailRun/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data0.startedAt !== undefined){
+let data1 = data0.startedAt;
+if(typeof data1 === "string"){
+if(!(formats0.validate(data1))){
+const err10 = {instancePath:instancePath+"/previous/startedAt",schemaPath:"#/$defs/trailRun/properties/startedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+else {
+const err11 = {instancePath:instancePath+"/previous/startedAt",schemaPath:"#/$defs/trailRun/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data0.suiteVersion !== undefined){
+let data2 = data0.suiteVersion;
+if(typeof data2 === "string"){
+if(func2(data2) < 1){
+const err12 = {instancePath:instancePath+"/previous/suiteVersion",schemaPath:"#/$defs/trailRun/properties/suiteVersion/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/previous/suiteVersion",schemaPath:"#/$defs/trailRun/properties/suiteVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data0.seed !== undefined){
+let data3 = data0.seed;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err14 = {instancePath:instancePath+"/previous/seed",schemaPath:"#/$defs/trailRun/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 2147483647 || isNaN(data3)){
+const err15 = {instancePath:instancePath+"/previous/seed",schemaPath:"#/$defs/trailRun/properties/seed/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+if(data3 < 0 || isNaN(data3)){
+const err16 = {instancePath:instancePath+"/previous/seed",schemaPath:"#/$defs/trailRun/properties/seed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+if(data0.comparable !== undefined){
+if(typeof data0.comparable !== "boolean"){
+const err17 = {instancePath:instancePath+"/previous/comparable",schemaPath:"#/$defs/trailRun/properties/comparable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data0.file !== undefined){
+let data5 = data0.file;
+if(typeof data5 === "string"){
+if(func2(data5) < 1){
+const err18 = {instancePath:instancePath+"/previous/file",schemaPath:"#/$defs/trailRun/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/previous/file",schemaPath:"#/$defs/trailRun/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/previous",schemaPath:"#/$defs/trailRun/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.changed !== undefined){
+let data6 = data.changed;
+if(Array.isArray(data6)){
+const len0 = data6.length;
+for(let i0=0; i0<len0; i0++){
+let data7 = data6[i0];
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+if(data7.rule === undefined){
+const err21 = {instancePath:instancePath+"/changed/" + i0,schemaPath:"#/properties/changed/items/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if(data7.from === undefined){
+const err22 = {instancePath:instancePath+"/changed/" + i0,schemaPath:"#/properties/changed/items/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+if(data7.to === undefined){
+const err23 = {instancePath:instancePath+"/changed/" + i0,schemaPath:"#/properties/changed/items/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+for(const key2 in data7){
+if(!(((key2 === "rule") || (key2 === "from")) || (key2 === "to"))){
+const err24 = {instancePath:instancePath+"/changed/" + i0,schemaPath:"#/properties/changed/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data7.rule !== undefined){
+let data8 = data7.rule;
+if(typeof data8 === "string"){
+if(func2(data8) < 1){
+const err25 = {instancePath:instancePath+"/changed/" + i0+"/rule",schemaPath:"#/properties/changed/items/properties/rule/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+else {
+const err26 = {instancePath:instancePath+"/changed/" + i0+"/rule",schemaPath:"#/properties/changed/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+if(data7.from !== undefined){
+let data9 = data7.from;
+if(!(((((((data9 === "pass") || (data9 === "fail")) || (data9 === "blocked")) || (data9 === "skip")) || (data9 === "observed")) || (data9 === "untested")) || (data9 === "absent"))){
+const err27 = {instancePath:instancePath+"/changed/" + i0+"/from",schemaPath:"#/$defs/trailVerdict/enum",keyword:"enum",params:{allowedValues: schema76.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data7.to !== undefined){
+let data10 = data7.to;
+if(!(((((((data10 === "pass") || (data10 === "fail")) || (data10 === "blocked")) || (data10 === "skip")) || (data10 === "observed")) || (data10 === "untested")) || (data10 === "absent"))){
+const err28 = {instancePath:instancePath+"/changed/" + i0+"/to",schemaPath:"#/$defs/trailVerdict/enum",keyword:"enum",params:{allowedValues: schema76.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/changed/" + i0,schemaPath:"#/properties/changed/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/changed",schemaPath:"#/properties/changed/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+if(data.runs !== undefined){
+let data11 = data.runs;
+if(Array.isArray(data11)){
+if(data11.length < 2){
+const err31 = {instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/minItems",keyword:"minItems",params:{limit: 2},message:"must NOT have fewer than 2 items"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+const len1 = data11.length;
+for(let i1=0; i1<len1; i1++){
+let data12 = data11[i1];
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.startedAt === undefined){
+const err32 = {instancePath:instancePath+"/runs/" + i1,schemaPath:"#/$defs/trailRun/required",keyword:"required",params:{missingProperty: "startedAt"},message:"must have required property '"+"startedAt"+"'"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+if(data12.suiteVersion === undefined){
+const err33 = {instancePath:instancePath+"/runs/" + i1,schemaPath:"#/$defs/trailRun/required",keyword:"required",params:{missingProperty: "suiteVersion"},message:"must have required property '"+"suiteVersion"+"'"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+if(data12.comparable === undefined){
+const err34 = {instancePath:instancePath+"/runs/" + i1,schemaPath:"#/$defs/trailRun/required",keyword:"required",params:{missingProperty: "comparable"},message:"must have required property '"+"comparable"+"'"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+for(const key3 in data12){
+if(!(((((key3 === "startedAt") || (key3 === "suiteVersion")) || (key3 === "seed")) || (key3 === "comparable")) || (key3 === "file"))){
+const err35 = {instancePath:instancePath+"/runs/" + i1,schemaPath:"#/$defs/trailRun/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data12.startedAt !== undefined){
+let data13 = data12.startedAt;
+if(typeof data13 === "string"){
+if(!(formats0.validate(data13))){
+const err36 = {instancePath:instancePath+"/runs/" + i1+"/startedAt",schemaPath:"#/$defs/trailRun/properties/startedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/runs/" + i1+"/startedAt",schemaPath:"#/$defs/trailRun/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+if(data12.suiteVersion !== undefined){
+let data14 = data12.suiteVersion;
+if(typeof data14 === "string"){
+if(func2(data14) < 1){
+const err38 = {instancePath:instancePath+"/runs/" + i1+"/suiteVersion",schemaPath:"#/$defs/trailRun/properties/suiteVersion/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+}
+else {
+const err39 = {instancePath:instancePath+"/runs/" + i1+"/suiteVersion",schemaPath:"#/$defs/trailRun/properties/suiteVersion/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+if(data12.seed !== undefined){
+let data15 = data12.seed;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err40 = {instancePath:instancePath+"/runs/" + i1+"/seed",schemaPath:"#/$defs/trailRun/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 > 2147483647 || isNaN(data15)){
+const err41 = {instancePath:instancePath+"/runs/" + i1+"/seed",schemaPath:"#/$defs/trailRun/properties/seed/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+if(data15 < 0 || isNaN(data15)){
+const err42 = {instancePath:instancePath+"/runs/" + i1+"/seed",schemaPath:"#/$defs/trailRun/properties/seed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+if(data12.comparable !== undefined){
+if(typeof data12.comparable !== "boolean"){
+const err43 = {instancePath:instancePath+"/runs/" + i1+"/comparable",schemaPath:"#/$defs/trailRun/properties/comparable/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data12.file !== undefined){
+let data17 = data12.file;
+if(typeof data17 === "string"){
+if(func2(data17) < 1){
+const err44 = {instancePath:instancePath+"/runs/" + i1+"/file",schemaPath:"#/$defs/trailRun/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/runs/" + i1+"/file",schemaPath:"#/$defs/trailRun/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/runs/" + i1,schemaPath:"#/$defs/trailRun/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/runs",schemaPath:"#/properties/runs/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data.trail !== undefined){
+let data18 = data.trail;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+for(const key4 in data18){
+let data19 = data18[key4];
+if(Array.isArray(data19)){
+const len2 = data19.length;
+for(let i2=0; i2<len2; i2++){
+let data20 = data19[i2];
+if(!(((((((data20 === "pass") || (data20 === "fail")) || (data20 === "blocked")) || (data20 === "skip")) || (data20 === "observed")) || (data20 === "untested")) || (data20 === "absent"))){
+const err48 = {instancePath:instancePath+"/trail/" + key4.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/$defs/trailVerdict/enum",keyword:"enum",params:{allowedValues: schema76.enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/trail/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/trail/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/trail",schemaPath:"#/properties/trail/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+if(data.unstable !== undefined){
+let data21 = data.unstable;
+if(Array.isArray(data21)){
+const len3 = data21.length;
+for(let i3=0; i3<len3; i3++){
+let data22 = data21[i3];
+if(typeof data22 === "string"){
+if(func2(data22) < 1){
+const err51 = {instancePath:instancePath+"/unstable/" + i3,schemaPath:"#/properties/unstable/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/unstable/" + i3,schemaPath:"#/properties/unstable/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/unstable",schemaPath:"#/properties/unstable/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+else {
+const err54 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+validate39.errors = vErrors;
+return errors === 0;
+}
+validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.compute-platform.test/reports/report.schema.json" */;
@@ -4081,7 +4767,7 @@ vErrors.push(err21);
 errors++;
 }
 for(const key2 in data4){
-if(!((((((((key2 === "kind") || (key2 === "baseUrl")) || (key2 === "serverlessUrl")) || (key2 === "restV1Url")) || (key2 === "endpointId")) || (key2 === "keys")) || (key2 === "emulator")) || (key2 === "faults"))){
+if(!(func1.call(schema31.properties.target.properties, key2))){
 const err22 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err22];
@@ -4105,11 +4791,11 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data4.baseUrl !== undefined){
-let data6 = data4.baseUrl;
+if(data4.name !== undefined){
+let data6 = data4.name;
 if(typeof data6 === "string"){
-if(!pattern5.test(data6)){
-const err24 = {instancePath:instancePath+"/target/baseUrl",schemaPath:"#/$defs/url/pattern",keyword:"pattern",params:{pattern: "^https?://[^\\s?#]+$"},message:"must match pattern \""+"^https?://[^\\s?#]+$"+"\""};
+if(func2(data6) < 1){
+const err24 = {instancePath:instancePath+"/target/name",schemaPath:"#/properties/target/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -4120,7 +4806,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/target/baseUrl",schemaPath:"#/$defs/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err25 = {instancePath:instancePath+"/target/name",schemaPath:"#/properties/target/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -4130,11 +4816,11 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data4.serverlessUrl !== undefined){
-let data7 = data4.serverlessUrl;
+if(data4.baseUrl !== undefined){
+let data7 = data4.baseUrl;
 if(typeof data7 === "string"){
 if(!pattern5.test(data7)){
-const err26 = {instancePath:instancePath+"/target/serverlessUrl",schemaPath:"#/$defs/url/pattern",keyword:"pattern",params:{pattern: "^https?://[^\\s?#]+$"},message:"must match pattern \""+"^https?://[^\\s?#]+$"+"\""};
+const err26 = {instancePath:instancePath+"/target/baseUrl",schemaPath:"#/$defs/url/pattern",keyword:"pattern",params:{pattern: "^https?://[^\\s?#]+$"},message:"must match pattern \""+"^https?://[^\\s?#]+$"+"\""};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -4145,7 +4831,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/target/serverlessUrl",schemaPath:"#/$defs/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err27 = {instancePath:instancePath+"/target/baseUrl",schemaPath:"#/$defs/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -4155,11 +4841,11 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data4.restV1Url !== undefined){
-let data8 = data4.restV1Url;
+if(data4.serverlessUrl !== undefined){
+let data8 = data4.serverlessUrl;
 if(typeof data8 === "string"){
 if(!pattern5.test(data8)){
-const err28 = {instancePath:instancePath+"/target/restV1Url",schemaPath:"#/$defs/url/pattern",keyword:"pattern",params:{pattern: "^https?://[^\\s?#]+$"},message:"must match pattern \""+"^https?://[^\\s?#]+$"+"\""};
+const err28 = {instancePath:instancePath+"/target/serverlessUrl",schemaPath:"#/$defs/url/pattern",keyword:"pattern",params:{pattern: "^https?://[^\\s?#]+$"},message:"must match pattern \""+"^https?://[^\\s?#]+$"+"\""};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -4170,7 +4856,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/target/restV1Url",schemaPath:"#/$defs/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err29 = {instancePath:instancePath+"/target/serverlessUrl",schemaPath:"#/$defs/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -4180,11 +4866,11 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data4.endpointId !== undefined){
-let data9 = data4.endpointId;
+if(data4.restV1Url !== undefined){
+let data9 = data4.restV1Url;
 if(typeof data9 === "string"){
-if(func2(data9) < 1){
-const err30 = {instancePath:instancePath+"/target/endpointId",schemaPath:"#/properties/target/properties/endpointId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(!pattern5.test(data9)){
+const err30 = {instancePath:instancePath+"/target/restV1Url",schemaPath:"#/$defs/url/pattern",keyword:"pattern",params:{pattern: "^https?://[^\\s?#]+$"},message:"must match pattern \""+"^https?://[^\\s?#]+$"+"\""};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -4195,7 +4881,7 @@ errors++;
 }
 }
 else {
-const err31 = {instancePath:instancePath+"/target/endpointId",schemaPath:"#/properties/target/properties/endpointId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err31 = {instancePath:instancePath+"/target/restV1Url",schemaPath:"#/$defs/url/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -4205,11 +4891,11 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data4.keys !== undefined){
-let data10 = data4.keys;
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-if(data10.main === undefined){
-const err32 = {instancePath:instancePath+"/target/keys",schemaPath:"#/properties/target/properties/keys/required",keyword:"required",params:{missingProperty: "main"},message:"must have required property '"+"main"+"'"};
+if(data4.endpointId !== undefined){
+let data10 = data4.endpointId;
+if(typeof data10 === "string"){
+if(func2(data10) < 1){
+const err32 = {instancePath:instancePath+"/target/endpointId",schemaPath:"#/properties/target/properties/endpointId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -4218,8 +4904,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-if(data10.readonly === undefined){
-const err33 = {instancePath:instancePath+"/target/keys",schemaPath:"#/properties/target/properties/keys/required",keyword:"required",params:{missingProperty: "readonly"},message:"must have required property '"+"readonly"+"'"};
+}
+else {
+const err33 = {instancePath:instancePath+"/target/endpointId",schemaPath:"#/properties/target/properties/endpointId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -4228,8 +4915,12 @@ vErrors.push(err33);
 }
 errors++;
 }
-if(data10.other === undefined){
-const err34 = {instancePath:instancePath+"/target/keys",schemaPath:"#/properties/target/properties/keys/required",keyword:"required",params:{missingProperty: "other"},message:"must have required property '"+"other"+"'"};
+}
+if(data4.keys !== undefined){
+let data11 = data4.keys;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.main === undefined){
+const err34 = {instancePath:instancePath+"/target/keys",schemaPath:"#/properties/target/properties/keys/required",keyword:"required",params:{missingProperty: "main"},message:"must have required property '"+"main"+"'"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -4238,9 +4929,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-for(const key3 in data10){
-if(!(((key3 === "main") || (key3 === "readonly")) || (key3 === "other"))){
-const err35 = {instancePath:instancePath+"/target/keys",schemaPath:"#/properties/target/properties/keys/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(data11.readonly === undefined){
+const err35 = {instancePath:instancePath+"/target/keys",schemaPath:"#/properties/target/properties/keys/required",keyword:"required",params:{missingProperty: "readonly"},message:"must have required property '"+"readonly"+"'"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -4249,10 +4939,8 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-if(data10.main !== undefined){
-if(typeof data10.main !== "boolean"){
-const err36 = {instancePath:instancePath+"/target/keys/main",schemaPath:"#/properties/target/properties/keys/properties/main/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data11.other === undefined){
+const err36 = {instancePath:instancePath+"/target/keys",schemaPath:"#/properties/target/properties/keys/required",keyword:"required",params:{missingProperty: "other"},message:"must have required property '"+"other"+"'"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -4261,10 +4949,9 @@ vErrors.push(err36);
 }
 errors++;
 }
-}
-if(data10.readonly !== undefined){
-if(typeof data10.readonly !== "boolean"){
-const err37 = {instancePath:instancePath+"/target/keys/readonly",schemaPath:"#/properties/target/properties/keys/properties/readonly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+for(const key3 in data11){
+if(!(((key3 === "main") || (key3 === "readonly")) || (key3 === "other"))){
+const err37 = {instancePath:instancePath+"/target/keys",schemaPath:"#/properties/target/properties/keys/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -4274,9 +4961,9 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data10.other !== undefined){
-if(typeof data10.other !== "boolean"){
-const err38 = {instancePath:instancePath+"/target/keys/other",schemaPath:"#/properties/target/properties/keys/properties/other/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data11.main !== undefined){
+if(typeof data11.main !== "boolean"){
+const err38 = {instancePath:instancePath+"/target/keys/main",schemaPath:"#/properties/target/properties/keys/properties/main/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -4286,9 +4973,9 @@ vErrors.push(err38);
 errors++;
 }
 }
-}
-else {
-const err39 = {instancePath:instancePath+"/target/keys",schemaPath:"#/properties/target/properties/keys/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data11.readonly !== undefined){
+if(typeof data11.readonly !== "boolean"){
+const err39 = {instancePath:instancePath+"/target/keys/readonly",schemaPath:"#/properties/target/properties/keys/properties/readonly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -4298,9 +4985,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data4.emulator !== undefined){
-if(typeof data4.emulator !== "boolean"){
-const err40 = {instancePath:instancePath+"/target/emulator",schemaPath:"#/properties/target/properties/emulator/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data11.other !== undefined){
+if(typeof data11.other !== "boolean"){
+const err40 = {instancePath:instancePath+"/target/keys/other",schemaPath:"#/properties/target/properties/keys/properties/other/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -4310,15 +4997,9 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data4.faults !== undefined){
-let data15 = data4.faults;
-if(Array.isArray(data15)){
-const len0 = data15.length;
-for(let i0=0; i0<len0; i0++){
-let data16 = data15[i0];
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.id === undefined){
-const err41 = {instancePath:instancePath+"/target/faults/" + i0,schemaPath:"#/properties/target/properties/faults/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+}
+else {
+const err41 = {instancePath:instancePath+"/target/keys",schemaPath:"#/properties/target/properties/keys/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -4327,9 +5008,10 @@ vErrors.push(err41);
 }
 errors++;
 }
-for(const key4 in data16){
-if(!(((key4 === "id") || (key4 === "rule")) || (key4 === "description"))){
-const err42 = {instancePath:instancePath+"/target/faults/" + i0,schemaPath:"#/properties/target/properties/faults/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+}
+if(data4.emulator !== undefined){
+if(typeof data4.emulator !== "boolean"){
+const err42 = {instancePath:instancePath+"/target/emulator",schemaPath:"#/properties/target/properties/emulator/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -4339,11 +5021,15 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data16.id !== undefined){
-let data17 = data16.id;
-if(typeof data17 === "string"){
-if(func2(data17) < 1){
-const err43 = {instancePath:instancePath+"/target/faults/" + i0+"/id",schemaPath:"#/properties/target/properties/faults/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data4.faults !== undefined){
+let data16 = data4.faults;
+if(Array.isArray(data16)){
+const len0 = data16.length;
+for(let i0=0; i0<len0; i0++){
+let data17 = data16[i0];
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+if(data17.id === undefined){
+const err43 = {instancePath:instancePath+"/target/faults/" + i0,schemaPath:"#/properties/target/properties/faults/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -4352,9 +5038,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-else {
-const err44 = {instancePath:instancePath+"/target/faults/" + i0+"/id",schemaPath:"#/properties/target/properties/faults/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key4 in data17){
+if(!(((key4 === "id") || (key4 === "rule")) || (key4 === "description"))){
+const err44 = {instancePath:instancePath+"/target/faults/" + i0,schemaPath:"#/properties/target/properties/faults/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -4364,9 +5050,11 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data16.rule !== undefined){
-if(typeof data16.rule !== "string"){
-const err45 = {instancePath:instancePath+"/target/faults/" + i0+"/rule",schemaPath:"#/properties/target/properties/faults/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data17.id !== undefined){
+let data18 = data17.id;
+if(typeof data18 === "string"){
+if(func2(data18) < 1){
+const err45 = {instancePath:instancePath+"/target/faults/" + i0+"/id",schemaPath:"#/properties/target/properties/faults/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -4376,9 +5064,8 @@ vErrors.push(err45);
 errors++;
 }
 }
-if(data16.description !== undefined){
-if(typeof data16.description !== "string"){
-const err46 = {instancePath:instancePath+"/target/faults/" + i0+"/description",schemaPath:"#/properties/target/properties/faults/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err46 = {instancePath:instancePath+"/target/faults/" + i0+"/id",schemaPath:"#/properties/target/properties/faults/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -4388,9 +5075,9 @@ vErrors.push(err46);
 errors++;
 }
 }
-}
-else {
-const err47 = {instancePath:instancePath+"/target/faults/" + i0,schemaPath:"#/properties/target/properties/faults/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data17.rule !== undefined){
+if(typeof data17.rule !== "string"){
+const err47 = {instancePath:instancePath+"/target/faults/" + i0+"/rule",schemaPath:"#/properties/target/properties/faults/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -4400,9 +5087,9 @@ vErrors.push(err47);
 errors++;
 }
 }
-}
-else {
-const err48 = {instancePath:instancePath+"/target/faults",schemaPath:"#/properties/target/properties/faults/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data17.description !== undefined){
+if(typeof data17.description !== "string"){
+const err48 = {instancePath:instancePath+"/target/faults/" + i0+"/description",schemaPath:"#/properties/target/properties/faults/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -4414,7 +5101,7 @@ errors++;
 }
 }
 else {
-const err49 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err49 = {instancePath:instancePath+"/target/faults/" + i0,schemaPath:"#/properties/target/properties/faults/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -4424,11 +5111,9 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data.run !== undefined){
-let data20 = data.run;
-if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
-if(data20.startedAt === undefined){
-const err50 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/required",keyword:"required",params:{missingProperty: "startedAt"},message:"must have required property '"+"startedAt"+"'"};
+}
+else {
+const err50 = {instancePath:instancePath+"/target/faults",schemaPath:"#/properties/target/properties/faults/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -4437,8 +5122,10 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data20.finishedAt === undefined){
-const err51 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/required",keyword:"required",params:{missingProperty: "finishedAt"},message:"must have required property '"+"finishedAt"+"'"};
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -4447,8 +5134,12 @@ vErrors.push(err51);
 }
 errors++;
 }
-if(data20.durationMs === undefined){
-const err52 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
+}
+if(data.run !== undefined){
+let data21 = data.run;
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+if(data21.startedAt === undefined){
+const err52 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/required",keyword:"required",params:{missingProperty: "startedAt"},message:"must have required property '"+"startedAt"+"'"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -4457,8 +5148,8 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(data20.complete === undefined){
-const err53 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/required",keyword:"required",params:{missingProperty: "complete"},message:"must have required property '"+"complete"+"'"};
+if(data21.finishedAt === undefined){
+const err53 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/required",keyword:"required",params:{missingProperty: "finishedAt"},message:"must have required property '"+"finishedAt"+"'"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -4467,8 +5158,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(data20.configuration === undefined){
-const err54 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/required",keyword:"required",params:{missingProperty: "configuration"},message:"must have required property '"+"configuration"+"'"};
+if(data21.durationMs === undefined){
+const err54 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -4477,9 +5168,8 @@ vErrors.push(err54);
 }
 errors++;
 }
-for(const key5 in data20){
-if(!((((((((key5 === "startedAt") || (key5 === "finishedAt")) || (key5 === "durationMs")) || (key5 === "complete")) || (key5 === "interruption")) || (key5 === "seed")) || (key5 === "replay")) || (key5 === "configuration"))){
-const err55 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(data21.complete === undefined){
+const err55 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/required",keyword:"required",params:{missingProperty: "complete"},message:"must have required property '"+"complete"+"'"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -4488,12 +5178,8 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-if(data20.startedAt !== undefined){
-let data21 = data20.startedAt;
-if(typeof data21 === "string"){
-if(!(formats0.validate(data21))){
-const err56 = {instancePath:instancePath+"/run/startedAt",schemaPath:"#/properties/run/properties/startedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(data21.configuration === undefined){
+const err56 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/required",keyword:"required",params:{missingProperty: "configuration"},message:"must have required property '"+"configuration"+"'"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -4502,9 +5188,9 @@ vErrors.push(err56);
 }
 errors++;
 }
-}
-else {
-const err57 = {instancePath:instancePath+"/run/startedAt",schemaPath:"#/properties/run/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key5 in data21){
+if(!((((((((key5 === "startedAt") || (key5 === "finishedAt")) || (key5 === "durationMs")) || (key5 === "complete")) || (key5 === "interruption")) || (key5 === "seed")) || (key5 === "replay")) || (key5 === "configuration"))){
+const err57 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -4514,11 +5200,11 @@ vErrors.push(err57);
 errors++;
 }
 }
-if(data20.finishedAt !== undefined){
-let data22 = data20.finishedAt;
+if(data21.startedAt !== undefined){
+let data22 = data21.startedAt;
 if(typeof data22 === "string"){
 if(!(formats0.validate(data22))){
-const err58 = {instancePath:instancePath+"/run/finishedAt",schemaPath:"#/properties/run/properties/finishedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+const err58 = {instancePath:instancePath+"/run/startedAt",schemaPath:"#/properties/run/properties/startedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -4529,7 +5215,7 @@ errors++;
 }
 }
 else {
-const err59 = {instancePath:instancePath+"/run/finishedAt",schemaPath:"#/properties/run/properties/finishedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err59 = {instancePath:instancePath+"/run/startedAt",schemaPath:"#/properties/run/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -4539,10 +5225,11 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data20.durationMs !== undefined){
-let data23 = data20.durationMs;
-if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
-const err60 = {instancePath:instancePath+"/run/durationMs",schemaPath:"#/properties/run/properties/durationMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data21.finishedAt !== undefined){
+let data23 = data21.finishedAt;
+if(typeof data23 === "string"){
+if(!(formats0.validate(data23))){
+const err60 = {instancePath:instancePath+"/run/finishedAt",schemaPath:"#/properties/run/properties/finishedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -4551,9 +5238,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-if((typeof data23 == "number") && (isFinite(data23))){
-if(data23 < 0 || isNaN(data23)){
-const err61 = {instancePath:instancePath+"/run/durationMs",schemaPath:"#/properties/run/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err61 = {instancePath:instancePath+"/run/finishedAt",schemaPath:"#/properties/run/properties/finishedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -4563,10 +5250,10 @@ vErrors.push(err61);
 errors++;
 }
 }
-}
-if(data20.complete !== undefined){
-if(typeof data20.complete !== "boolean"){
-const err62 = {instancePath:instancePath+"/run/complete",schemaPath:"#/properties/run/properties/complete/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data21.durationMs !== undefined){
+let data24 = data21.durationMs;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+const err62 = {instancePath:instancePath+"/run/durationMs",schemaPath:"#/properties/run/properties/durationMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -4575,12 +5262,9 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-if(data20.interruption !== undefined){
-let data25 = data20.interruption;
-if(typeof data25 === "string"){
-if(func2(data25) < 1){
-const err63 = {instancePath:instancePath+"/run/interruption",schemaPath:"#/properties/run/properties/interruption/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 < 0 || isNaN(data24)){
+const err63 = {instancePath:instancePath+"/run/durationMs",schemaPath:"#/properties/run/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -4590,8 +5274,10 @@ vErrors.push(err63);
 errors++;
 }
 }
-else {
-const err64 = {instancePath:instancePath+"/run/interruption",schemaPath:"#/properties/run/properties/interruption/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data21.complete !== undefined){
+if(typeof data21.complete !== "boolean"){
+const err64 = {instancePath:instancePath+"/run/complete",schemaPath:"#/properties/run/properties/complete/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -4601,10 +5287,11 @@ vErrors.push(err64);
 errors++;
 }
 }
-if(data20.seed !== undefined){
-let data26 = data20.seed;
-if(!(((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26))) && (isFinite(data26)))){
-const err65 = {instancePath:instancePath+"/run/seed",schemaPath:"#/properties/run/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data21.interruption !== undefined){
+let data26 = data21.interruption;
+if(typeof data26 === "string"){
+if(func2(data26) < 1){
+const err65 = {instancePath:instancePath+"/run/interruption",schemaPath:"#/properties/run/properties/interruption/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -4613,9 +5300,9 @@ vErrors.push(err65);
 }
 errors++;
 }
-if((typeof data26 == "number") && (isFinite(data26))){
-if(data26 > 2147483647 || isNaN(data26)){
-const err66 = {instancePath:instancePath+"/run/seed",schemaPath:"#/properties/run/properties/seed/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+}
+else {
+const err66 = {instancePath:instancePath+"/run/interruption",schemaPath:"#/properties/run/properties/interruption/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -4624,8 +5311,11 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(data26 < 0 || isNaN(data26)){
-const err67 = {instancePath:instancePath+"/run/seed",schemaPath:"#/properties/run/properties/seed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data21.seed !== undefined){
+let data27 = data21.seed;
+if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
+const err67 = {instancePath:instancePath+"/run/seed",schemaPath:"#/properties/run/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -4634,13 +5324,9 @@ vErrors.push(err67);
 }
 errors++;
 }
-}
-}
-if(data20.replay !== undefined){
-let data27 = data20.replay;
-if(typeof data27 === "string"){
-if(func2(data27) < 1){
-const err68 = {instancePath:instancePath+"/run/replay",schemaPath:"#/properties/run/properties/replay/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 > 2147483647 || isNaN(data27)){
+const err68 = {instancePath:instancePath+"/run/seed",schemaPath:"#/properties/run/properties/seed/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -4649,9 +5335,8 @@ vErrors.push(err68);
 }
 errors++;
 }
-}
-else {
-const err69 = {instancePath:instancePath+"/run/replay",schemaPath:"#/properties/run/properties/replay/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data27 < 0 || isNaN(data27)){
+const err69 = {instancePath:instancePath+"/run/seed",schemaPath:"#/properties/run/properties/seed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -4661,13 +5346,12 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data20.configuration !== undefined){
-let data28 = data20.configuration;
-if(data28 && typeof data28 == "object" && !Array.isArray(data28)){
-for(const key6 in data28){
-let data29 = data28[key6];
-if(((typeof data29 !== "string") && (!((typeof data29 == "number") && (isFinite(data29))))) && (typeof data29 !== "boolean")){
-const err70 = {instancePath:instancePath+"/run/configuration/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/run/properties/configuration/additionalProperties/type",keyword:"type",params:{type: schema31.properties.run.properties.configuration.additionalProperties.type},message:"must be string,number,boolean"};
+}
+if(data21.replay !== undefined){
+let data28 = data21.replay;
+if(typeof data28 === "string"){
+if(func2(data28) < 1){
+const err70 = {instancePath:instancePath+"/run/replay",schemaPath:"#/properties/run/properties/replay/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -4677,9 +5361,8 @@ vErrors.push(err70);
 errors++;
 }
 }
-}
 else {
-const err71 = {instancePath:instancePath+"/run/configuration",schemaPath:"#/properties/run/properties/configuration/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err71 = {instancePath:instancePath+"/run/replay",schemaPath:"#/properties/run/properties/replay/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -4689,9 +5372,13 @@ vErrors.push(err71);
 errors++;
 }
 }
-}
-else {
-const err72 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data21.configuration !== undefined){
+let data29 = data21.configuration;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+for(const key6 in data29){
+let data30 = data29[key6];
+if(((typeof data30 !== "string") && (!((typeof data30 == "number") && (isFinite(data30))))) && (typeof data30 !== "boolean")){
+const err72 = {instancePath:instancePath+"/run/configuration/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/run/properties/configuration/additionalProperties/type",keyword:"type",params:{type: schema31.properties.run.properties.configuration.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -4701,11 +5388,9 @@ vErrors.push(err72);
 errors++;
 }
 }
-if(data.summary !== undefined){
-let data30 = data.summary;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-if(data30.rules === undefined){
-const err73 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "rules"},message:"must have required property '"+"rules"+"'"};
+}
+else {
+const err73 = {instancePath:instancePath+"/run/configuration",schemaPath:"#/properties/run/properties/configuration/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -4714,8 +5399,10 @@ vErrors.push(err73);
 }
 errors++;
 }
-if(data30.bySurface === undefined){
-const err74 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "bySurface"},message:"must have required property '"+"bySurface"+"'"};
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -4724,8 +5411,12 @@ vErrors.push(err74);
 }
 errors++;
 }
-if(data30.byLevel === undefined){
-const err75 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "byLevel"},message:"must have required property '"+"byLevel"+"'"};
+}
+if(data.summary !== undefined){
+let data31 = data.summary;
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(data31.rules === undefined){
+const err75 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "rules"},message:"must have required property '"+"rules"+"'"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -4734,8 +5425,8 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(data30.tests === undefined){
-const err76 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'"};
+if(data31.bySurface === undefined){
+const err76 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "bySurface"},message:"must have required property '"+"bySurface"+"'"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -4744,8 +5435,8 @@ vErrors.push(err76);
 }
 errors++;
 }
-if(data30.conformant === undefined){
-const err77 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "conformant"},message:"must have required property '"+"conformant"+"'"};
+if(data31.byLevel === undefined){
+const err77 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "byLevel"},message:"must have required property '"+"byLevel"+"'"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -4754,9 +5445,8 @@ vErrors.push(err77);
 }
 errors++;
 }
-for(const key7 in data30){
-if(!(((((key7 === "rules") || (key7 === "bySurface")) || (key7 === "byLevel")) || (key7 === "tests")) || (key7 === "conformant"))){
-const err78 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+if(data31.tests === undefined){
+const err78 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -4765,25 +5455,8 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-if(data30.rules !== undefined){
-if(!(validate21(data30.rules, {instancePath:instancePath+"/summary/rules",parentData:data30,parentDataProperty:"rules",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-errors = vErrors.length;
-}
-}
-if(data30.bySurface !== undefined){
-let data32 = data30.bySurface;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-for(const key8 in data32){
-if(!(validate21(data32[key8], {instancePath:instancePath+"/summary/bySurface/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data32,parentDataProperty:key8,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err79 = {instancePath:instancePath+"/summary/bySurface",schemaPath:"#/properties/summary/properties/bySurface/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data31.conformant === undefined){
+const err79 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "conformant"},message:"must have required property '"+"conformant"+"'"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -4792,19 +5465,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
-if(data30.byLevel !== undefined){
-let data34 = data30.byLevel;
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-for(const key9 in data34){
-if(!(validate21(data34[key9], {instancePath:instancePath+"/summary/byLevel/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data34,parentDataProperty:key9,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err80 = {instancePath:instancePath+"/summary/byLevel",schemaPath:"#/properties/summary/properties/byLevel/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key7 in data31){
+if(!(((((key7 === "rules") || (key7 === "bySurface")) || (key7 === "byLevel")) || (key7 === "tests")) || (key7 === "conformant"))){
+const err80 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -4814,11 +5477,24 @@ vErrors.push(err80);
 errors++;
 }
 }
-if(data30.tests !== undefined){
-let data36 = data30.tests;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-if(data36.total === undefined){
-const err81 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+if(data31.rules !== undefined){
+if(!(validate21(data31.rules, {instancePath:instancePath+"/summary/rules",parentData:data31,parentDataProperty:"rules",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+if(data31.bySurface !== undefined){
+let data33 = data31.bySurface;
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+for(const key8 in data33){
+if(!(validate21(data33[key8], {instancePath:instancePath+"/summary/bySurface/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data33,parentDataProperty:key8,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err81 = {instancePath:instancePath+"/summary/bySurface",schemaPath:"#/properties/summary/properties/bySurface/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -4827,8 +5503,19 @@ vErrors.push(err81);
 }
 errors++;
 }
-if(data36.passed === undefined){
-const err82 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "passed"},message:"must have required property '"+"passed"+"'"};
+}
+if(data31.byLevel !== undefined){
+let data35 = data31.byLevel;
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+for(const key9 in data35){
+if(!(validate21(data35[key9], {instancePath:instancePath+"/summary/byLevel/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data35,parentDataProperty:key9,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err82 = {instancePath:instancePath+"/summary/byLevel",schemaPath:"#/properties/summary/properties/byLevel/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -4837,8 +5524,12 @@ vErrors.push(err82);
 }
 errors++;
 }
-if(data36.failed === undefined){
-const err83 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "failed"},message:"must have required property '"+"failed"+"'"};
+}
+if(data31.tests !== undefined){
+let data37 = data31.tests;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+if(data37.total === undefined){
+const err83 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -4847,8 +5538,8 @@ vErrors.push(err83);
 }
 errors++;
 }
-if(data36.skipped === undefined){
-const err84 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "skipped"},message:"must have required property '"+"skipped"+"'"};
+if(data37.passed === undefined){
+const err84 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "passed"},message:"must have required property '"+"passed"+"'"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -4857,8 +5548,8 @@ vErrors.push(err84);
 }
 errors++;
 }
-if(data36.interrupted === undefined){
-const err85 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "interrupted"},message:"must have required property '"+"interrupted"+"'"};
+if(data37.failed === undefined){
+const err85 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "failed"},message:"must have required property '"+"failed"+"'"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -4867,8 +5558,8 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(data36.notRun === undefined){
-const err86 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "notRun"},message:"must have required property '"+"notRun"+"'"};
+if(data37.skipped === undefined){
+const err86 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "skipped"},message:"must have required property '"+"skipped"+"'"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -4877,9 +5568,8 @@ vErrors.push(err86);
 }
 errors++;
 }
-for(const key10 in data36){
-if(!((((((key10 === "total") || (key10 === "passed")) || (key10 === "failed")) || (key10 === "skipped")) || (key10 === "interrupted")) || (key10 === "notRun"))){
-const err87 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(data37.interrupted === undefined){
+const err87 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "interrupted"},message:"must have required property '"+"interrupted"+"'"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -4888,11 +5578,8 @@ vErrors.push(err87);
 }
 errors++;
 }
-}
-if(data36.total !== undefined){
-let data37 = data36.total;
-if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
-const err88 = {instancePath:instancePath+"/summary/tests/total",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data37.notRun === undefined){
+const err88 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "notRun"},message:"must have required property '"+"notRun"+"'"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -4901,9 +5588,9 @@ vErrors.push(err88);
 }
 errors++;
 }
-if((typeof data37 == "number") && (isFinite(data37))){
-if(data37 < 0 || isNaN(data37)){
-const err89 = {instancePath:instancePath+"/summary/tests/total",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key10 in data37){
+if(!((((((key10 === "total") || (key10 === "passed")) || (key10 === "failed")) || (key10 === "skipped")) || (key10 === "interrupted")) || (key10 === "notRun"))){
+const err89 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -4913,11 +5600,10 @@ vErrors.push(err89);
 errors++;
 }
 }
-}
-if(data36.passed !== undefined){
-let data38 = data36.passed;
+if(data37.total !== undefined){
+let data38 = data37.total;
 if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
-const err90 = {instancePath:instancePath+"/summary/tests/passed",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err90 = {instancePath:instancePath+"/summary/tests/total",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -4928,7 +5614,7 @@ errors++;
 }
 if((typeof data38 == "number") && (isFinite(data38))){
 if(data38 < 0 || isNaN(data38)){
-const err91 = {instancePath:instancePath+"/summary/tests/passed",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err91 = {instancePath:instancePath+"/summary/tests/total",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -4939,10 +5625,10 @@ errors++;
 }
 }
 }
-if(data36.failed !== undefined){
-let data39 = data36.failed;
+if(data37.passed !== undefined){
+let data39 = data37.passed;
 if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
-const err92 = {instancePath:instancePath+"/summary/tests/failed",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err92 = {instancePath:instancePath+"/summary/tests/passed",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -4953,7 +5639,7 @@ errors++;
 }
 if((typeof data39 == "number") && (isFinite(data39))){
 if(data39 < 0 || isNaN(data39)){
-const err93 = {instancePath:instancePath+"/summary/tests/failed",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err93 = {instancePath:instancePath+"/summary/tests/passed",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -4964,10 +5650,10 @@ errors++;
 }
 }
 }
-if(data36.skipped !== undefined){
-let data40 = data36.skipped;
+if(data37.failed !== undefined){
+let data40 = data37.failed;
 if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
-const err94 = {instancePath:instancePath+"/summary/tests/skipped",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err94 = {instancePath:instancePath+"/summary/tests/failed",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -4978,7 +5664,7 @@ errors++;
 }
 if((typeof data40 == "number") && (isFinite(data40))){
 if(data40 < 0 || isNaN(data40)){
-const err95 = {instancePath:instancePath+"/summary/tests/skipped",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err95 = {instancePath:instancePath+"/summary/tests/failed",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -4989,10 +5675,10 @@ errors++;
 }
 }
 }
-if(data36.interrupted !== undefined){
-let data41 = data36.interrupted;
+if(data37.skipped !== undefined){
+let data41 = data37.skipped;
 if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
-const err96 = {instancePath:instancePath+"/summary/tests/interrupted",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err96 = {instancePath:instancePath+"/summary/tests/skipped",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -5003,7 +5689,7 @@ errors++;
 }
 if((typeof data41 == "number") && (isFinite(data41))){
 if(data41 < 0 || isNaN(data41)){
-const err97 = {instancePath:instancePath+"/summary/tests/interrupted",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err97 = {instancePath:instancePath+"/summary/tests/skipped",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -5014,10 +5700,10 @@ errors++;
 }
 }
 }
-if(data36.notRun !== undefined){
-let data42 = data36.notRun;
+if(data37.interrupted !== undefined){
+let data42 = data37.interrupted;
 if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
-const err98 = {instancePath:instancePath+"/summary/tests/notRun",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err98 = {instancePath:instancePath+"/summary/tests/interrupted",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -5028,7 +5714,7 @@ errors++;
 }
 if((typeof data42 == "number") && (isFinite(data42))){
 if(data42 < 0 || isNaN(data42)){
-const err99 = {instancePath:instancePath+"/summary/tests/notRun",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err99 = {instancePath:instancePath+"/summary/tests/interrupted",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -5039,9 +5725,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err100 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data37.notRun !== undefined){
+let data43 = data37.notRun;
+if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
+const err100 = {instancePath:instancePath+"/summary/tests/notRun",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -5050,10 +5737,9 @@ vErrors.push(err100);
 }
 errors++;
 }
-}
-if(data30.conformant !== undefined){
-if(typeof data30.conformant !== "boolean"){
-const err101 = {instancePath:instancePath+"/summary/conformant",schemaPath:"#/properties/summary/properties/conformant/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if((typeof data43 == "number") && (isFinite(data43))){
+if(data43 < 0 || isNaN(data43)){
+const err101 = {instancePath:instancePath+"/summary/tests/notRun",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -5064,8 +5750,9 @@ errors++;
 }
 }
 }
+}
 else {
-const err102 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err102 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -5075,19 +5762,9 @@ vErrors.push(err102);
 errors++;
 }
 }
-if(data.rules !== undefined){
-let data44 = data.rules;
-if(Array.isArray(data44)){
-const len1 = data44.length;
-for(let i1=0; i1<len1; i1++){
-if(!(validate25(data44[i1], {instancePath:instancePath+"/rules/" + i1,parentData:data44,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err103 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data31.conformant !== undefined){
+if(typeof data31.conformant !== "boolean"){
+const err103 = {instancePath:instancePath+"/summary/conformant",schemaPath:"#/properties/summary/properties/conformant/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -5097,24 +5774,58 @@ vErrors.push(err103);
 errors++;
 }
 }
+}
+else {
+const err104 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+if(data.rules !== undefined){
+let data45 = data.rules;
+if(Array.isArray(data45)){
+const len1 = data45.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate25(data45[i1], {instancePath:instancePath+"/rules/" + i1,parentData:data45,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err105 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
 if(data.tests !== undefined){
-let data46 = data.tests;
-if(Array.isArray(data46)){
-const len2 = data46.length;
+let data47 = data.tests;
+if(Array.isArray(data47)){
+const len2 = data47.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate27(data46[i2], {instancePath:instancePath+"/tests/" + i2,parentData:data46,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if(!(validate27(data47[i2], {instancePath:instancePath+"/tests/" + i2,parentData:data47,parentDataProperty:i2,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err104 = {instancePath:instancePath+"/tests",schemaPath:"#/properties/tests/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err106 = {instancePath:instancePath+"/tests",schemaPath:"#/properties/tests/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err104];
+vErrors = [err106];
 }
 else {
-vErrors.push(err104);
+vErrors.push(err106);
 }
 errors++;
 }
@@ -5132,30 +5843,10 @@ errors = vErrors.length;
 }
 }
 if(data.detection !== undefined){
-let data50 = data.detection;
-if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
-if(data50.generatedAt === undefined){
-const err105 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "generatedAt"},message:"must have required property '"+"generatedAt"+"'"};
-if(vErrors === null){
-vErrors = [err105];
-}
-else {
-vErrors.push(err105);
-}
-errors++;
-}
-if(data50.faults === undefined){
-const err106 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "faults"},message:"must have required property '"+"faults"+"'"};
-if(vErrors === null){
-vErrors = [err106];
-}
-else {
-vErrors.push(err106);
-}
-errors++;
-}
-if(data50.detected === undefined){
-const err107 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "detected"},message:"must have required property '"+"detected"+"'"};
+let data51 = data.detection;
+if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
+if(data51.generatedAt === undefined){
+const err107 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "generatedAt"},message:"must have required property '"+"generatedAt"+"'"};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -5164,8 +5855,8 @@ vErrors.push(err107);
 }
 errors++;
 }
-if(data50.rows === undefined){
-const err108 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'"};
+if(data51.faults === undefined){
+const err108 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "faults"},message:"must have required property '"+"faults"+"'"};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -5174,9 +5865,8 @@ vErrors.push(err108);
 }
 errors++;
 }
-for(const key11 in data50){
-if(!(((((key11 === "generatedAt") || (key11 === "faults")) || (key11 === "detected")) || (key11 === "rows")) || (key11 === "overLimit"))){
-const err109 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+if(data51.detected === undefined){
+const err109 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "detected"},message:"must have required property '"+"detected"+"'"};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -5185,12 +5875,8 @@ vErrors.push(err109);
 }
 errors++;
 }
-}
-if(data50.generatedAt !== undefined){
-let data51 = data50.generatedAt;
-if(typeof data51 === "string"){
-if(!(formats0.validate(data51))){
-const err110 = {instancePath:instancePath+"/detection/generatedAt",schemaPath:"#/$defs/detectionSection/properties/generatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(data51.rows === undefined){
+const err110 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'"};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -5199,9 +5885,9 @@ vErrors.push(err110);
 }
 errors++;
 }
-}
-else {
-const err111 = {instancePath:instancePath+"/detection/generatedAt",schemaPath:"#/$defs/detectionSection/properties/generatedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key11 in data51){
+if(!(((((key11 === "generatedAt") || (key11 === "faults")) || (key11 === "detected")) || (key11 === "rows")) || (key11 === "overLimit"))){
+const err111 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -5211,10 +5897,11 @@ vErrors.push(err111);
 errors++;
 }
 }
-if(data50.faults !== undefined){
-let data52 = data50.faults;
-if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
-const err112 = {instancePath:instancePath+"/detection/faults",schemaPath:"#/$defs/detectionSection/properties/faults/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data51.generatedAt !== undefined){
+let data52 = data51.generatedAt;
+if(typeof data52 === "string"){
+if(!(formats0.validate(data52))){
+const err112 = {instancePath:instancePath+"/detection/generatedAt",schemaPath:"#/$defs/detectionSection/properties/generatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -5223,9 +5910,9 @@ vErrors.push(err112);
 }
 errors++;
 }
-if((typeof data52 == "number") && (isFinite(data52))){
-if(data52 < 0 || isNaN(data52)){
-const err113 = {instancePath:instancePath+"/detection/faults",schemaPath:"#/$defs/detectionSection/properties/faults/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err113 = {instancePath:instancePath+"/detection/generatedAt",schemaPath:"#/$defs/detectionSection/properties/generatedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -5235,11 +5922,10 @@ vErrors.push(err113);
 errors++;
 }
 }
-}
-if(data50.detected !== undefined){
-let data53 = data50.detected;
+if(data51.faults !== undefined){
+let data53 = data51.faults;
 if(!(((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53))) && (isFinite(data53)))){
-const err114 = {instancePath:instancePath+"/detection/detected",schemaPath:"#/$defs/detectionSection/properties/detected/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err114 = {instancePath:instancePath+"/detection/faults",schemaPath:"#/$defs/detectionSection/properties/faults/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -5250,7 +5936,7 @@ errors++;
 }
 if((typeof data53 == "number") && (isFinite(data53))){
 if(data53 < 0 || isNaN(data53)){
-const err115 = {instancePath:instancePath+"/detection/detected",schemaPath:"#/$defs/detectionSection/properties/detected/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err115 = {instancePath:instancePath+"/detection/faults",schemaPath:"#/$defs/detectionSection/properties/faults/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -5261,15 +5947,10 @@ errors++;
 }
 }
 }
-if(data50.rows !== undefined){
-let data54 = data50.rows;
-if(Array.isArray(data54)){
-const len3 = data54.length;
-for(let i3=0; i3<len3; i3++){
-let data55 = data54[i3];
-if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
-if(data55.fault === undefined){
-const err116 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "fault"},message:"must have required property '"+"fault"+"'"};
+if(data51.detected !== undefined){
+let data54 = data51.detected;
+if(!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))){
+const err116 = {instancePath:instancePath+"/detection/detected",schemaPath:"#/$defs/detectionSection/properties/detected/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -5278,8 +5959,9 @@ vErrors.push(err116);
 }
 errors++;
 }
-if(data55.rule === undefined){
-const err117 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'"};
+if((typeof data54 == "number") && (isFinite(data54))){
+if(data54 < 0 || isNaN(data54)){
+const err117 = {instancePath:instancePath+"/detection/detected",schemaPath:"#/$defs/detectionSection/properties/detected/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -5288,8 +5970,17 @@ vErrors.push(err117);
 }
 errors++;
 }
-if(data55.description === undefined){
-const err118 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
+}
+}
+if(data51.rows !== undefined){
+let data55 = data51.rows;
+if(Array.isArray(data55)){
+const len3 = data55.length;
+for(let i3=0; i3<len3; i3++){
+let data56 = data55[i3];
+if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
+if(data56.fault === undefined){
+const err118 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "fault"},message:"must have required property '"+"fault"+"'"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -5298,8 +5989,8 @@ vErrors.push(err118);
 }
 errors++;
 }
-if(data55.detection === undefined){
-const err119 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "detection"},message:"must have required property '"+"detection"+"'"};
+if(data56.rule === undefined){
+const err119 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -5308,8 +5999,8 @@ vErrors.push(err119);
 }
 errors++;
 }
-if(data55.tests === undefined){
-const err120 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'"};
+if(data56.description === undefined){
+const err120 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -5318,8 +6009,8 @@ vErrors.push(err120);
 }
 errors++;
 }
-if(data55.failedTests === undefined){
-const err121 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedTests"},message:"must have required property '"+"failedTests"+"'"};
+if(data56.detection === undefined){
+const err121 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "detection"},message:"must have required property '"+"detection"+"'"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -5328,8 +6019,8 @@ vErrors.push(err121);
 }
 errors++;
 }
-if(data55.failedRules === undefined){
-const err122 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedRules"},message:"must have required property '"+"failedRules"+"'"};
+if(data56.tests === undefined){
+const err122 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -5338,9 +6029,8 @@ vErrors.push(err122);
 }
 errors++;
 }
-for(const key12 in data55){
-if(!(func1.call(schema65.properties.rows.items.properties, key12))){
-const err123 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+if(data56.failedTests === undefined){
+const err123 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedTests"},message:"must have required property '"+"failedTests"+"'"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -5349,10 +6039,8 @@ vErrors.push(err123);
 }
 errors++;
 }
-}
-if(data55.fault !== undefined){
-if(typeof data55.fault !== "string"){
-const err124 = {instancePath:instancePath+"/detection/rows/" + i3+"/fault",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/fault/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data56.failedRules === undefined){
+const err124 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedRules"},message:"must have required property '"+"failedRules"+"'"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -5361,10 +6049,9 @@ vErrors.push(err124);
 }
 errors++;
 }
-}
-if(data55.rule !== undefined){
-if(typeof data55.rule !== "string"){
-const err125 = {instancePath:instancePath+"/detection/rows/" + i3+"/rule",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key12 in data56){
+if(!(func1.call(schema65.properties.rows.items.properties, key12))){
+const err125 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -5374,9 +6061,9 @@ vErrors.push(err125);
 errors++;
 }
 }
-if(data55.description !== undefined){
-if(typeof data55.description !== "string"){
-const err126 = {instancePath:instancePath+"/detection/rows/" + i3+"/description",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data56.fault !== undefined){
+if(typeof data56.fault !== "string"){
+const err126 = {instancePath:instancePath+"/detection/rows/" + i3+"/fault",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/fault/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -5386,10 +6073,9 @@ vErrors.push(err126);
 errors++;
 }
 }
-if(data55.detection !== undefined){
-let data59 = data55.detection;
-if(!((((data59 === "detected") || (data59 === "other-rule")) || (data59 === "missed")) || (data59 === "no-tests"))){
-const err127 = {instancePath:instancePath+"/detection/rows/" + i3+"/detection",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/detection/enum",keyword:"enum",params:{allowedValues: schema65.properties.rows.items.properties.detection.enum},message:"must be equal to one of the allowed values"};
+if(data56.rule !== undefined){
+if(typeof data56.rule !== "string"){
+const err127 = {instancePath:instancePath+"/detection/rows/" + i3+"/rule",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -5399,10 +6085,9 @@ vErrors.push(err127);
 errors++;
 }
 }
-if(data55.tests !== undefined){
-let data60 = data55.tests;
-if(!(((typeof data60 == "number") && (!(data60 % 1) && !isNaN(data60))) && (isFinite(data60)))){
-const err128 = {instancePath:instancePath+"/detection/rows/" + i3+"/tests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/tests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data56.description !== undefined){
+if(typeof data56.description !== "string"){
+const err128 = {instancePath:instancePath+"/detection/rows/" + i3+"/description",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -5411,9 +6096,11 @@ vErrors.push(err128);
 }
 errors++;
 }
-if((typeof data60 == "number") && (isFinite(data60))){
-if(data60 < 0 || isNaN(data60)){
-const err129 = {instancePath:instancePath+"/detection/rows/" + i3+"/tests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/tests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data56.detection !== undefined){
+let data60 = data56.detection;
+if(!((((data60 === "detected") || (data60 === "other-rule")) || (data60 === "missed")) || (data60 === "no-tests"))){
+const err129 = {instancePath:instancePath+"/detection/rows/" + i3+"/detection",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/detection/enum",keyword:"enum",params:{allowedValues: schema65.properties.rows.items.properties.detection.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -5423,11 +6110,10 @@ vErrors.push(err129);
 errors++;
 }
 }
-}
-if(data55.failedTests !== undefined){
-let data61 = data55.failedTests;
+if(data56.tests !== undefined){
+let data61 = data56.tests;
 if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
-const err130 = {instancePath:instancePath+"/detection/rows/" + i3+"/failedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err130 = {instancePath:instancePath+"/detection/rows/" + i3+"/tests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/tests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -5438,7 +6124,7 @@ errors++;
 }
 if((typeof data61 == "number") && (isFinite(data61))){
 if(data61 < 0 || isNaN(data61)){
-const err131 = {instancePath:instancePath+"/detection/rows/" + i3+"/failedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err131 = {instancePath:instancePath+"/detection/rows/" + i3+"/tests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/tests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -5449,13 +6135,10 @@ errors++;
 }
 }
 }
-if(data55.failedRules !== undefined){
-let data62 = data55.failedRules;
-if(Array.isArray(data62)){
-const len4 = data62.length;
-for(let i4=0; i4<len4; i4++){
-if(typeof data62[i4] !== "string"){
-const err132 = {instancePath:instancePath+"/detection/rows/" + i3+"/failedRules/" + i4,schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedRules/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data56.failedTests !== undefined){
+let data62 = data56.failedTests;
+if(!(((typeof data62 == "number") && (!(data62 % 1) && !isNaN(data62))) && (isFinite(data62)))){
+const err132 = {instancePath:instancePath+"/detection/rows/" + i3+"/failedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -5464,10 +6147,9 @@ vErrors.push(err132);
 }
 errors++;
 }
-}
-}
-else {
-const err133 = {instancePath:instancePath+"/detection/rows/" + i3+"/failedRules",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedRules/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data62 == "number") && (isFinite(data62))){
+if(data62 < 0 || isNaN(data62)){
+const err133 = {instancePath:instancePath+"/detection/rows/" + i3+"/failedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -5477,9 +6159,14 @@ vErrors.push(err133);
 errors++;
 }
 }
-if(data55.witness !== undefined){
-if(typeof data55.witness !== "string"){
-const err134 = {instancePath:instancePath+"/detection/rows/" + i3+"/witness",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/witness/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data56.failedRules !== undefined){
+let data63 = data56.failedRules;
+if(Array.isArray(data63)){
+const len4 = data63.length;
+for(let i4=0; i4<len4; i4++){
+if(typeof data63[i4] !== "string"){
+const err134 = {instancePath:instancePath+"/detection/rows/" + i3+"/failedRules/" + i4,schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedRules/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -5489,10 +6176,9 @@ vErrors.push(err134);
 errors++;
 }
 }
-if(data55.failedMust !== undefined){
-let data65 = data55.failedMust;
-if(!(((typeof data65 == "number") && (!(data65 % 1) && !isNaN(data65))) && (isFinite(data65)))){
-const err135 = {instancePath:instancePath+"/detection/rows/" + i3+"/failedMust",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedMust/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err135 = {instancePath:instancePath+"/detection/rows/" + i3+"/failedRules",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedRules/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -5501,9 +6187,10 @@ vErrors.push(err135);
 }
 errors++;
 }
-if((typeof data65 == "number") && (isFinite(data65))){
-if(data65 < 0 || isNaN(data65)){
-const err136 = {instancePath:instancePath+"/detection/rows/" + i3+"/failedMust",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedMust/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data56.witness !== undefined){
+if(typeof data56.witness !== "string"){
+const err136 = {instancePath:instancePath+"/detection/rows/" + i3+"/witness",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/witness/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -5513,11 +6200,10 @@ vErrors.push(err136);
 errors++;
 }
 }
-}
-if(data55.blockedTests !== undefined){
-let data66 = data55.blockedTests;
+if(data56.failedMust !== undefined){
+let data66 = data56.failedMust;
 if(!(((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66))) && (isFinite(data66)))){
-const err137 = {instancePath:instancePath+"/detection/rows/" + i3+"/blockedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/blockedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err137 = {instancePath:instancePath+"/detection/rows/" + i3+"/failedMust",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedMust/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -5528,7 +6214,7 @@ errors++;
 }
 if((typeof data66 == "number") && (isFinite(data66))){
 if(data66 < 0 || isNaN(data66)){
-const err138 = {instancePath:instancePath+"/detection/rows/" + i3+"/blockedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/blockedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err138 = {instancePath:instancePath+"/detection/rows/" + i3+"/failedMust",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedMust/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -5539,9 +6225,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err139 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data56.blockedTests !== undefined){
+let data67 = data56.blockedTests;
+if(!(((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67))) && (isFinite(data67)))){
+const err139 = {instancePath:instancePath+"/detection/rows/" + i3+"/blockedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/blockedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -5550,10 +6237,9 @@ vErrors.push(err139);
 }
 errors++;
 }
-}
-}
-else {
-const err140 = {instancePath:instancePath+"/detection/rows",schemaPath:"#/$defs/detectionSection/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data67 == "number") && (isFinite(data67))){
+if(data67 < 0 || isNaN(data67)){
+const err140 = {instancePath:instancePath+"/detection/rows/" + i3+"/blockedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/blockedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -5563,10 +6249,10 @@ vErrors.push(err140);
 errors++;
 }
 }
-if(data50.overLimit !== undefined){
-let data67 = data50.overLimit;
-if(!(((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67))) && (isFinite(data67)))){
-const err141 = {instancePath:instancePath+"/detection/overLimit",schemaPath:"#/$defs/detectionSection/properties/overLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err141 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -5575,9 +6261,10 @@ vErrors.push(err141);
 }
 errors++;
 }
-if((typeof data67 == "number") && (isFinite(data67))){
-if(data67 < 0 || isNaN(data67)){
-const err142 = {instancePath:instancePath+"/detection/overLimit",schemaPath:"#/$defs/detectionSection/properties/overLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err142 = {instancePath:instancePath+"/detection/rows",schemaPath:"#/$defs/detectionSection/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -5587,10 +6274,10 @@ vErrors.push(err142);
 errors++;
 }
 }
-}
-}
-else {
-const err143 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data51.overLimit !== undefined){
+let data68 = data51.overLimit;
+if(!(((typeof data68 == "number") && (!(data68 % 1) && !isNaN(data68))) && (isFinite(data68)))){
+const err143 = {instancePath:instancePath+"/detection/overLimit",schemaPath:"#/$defs/detectionSection/properties/overLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -5599,12 +6286,9 @@ vErrors.push(err143);
 }
 errors++;
 }
-}
-if(data.blastRadius !== undefined){
-let data68 = data.blastRadius;
-if(data68 && typeof data68 == "object" && !Array.isArray(data68)){
-if(data68.generatedAt === undefined){
-const err144 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "generatedAt"},message:"must have required property '"+"generatedAt"+"'"};
+if((typeof data68 == "number") && (isFinite(data68))){
+if(data68 < 0 || isNaN(data68)){
+const err144 = {instancePath:instancePath+"/detection/overLimit",schemaPath:"#/$defs/detectionSection/properties/overLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -5613,8 +6297,11 @@ vErrors.push(err144);
 }
 errors++;
 }
-if(data68.durationMs === undefined){
-const err145 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
+}
+}
+}
+else {
+const err145 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -5623,8 +6310,12 @@ vErrors.push(err145);
 }
 errors++;
 }
-if(data68.faults === undefined){
-const err146 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "faults"},message:"must have required property '"+"faults"+"'"};
+}
+if(data.blastRadius !== undefined){
+let data69 = data.blastRadius;
+if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
+if(data69.generatedAt === undefined){
+const err146 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "generatedAt"},message:"must have required property '"+"generatedAt"+"'"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -5633,8 +6324,8 @@ vErrors.push(err146);
 }
 errors++;
 }
-if(data68.limit === undefined){
-const err147 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'"};
+if(data69.durationMs === undefined){
+const err147 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -5643,8 +6334,8 @@ vErrors.push(err147);
 }
 errors++;
 }
-if(data68.median === undefined){
-const err148 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "median"},message:"must have required property '"+"median"+"'"};
+if(data69.faults === undefined){
+const err148 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "faults"},message:"must have required property '"+"faults"+"'"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -5653,8 +6344,8 @@ vErrors.push(err148);
 }
 errors++;
 }
-if(data68.max === undefined){
-const err149 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
+if(data69.limit === undefined){
+const err149 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -5663,8 +6354,8 @@ vErrors.push(err149);
 }
 errors++;
 }
-if(data68.missingOwnRule === undefined){
-const err150 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "missingOwnRule"},message:"must have required property '"+"missingOwnRule"+"'"};
+if(data69.median === undefined){
+const err150 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "median"},message:"must have required property '"+"median"+"'"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -5673,8 +6364,8 @@ vErrors.push(err150);
 }
 errors++;
 }
-if(data68.overLimit === undefined){
-const err151 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "overLimit"},message:"must have required property '"+"overLimit"+"'"};
+if(data69.max === undefined){
+const err151 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -5683,8 +6374,8 @@ vErrors.push(err151);
 }
 errors++;
 }
-if(data68.rows === undefined){
-const err152 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'"};
+if(data69.missingOwnRule === undefined){
+const err152 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "missingOwnRule"},message:"must have required property '"+"missingOwnRule"+"'"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -5693,9 +6384,8 @@ vErrors.push(err152);
 }
 errors++;
 }
-for(const key13 in data68){
-if(!(func1.call(schema66.properties, key13))){
-const err153 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+if(data69.overLimit === undefined){
+const err153 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "overLimit"},message:"must have required property '"+"overLimit"+"'"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -5704,12 +6394,8 @@ vErrors.push(err153);
 }
 errors++;
 }
-}
-if(data68.generatedAt !== undefined){
-let data69 = data68.generatedAt;
-if(typeof data69 === "string"){
-if(!(formats0.validate(data69))){
-const err154 = {instancePath:instancePath+"/blastRadius/generatedAt",schemaPath:"#/$defs/blastRadiusSection/properties/generatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+if(data69.rows === undefined){
+const err154 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -5718,9 +6404,9 @@ vErrors.push(err154);
 }
 errors++;
 }
-}
-else {
-const err155 = {instancePath:instancePath+"/blastRadius/generatedAt",schemaPath:"#/$defs/blastRadiusSection/properties/generatedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key13 in data69){
+if(!(func1.call(schema66.properties, key13))){
+const err155 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -5730,10 +6416,11 @@ vErrors.push(err155);
 errors++;
 }
 }
-if(data68.durationMs !== undefined){
-let data70 = data68.durationMs;
-if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
-const err156 = {instancePath:instancePath+"/blastRadius/durationMs",schemaPath:"#/$defs/blastRadiusSection/properties/durationMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data69.generatedAt !== undefined){
+let data70 = data69.generatedAt;
+if(typeof data70 === "string"){
+if(!(formats0.validate(data70))){
+const err156 = {instancePath:instancePath+"/blastRadius/generatedAt",schemaPath:"#/$defs/blastRadiusSection/properties/generatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -5742,9 +6429,9 @@ vErrors.push(err156);
 }
 errors++;
 }
-if((typeof data70 == "number") && (isFinite(data70))){
-if(data70 < 0 || isNaN(data70)){
-const err157 = {instancePath:instancePath+"/blastRadius/durationMs",schemaPath:"#/$defs/blastRadiusSection/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err157 = {instancePath:instancePath+"/blastRadius/generatedAt",schemaPath:"#/$defs/blastRadiusSection/properties/generatedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -5754,11 +6441,10 @@ vErrors.push(err157);
 errors++;
 }
 }
-}
-if(data68.faults !== undefined){
-let data71 = data68.faults;
+if(data69.durationMs !== undefined){
+let data71 = data69.durationMs;
 if(!(((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71))) && (isFinite(data71)))){
-const err158 = {instancePath:instancePath+"/blastRadius/faults",schemaPath:"#/$defs/blastRadiusSection/properties/faults/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err158 = {instancePath:instancePath+"/blastRadius/durationMs",schemaPath:"#/$defs/blastRadiusSection/properties/durationMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -5769,7 +6455,7 @@ errors++;
 }
 if((typeof data71 == "number") && (isFinite(data71))){
 if(data71 < 0 || isNaN(data71)){
-const err159 = {instancePath:instancePath+"/blastRadius/faults",schemaPath:"#/$defs/blastRadiusSection/properties/faults/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err159 = {instancePath:instancePath+"/blastRadius/durationMs",schemaPath:"#/$defs/blastRadiusSection/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -5780,10 +6466,10 @@ errors++;
 }
 }
 }
-if(data68.limit !== undefined){
-let data72 = data68.limit;
+if(data69.faults !== undefined){
+let data72 = data69.faults;
 if(!(((typeof data72 == "number") && (!(data72 % 1) && !isNaN(data72))) && (isFinite(data72)))){
-const err160 = {instancePath:instancePath+"/blastRadius/limit",schemaPath:"#/$defs/blastRadiusSection/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err160 = {instancePath:instancePath+"/blastRadius/faults",schemaPath:"#/$defs/blastRadiusSection/properties/faults/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -5794,7 +6480,7 @@ errors++;
 }
 if((typeof data72 == "number") && (isFinite(data72))){
 if(data72 < 0 || isNaN(data72)){
-const err161 = {instancePath:instancePath+"/blastRadius/limit",schemaPath:"#/$defs/blastRadiusSection/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err161 = {instancePath:instancePath+"/blastRadius/faults",schemaPath:"#/$defs/blastRadiusSection/properties/faults/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -5805,11 +6491,10 @@ errors++;
 }
 }
 }
-if(data68.median !== undefined){
-let data73 = data68.median;
-if((typeof data73 == "number") && (isFinite(data73))){
-if(data73 < 0 || isNaN(data73)){
-const err162 = {instancePath:instancePath+"/blastRadius/median",schemaPath:"#/$defs/blastRadiusSection/properties/median/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data69.limit !== undefined){
+let data73 = data69.limit;
+if(!(((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73))) && (isFinite(data73)))){
+const err162 = {instancePath:instancePath+"/blastRadius/limit",schemaPath:"#/$defs/blastRadiusSection/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -5818,9 +6503,9 @@ vErrors.push(err162);
 }
 errors++;
 }
-}
-else {
-const err163 = {instancePath:instancePath+"/blastRadius/median",schemaPath:"#/$defs/blastRadiusSection/properties/median/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data73 == "number") && (isFinite(data73))){
+if(data73 < 0 || isNaN(data73)){
+const err163 = {instancePath:instancePath+"/blastRadius/limit",schemaPath:"#/$defs/blastRadiusSection/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -5830,10 +6515,12 @@ vErrors.push(err163);
 errors++;
 }
 }
-if(data68.max !== undefined){
-let data74 = data68.max;
-if(!(((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74))) && (isFinite(data74)))){
-const err164 = {instancePath:instancePath+"/blastRadius/max",schemaPath:"#/$defs/blastRadiusSection/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data69.median !== undefined){
+let data74 = data69.median;
+if((typeof data74 == "number") && (isFinite(data74))){
+if(data74 < 0 || isNaN(data74)){
+const err164 = {instancePath:instancePath+"/blastRadius/median",schemaPath:"#/$defs/blastRadiusSection/properties/median/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -5842,9 +6529,9 @@ vErrors.push(err164);
 }
 errors++;
 }
-if((typeof data74 == "number") && (isFinite(data74))){
-if(data74 < 0 || isNaN(data74)){
-const err165 = {instancePath:instancePath+"/blastRadius/max",schemaPath:"#/$defs/blastRadiusSection/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err165 = {instancePath:instancePath+"/blastRadius/median",schemaPath:"#/$defs/blastRadiusSection/properties/median/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -5854,11 +6541,10 @@ vErrors.push(err165);
 errors++;
 }
 }
-}
-if(data68.missingOwnRule !== undefined){
-let data75 = data68.missingOwnRule;
+if(data69.max !== undefined){
+let data75 = data69.max;
 if(!(((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75))) && (isFinite(data75)))){
-const err166 = {instancePath:instancePath+"/blastRadius/missingOwnRule",schemaPath:"#/$defs/blastRadiusSection/properties/missingOwnRule/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err166 = {instancePath:instancePath+"/blastRadius/max",schemaPath:"#/$defs/blastRadiusSection/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -5869,7 +6555,7 @@ errors++;
 }
 if((typeof data75 == "number") && (isFinite(data75))){
 if(data75 < 0 || isNaN(data75)){
-const err167 = {instancePath:instancePath+"/blastRadius/missingOwnRule",schemaPath:"#/$defs/blastRadiusSection/properties/missingOwnRule/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err167 = {instancePath:instancePath+"/blastRadius/max",schemaPath:"#/$defs/blastRadiusSection/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -5880,10 +6566,10 @@ errors++;
 }
 }
 }
-if(data68.overLimit !== undefined){
-let data76 = data68.overLimit;
+if(data69.missingOwnRule !== undefined){
+let data76 = data69.missingOwnRule;
 if(!(((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76))) && (isFinite(data76)))){
-const err168 = {instancePath:instancePath+"/blastRadius/overLimit",schemaPath:"#/$defs/blastRadiusSection/properties/overLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err168 = {instancePath:instancePath+"/blastRadius/missingOwnRule",schemaPath:"#/$defs/blastRadiusSection/properties/missingOwnRule/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -5894,7 +6580,7 @@ errors++;
 }
 if((typeof data76 == "number") && (isFinite(data76))){
 if(data76 < 0 || isNaN(data76)){
-const err169 = {instancePath:instancePath+"/blastRadius/overLimit",schemaPath:"#/$defs/blastRadiusSection/properties/overLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err169 = {instancePath:instancePath+"/blastRadius/missingOwnRule",schemaPath:"#/$defs/blastRadiusSection/properties/missingOwnRule/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -5905,15 +6591,10 @@ errors++;
 }
 }
 }
-if(data68.rows !== undefined){
-let data77 = data68.rows;
-if(Array.isArray(data77)){
-const len5 = data77.length;
-for(let i5=0; i5<len5; i5++){
-let data78 = data77[i5];
-if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
-if(data78.fault === undefined){
-const err170 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "fault"},message:"must have required property '"+"fault"+"'"};
+if(data69.overLimit !== undefined){
+let data77 = data69.overLimit;
+if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
+const err170 = {instancePath:instancePath+"/blastRadius/overLimit",schemaPath:"#/$defs/blastRadiusSection/properties/overLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -5922,8 +6603,9 @@ vErrors.push(err170);
 }
 errors++;
 }
-if(data78.rule === undefined){
-const err171 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'"};
+if((typeof data77 == "number") && (isFinite(data77))){
+if(data77 < 0 || isNaN(data77)){
+const err171 = {instancePath:instancePath+"/blastRadius/overLimit",schemaPath:"#/$defs/blastRadiusSection/properties/overLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -5932,8 +6614,17 @@ vErrors.push(err171);
 }
 errors++;
 }
-if(data78.failedMust === undefined){
-const err172 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedMust"},message:"must have required property '"+"failedMust"+"'"};
+}
+}
+if(data69.rows !== undefined){
+let data78 = data69.rows;
+if(Array.isArray(data78)){
+const len5 = data78.length;
+for(let i5=0; i5<len5; i5++){
+let data79 = data78[i5];
+if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
+if(data79.fault === undefined){
+const err172 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "fault"},message:"must have required property '"+"fault"+"'"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -5942,8 +6633,8 @@ vErrors.push(err172);
 }
 errors++;
 }
-if(data78.ownRule === undefined){
-const err173 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "ownRule"},message:"must have required property '"+"ownRule"+"'"};
+if(data79.rule === undefined){
+const err173 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -5952,8 +6643,8 @@ vErrors.push(err173);
 }
 errors++;
 }
-if(data78.tests === undefined){
-const err174 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'"};
+if(data79.failedMust === undefined){
+const err174 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedMust"},message:"must have required property '"+"failedMust"+"'"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -5962,8 +6653,8 @@ vErrors.push(err174);
 }
 errors++;
 }
-if(data78.failedTests === undefined){
-const err175 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedTests"},message:"must have required property '"+"failedTests"+"'"};
+if(data79.ownRule === undefined){
+const err175 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "ownRule"},message:"must have required property '"+"ownRule"+"'"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -5972,8 +6663,8 @@ vErrors.push(err175);
 }
 errors++;
 }
-if(data78.blockedTests === undefined){
-const err176 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "blockedTests"},message:"must have required property '"+"blockedTests"+"'"};
+if(data79.tests === undefined){
+const err176 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -5982,9 +6673,8 @@ vErrors.push(err176);
 }
 errors++;
 }
-for(const key14 in data78){
-if(!(((((((key14 === "fault") || (key14 === "rule")) || (key14 === "failedMust")) || (key14 === "ownRule")) || (key14 === "tests")) || (key14 === "failedTests")) || (key14 === "blockedTests"))){
-const err177 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+if(data79.failedTests === undefined){
+const err177 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedTests"},message:"must have required property '"+"failedTests"+"'"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -5993,10 +6683,8 @@ vErrors.push(err177);
 }
 errors++;
 }
-}
-if(data78.fault !== undefined){
-if(typeof data78.fault !== "string"){
-const err178 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/fault",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/fault/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data79.blockedTests === undefined){
+const err178 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "blockedTests"},message:"must have required property '"+"blockedTests"+"'"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -6005,10 +6693,9 @@ vErrors.push(err178);
 }
 errors++;
 }
-}
-if(data78.rule !== undefined){
-if(typeof data78.rule !== "string"){
-const err179 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/rule",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key14 in data79){
+if(!(((((((key14 === "fault") || (key14 === "rule")) || (key14 === "failedMust")) || (key14 === "ownRule")) || (key14 === "tests")) || (key14 === "failedTests")) || (key14 === "blockedTests"))){
+const err179 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -6018,13 +6705,9 @@ vErrors.push(err179);
 errors++;
 }
 }
-if(data78.failedMust !== undefined){
-let data81 = data78.failedMust;
-if(Array.isArray(data81)){
-const len6 = data81.length;
-for(let i6=0; i6<len6; i6++){
-if(typeof data81[i6] !== "string"){
-const err180 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/failedMust/" + i6,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedMust/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data79.fault !== undefined){
+if(typeof data79.fault !== "string"){
+const err180 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/fault",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/fault/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -6034,9 +6717,9 @@ vErrors.push(err180);
 errors++;
 }
 }
-}
-else {
-const err181 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/failedMust",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedMust/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data79.rule !== undefined){
+if(typeof data79.rule !== "string"){
+const err181 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/rule",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -6046,9 +6729,13 @@ vErrors.push(err181);
 errors++;
 }
 }
-if(data78.ownRule !== undefined){
-if(typeof data78.ownRule !== "boolean"){
-const err182 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/ownRule",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/ownRule/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data79.failedMust !== undefined){
+let data82 = data79.failedMust;
+if(Array.isArray(data82)){
+const len6 = data82.length;
+for(let i6=0; i6<len6; i6++){
+if(typeof data82[i6] !== "string"){
+const err182 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/failedMust/" + i6,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedMust/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -6058,10 +6745,9 @@ vErrors.push(err182);
 errors++;
 }
 }
-if(data78.tests !== undefined){
-let data84 = data78.tests;
-if(!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))){
-const err183 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/tests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/tests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err183 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/failedMust",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedMust/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -6070,9 +6756,10 @@ vErrors.push(err183);
 }
 errors++;
 }
-if((typeof data84 == "number") && (isFinite(data84))){
-if(data84 < 0 || isNaN(data84)){
-const err184 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/tests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/tests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data79.ownRule !== undefined){
+if(typeof data79.ownRule !== "boolean"){
+const err184 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/ownRule",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/ownRule/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -6082,11 +6769,10 @@ vErrors.push(err184);
 errors++;
 }
 }
-}
-if(data78.failedTests !== undefined){
-let data85 = data78.failedTests;
+if(data79.tests !== undefined){
+let data85 = data79.tests;
 if(!(((typeof data85 == "number") && (!(data85 % 1) && !isNaN(data85))) && (isFinite(data85)))){
-const err185 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/failedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err185 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/tests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/tests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -6097,7 +6783,7 @@ errors++;
 }
 if((typeof data85 == "number") && (isFinite(data85))){
 if(data85 < 0 || isNaN(data85)){
-const err186 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/failedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err186 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/tests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/tests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -6108,10 +6794,10 @@ errors++;
 }
 }
 }
-if(data78.blockedTests !== undefined){
-let data86 = data78.blockedTests;
+if(data79.failedTests !== undefined){
+let data86 = data79.failedTests;
 if(!(((typeof data86 == "number") && (!(data86 % 1) && !isNaN(data86))) && (isFinite(data86)))){
-const err187 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/blockedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/blockedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err187 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/failedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -6122,7 +6808,7 @@ errors++;
 }
 if((typeof data86 == "number") && (isFinite(data86))){
 if(data86 < 0 || isNaN(data86)){
-const err188 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/blockedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/blockedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err188 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/failedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -6133,9 +6819,10 @@ errors++;
 }
 }
 }
-}
-else {
-const err189 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data79.blockedTests !== undefined){
+let data87 = data79.blockedTests;
+if(!(((typeof data87 == "number") && (!(data87 % 1) && !isNaN(data87))) && (isFinite(data87)))){
+const err189 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/blockedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/blockedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -6144,10 +6831,9 @@ vErrors.push(err189);
 }
 errors++;
 }
-}
-}
-else {
-const err190 = {instancePath:instancePath+"/blastRadius/rows",schemaPath:"#/$defs/blastRadiusSection/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data87 == "number") && (isFinite(data87))){
+if(data87 < 0 || isNaN(data87)){
+const err190 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/blockedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/blockedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -6158,13 +6844,38 @@ errors++;
 }
 }
 }
+}
 else {
-const err191 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err191 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err191];
 }
 else {
 vErrors.push(err191);
+}
+errors++;
+}
+}
+}
+else {
+const err192 = {instancePath:instancePath+"/blastRadius/rows",schemaPath:"#/$defs/blastRadiusSection/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err192];
+}
+else {
+vErrors.push(err192);
+}
+errors++;
+}
+}
+}
+else {
+const err193 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err193];
+}
+else {
+vErrors.push(err193);
 }
 errors++;
 }
@@ -6175,14 +6886,20 @@ vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.error
 errors = vErrors.length;
 }
 }
+if(data.changes !== undefined){
+if(!(validate39(data.changes, {instancePath:instancePath+"/changes",parentData:data,parentDataProperty:"changes",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
-const err192 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err194 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err192];
+vErrors = [err194];
 }
 else {
-vErrors.push(err192);
+vErrors.push(err194);
 }
 errors++;
 }
@@ -6191,12 +6908,12 @@ return errors === 0;
 }
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.load = validate39;
+exports.load = validate41;
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
+const evaluated0 = validate41.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6718,20 +7435,20 @@ vErrors.push(err40);
 }
 errors++;
 }
-validate39.errors = vErrors;
+validate41.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.baseline = validate40;
-const schema78 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/reports/baseline.schema.json","title":"Baseline of known differences","description":"A target's expectations file (cpc conformance --baseline FILE): the verdict each listed rule is expected to have, with a note saying why. A rule the file does not list is expected to conform (pass, or observed for an OBSERVED rule). A run fails on any change, a new failure as much as a new pass; --update-baseline rewrites the file on purpose.","type":"object","additionalProperties":false,"required":["rules"],"properties":{"$schema":{"type":"string"},"description":{"type":"string"},"target":{"type":"string","description":"Which deployment the file describes (free text, never a key)."},"updatedAt":{"type":"string","format":"date-time"},"rules":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Z0-9]+(\\.[A-Z0-9_]+)+$"},"additionalProperties":{"type":"object","additionalProperties":false,"required":["verdict","note"],"properties":{"verdict":{"enum":["pass","fail","blocked","skip","observed","untested"]},"note":{"type":"string","minLength":1}}}}}};
+exports.baseline = validate42;
+const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/reports/baseline.schema.json","title":"Baseline of known differences","description":"A target's expectations file (cpc conformance --baseline FILE): the verdict each listed rule is expected to have, with a note saying why. A rule the file does not list is expected to conform (pass, or observed for an OBSERVED rule). A run fails on any change, a new failure as much as a new pass; --update-baseline rewrites the file on purpose.","type":"object","additionalProperties":false,"required":["rules"],"properties":{"$schema":{"type":"string"},"description":{"type":"string"},"target":{"type":"string","description":"Which deployment the file describes (free text, never a key)."},"updatedAt":{"type":"string","format":"date-time"},"rules":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Z0-9]+(\\.[A-Z0-9_]+)+$"},"additionalProperties":{"type":"object","additionalProperties":false,"required":["verdict","note"],"properties":{"verdict":{"enum":["pass","fail","blocked","skip","observed","untested"]},"note":{"type":"string","minLength":1}}}}}};
 const pattern8 = new RegExp("^[A-Z0-9]+(\\.[A-Z0-9_]+)+$", "u");
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.compute-platform.test/reports/baseline.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
+const evaluated0 = validate42.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -6899,7 +7616,7 @@ errors++;
 if(data5.verdict !== undefined){
 let data6 = data5.verdict;
 if(!((((((data6 === "pass") || (data6 === "fail")) || (data6 === "blocked")) || (data6 === "skip")) || (data6 === "observed")) || (data6 === "untested"))){
-const err13 = {instancePath:instancePath+"/rules/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/verdict",schemaPath:"#/properties/rules/additionalProperties/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema78.properties.rules.additionalProperties.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/rules/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/verdict",schemaPath:"#/properties/rules/additionalProperties/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema84.properties.rules.additionalProperties.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -6969,11 +7686,11 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate40.errors = vErrors;
+validate42.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 return exports;
 })();
-module.exports = { digest: "e0c06c5deecef8081e804b8c0291bddfd2b96d4503e638f033d1155b446924f2", validators };
+module.exports = { digest: "87bf9149e798846fcf2101cbe052d05775f5d2f4fb72e739ce4ec1110cd6abb7", validators };

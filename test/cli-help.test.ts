@@ -27,6 +27,8 @@ test('cli-help: cpc help <command> and cpc <command> --help print that usage; ex
   }
   assert.match(cpc(['conformance', '--help']).stdout, /--shard I\/N/);
   assert.match(cpc(['report', '-h']).stdout, /cpc report --merge A\.json B\.json/);
+  assert.match(cpc(['report', '-h']).stdout, /cpc report --history DIR \[--keep N\][\s\S]*--keep N +DELETES from DIR/);
+  assert.match(cpc(['conformance', '-h']).stdout, /--target-name NAME[\s\S]*--previous FILE\|DIR/);
 });
 
 test('cli-help: an unknown option or command exits 2 with the usage, and nothing runs', () => {

@@ -32,7 +32,9 @@ test('blocked: every renderer and the console summary show it with its reason', 
   const r = report();
   const html = htmlRenderer.render(r);
   assert.match(html, /data-verdict="blocked"/);
-  assert.match(html, /blocked: &quot;fixture › a missing key gets 401 &quot; stopped when AUTH\.REST_V2\.MISSING_401 failed/);
+  // The matrix names the cause in its summary line and folds each test's reason.
+  assert.match(html, /<summary class="small">blocked: stopped when AUTH\.REST_V2\.MISSING_401 failed first<\/summary>/);
+  assert.match(html, /<li>&quot;fixture › a missing key gets 401 &quot; stopped when AUTH\.REST_V2\.MISSING_401 failed<\/li>/);
   const md = markdownRenderer.render(r);
   assert.match(md, /\| rules \| pass \| fail \| blocked \|/);
   assert.match(md, /## ⛔ Blocked rules \(1\)/);

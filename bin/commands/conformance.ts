@@ -45,6 +45,10 @@ export interface ConformanceOptions {
   shard?: { index: number; total: number };
   /** Against a remote target, skip the preflight checks that otherwise stop a misconfigured run (exit 2). */
   skipPreflight?: boolean;
+  /** The target's label in the report (default: the profile's `targetName`, else the base URL or `embedded emulator`). */
+  targetName?: string;
+  /** A previous report of the same target (or a history folder: its newest): summary.md says what changed since. */
+  previous?: string;
 }
 
 export interface ConformanceOutcome { report: ConformanceReport; exitCode: number; files: string[] }
@@ -82,6 +86,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const given: RunConfig = parseRunConfig(process.env, options.flags);
   const config = given.target;
   await checkOptions(config, options);
+  const { defaultTargetName } = await import('../../reports/target-name.js');
+  const targetName = options.targetName ?? given.profile.targetName ?? defaultTargetName(config.kind, config.baseUrl);
+  // A previous report of another target, or an unreadable one, stops the run before it starts.
+  const previous = options.previous ? (await import('./saved-report.js')).loadPrevious(resolve(options.previous), targetName) : undefined;
   const seed = given.seed;
   const replay = replayCommand(seed, selectionArgs(options));
   process.stdout.write(`Seed: ${seed} (replay: ${replay})\n`);
@@ -177,7 +185,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     // The last `npm run mutation` of this output folder, when there is one.
     const mutation = mutationSectionOf(outDir, PROJECT_ROOT);
     const target: TargetIdentity = {
-      kind: config.kind,
+      kind: config.kind, name: targetName,
       baseUrl: resolved.baseUrl!, serverlessUrl: resolved.serverlessUrl!, restV1Url: resolved.restV1Url!,
       ...(config.endpointId ? { endpointId: config.endpointId } : {}),
       keys: { main: config.apiKey !== undefined, readonly: config.apiKeyReadonly !== undefined, other: config.apiKeyOther !== undefined },
@@ -198,7 +206,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       ...(load ? { load } : {}),
       ...(mutation ? { mutation } : {}),
     });
-    const published = publish(report, outDir, options.baseline ? { path: resolve(options.baseline), update: options.updateBaseline === true } : undefined);
+    const compared = previous ? (await import('../../reports/changes.js')).withChanges(report, previous.report, previous.file) : report;
+    const published = publish(compared, outDir, options.baseline ? { path: resolve(options.baseline), update: options.updateBaseline === true } : undefined);
     return { ...published, exitCode: exitCodeOf(published.report, run.interruptedBy !== undefined) };
   } finally {
     process.off('SIGINT', hold);

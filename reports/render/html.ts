@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { ConformanceReport } from '../model.js';
 import { resultLabel } from './labels.js';
 import type { Renderer } from './renderer.js';
-import { Html, html } from './html/escape.js';
+import { html } from './html/escape.js';
+import { page } from './html/page.js';
 import { STYLES } from './html/styles.js';
 import { SCRIPT } from './html/script.js';
 import { bannerSection, headerSection } from './html/sections/header.js';
@@ -16,15 +16,7 @@ import { untestedSection } from './html/sections/untested.js';
 import { testsSection } from './html/sections/tests.js';
 import { detectionSection } from './html/sections/detection.js';
 import { mutationSection } from './html/sections/mutation.js';
-
-const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-
-/**
- * The page may run exactly its own script and style (by hash) and fetch nothing at all: it
- * opens from disk, works offline, and an injected `<script>` or `onerror=` would stay inert
- * even if escaping ever failed.
- */
-const CSP = `default-src 'none'; script-src ${sha256(SCRIPT)}; style-src ${sha256(STYLES)}; img-src data:; base-uri 'none'; form-action 'none'`;
+import { changesSection } from './html/sections/changes.js';
 
 const TOC: [string, string][] = [
   ['totals', 'Totals'], ['baseline', 'Baseline'], ['matrix', 'Rule matrix'], ['observed', 'Observed'], ['property', 'Property tests'],
@@ -41,24 +33,13 @@ export const htmlRenderer: Renderer = {
       propertySection(report), loadSection(report), detectionSection(report), mutationSection(report), untestedSection(report), testsSection(report),
     ];
     const present = TOC.filter(([id]) => sections.some((s) => s.text.includes(`<section id="${id}"`)));
-    return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${resultLabel(report)} · Compute Platform API conformance</title>
-<style>${new Html(STYLES)}</style>
-</head>
-<body>
-${headerSection(report)}
+    return page({
+      title: `${resultLabel(report)} · Compute Platform API conformance`, styles: STYLES, script: SCRIPT,
+      body: html`${headerSection(report)}
 ${bannerSection(report)}
+${changesSection(report)}
 <nav class="toc">${present.map(([id, label]) => html`<a href="#${id}">${label}</a>`)}</nav>
-${sections}
-<script>${new Html(SCRIPT)}</script>
-</body>
-</html>
-`.text;
+${sections}`,
+    });
   },
 };

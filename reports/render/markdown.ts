@@ -3,6 +3,7 @@ import { observedSet } from '../diff.js';
 import { VERDICT_ICON, failureLine, partialRun, propertyRuns, resultLabel, seconds, targetLabel, testIndex } from './labels.js';
 import { capped, htmlText, mdBlock, mdCode, mdTable, mdText } from './md.js';
 import type { Renderer } from './renderer.js';
+import { blockedLead, sinceSection, verdictLine } from './markdown-lead.js';
 
 const COLS = ['pass', 'fail', 'blocked', 'observed', 'skip', 'untested'] as const;
 
@@ -14,8 +15,12 @@ function totals(title: string, rows: Record<string, Counts>, all: Counts): strin
 
 function header(r: ConformanceReport): string {
   const ok = r.baseline ? r.baseline.matched && r.run.complete : r.summary.conformant;
-  const lines = [`# ${ok ? '✅' : '❌'} Compute Platform API conformance: ${resultLabel(r)}`, ''];
-  lines.push(`**Target:** ${mdText(targetLabel(r))} · **Suite:** ${mdText(r.suite.version)} · **Run:** ${mdText(r.run.startedAt)} (${seconds(r.run.durationMs)})`);
+  const lines = [`# ${ok ? '✅' : '❌'} Compute Platform API conformance: ${resultLabel(r)}`, '', verdictLine(r)];
+  const since = sinceSection(r);
+  if (since) lines.push('', since);
+  const blockedWhy = blockedLead(r);
+  if (blockedWhy) lines.push('', blockedWhy);
+  lines.push('', `**Target:** ${mdText(targetLabel(r))} · **Suite:** ${mdText(r.suite.version)} · **Run:** ${mdText(r.run.startedAt)} (${seconds(r.run.durationMs)})`);
   if (r.run.seed !== undefined) lines.push('', `**Seed:** ${mdCode(String(r.run.seed))}${r.run.replay ? ` · replay: ${mdCode(r.run.replay)}` : ''}`);
   const partial = partialRun(r);
   if (partial) lines.push('', `> [!NOTE]\n> **Partial run:** ${mdText(partial)}; rules verified only by tests outside the selection show as untested.`);

@@ -8,8 +8,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
+import { writeFileSync } from 'node:fs';
 import { writeReports } from '../write.js';
+import { buildHistory } from '../history/model.js';
+import { renderHistory } from '../render/history-html.js';
 import { fixtureReport } from './fixture.js';
+import { FLIPS, NIGHTS, STARTS_FAILING, nights } from './history-fixture.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -43,6 +47,12 @@ test.describe('the HTML report in a real browser', () => {
   }
 
   const visibleRows = (page: Page) => page.locator('tr.rule:visible');
+
+  /** What a reader at this viewport cannot see without scrolling sideways: the page's overflow, in pixels. */
+  const sideways = (page: Page) => page.evaluate(() => {
+    const root = (globalThis as unknown as { document: { documentElement: { scrollWidth: number; clientWidth: number } } }).document.documentElement;
+    return root.scrollWidth - root.clientWidth;
+  });
 
   // Playwright needs the fixtures argument destructured, even when no fixture is used.
   // eslint-disable-next-line no-empty-pattern
@@ -112,6 +122,80 @@ test.describe('the HTML report in a real browser', () => {
     expect(errors).toEqual([]);
     expect(dialogs).toEqual([]);
     expect(requests).toEqual([]);
+    await page.close();
+  });
+  // Long words a target controls (an unbroken URL, a JSON body, an observed value) must wrap,
+  // never push the verdict off the page.
+  const LONG = `https://api.example.test/${'v2/pods/'.repeat(30)}?filter=${'x'.repeat(300)} {"detail":"${'y'.repeat(400)}"}`;
+
+  // eslint-disable-next-line no-empty-pattern
+  test('at 1280 × 800 the verdict of every failing rule is on screen and nothing scrolls sideways', async ({}, testInfo) => {
+    const dir = testInfo.outputPath('wide');
+    writeReports(fixtureReport({ hostile: LONG, complete: true }), dir);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(pathToFileURL(join(dir, 'report.html')).href);
+    // The verdict is the column after the rule id.
+    await expect(page.locator('table.matrix thead th')).toHaveText(['Rule', 'Verdict', 'Statement', 'Tests']);
+    const failing = page.locator('tr.rule[data-verdict="fail"]');
+    await expect(failing).toHaveCount(3);
+    for (const row of await failing.all()) {
+      const box = (await row.locator('td.verdict .v').boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(1280);
+      // The first line of evidence shows without a click; the rest stays folded.
+      await expect(row.locator('.first-evidence')).toBeVisible();
+      await expect(row.locator('.first-evidence .msg')).toHaveText(/\S/);
+      await expect(row.locator('details.failure pre.curl').first()).toBeHidden();
+    }
+    await expect(page.locator('tr[id="rule-AUTH.REST_V2.MISSING_401"] .first-evidence .msg')).toContainText('[AUTH.REST_V2.MISSING_401] expected 401, got 200');
+    // Observed values fold behind a one-line summary.
+    const observed = page.locator('tr[id="rule-POD.CREATE.GPU_AND_CPU_STATUS"] details.observed');
+    await expect(observed.locator('pre').first()).toBeHidden();
+    await expect(observed.locator('summary')).toContainText('observed');
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    // Expanded evidence still wraps inside the page.
+    await page.click('#f-expand');
+    await expect(failing.first().locator('pre.curl').first()).toBeVisible();
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    await page.click('#f-collapse');
+    await failing.first().scrollIntoViewIfNeeded();
+    const shot = testInfo.outputPath('report-1280.png');
+    await page.screenshot({ path: shot });
+    await testInfo.attach('report at 1280 × 800', { path: shot, contentType: 'image/png' });
+    await page.close();
+  });
+
+  // eslint-disable-next-line no-empty-pattern
+  test('the history page: strips, the change night, the unstable mark and charts, without sideways scrolling', async ({}, testInfo) => {
+    const file = testInfo.outputPath('history.html');
+    const reports = nights();
+    writeFileSync(file, renderHistory(buildHistory(reports.map((report, i) => ({ file: `night-${i}.json`, report })))));
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const errors: string[] = [];
+    const requests: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('request', (r) => requests.push(r.url()));
+    await page.goto(pathToFileURL(file).href);
+    const flips = page.locator(`tr[id="h-${FLIPS}"]`);
+    await expect(flips.locator('.strip .c')).toHaveCount(NIGHTS);
+    await expect(flips.locator('.badge.unstable')).toBeVisible();
+    await expect(page.locator(`tr[id="h-${STARTS_FAILING}"] .strip .c.chg`)).toHaveCount(1);
+    await expect(page.locator('#since-failures')).toContainText(FLIPS);
+    await expect(page.locator('#load svg.chart').first()).toBeVisible();
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    // The strips shrink to fit: a year of nights still fits the page.
+    const year = Array.from({ length: 365 }, (_, i) => ({ file: `n${i}.json`, report: { ...reports[i % NIGHTS]!, run: { ...reports[i % NIGHTS]!.run, startedAt: new Date(Date.UTC(2024, 0, 1 + i)).toISOString() } } }));
+    const yearFile = testInfo.outputPath('year.html');
+    writeFileSync(yearFile, renderHistory(buildHistory(year)));
+    await page.goto(pathToFileURL(yearFile).href);
+    expect(await sideways(page)).toBeLessThanOrEqual(0);
+    await page.goto(pathToFileURL(file).href);
+    const shot = testInfo.outputPath('history-1280.png');
+    await page.screenshot({ path: shot });
+    await testInfo.attach('history at 1280 × 800', { path: shot, contentType: 'image/png' });
+    expect(errors).toEqual([]);
+    expect(requests.filter((u) => !u.startsWith('file:'))).toEqual([]);
     await page.close();
   });
 });

@@ -6,7 +6,7 @@ export const STYLES = `
   --pass:#3fb950; --fail:#f85149; --skip:#d29922; --blocked:#db6d28; --observed:#4493f8; --untested:#9198a1; --warn-bg:#3b2e00; --bad-bg:#3d1214; } }
 * { box-sizing: border-box; }
 html { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; background: var(--bg); color: var(--fg); }
-body { margin: 0 auto; max-width: 1280px; padding: 16px 24px 64px; }
+body { margin: 0 auto; max-width: 1280px; padding: 16px 24px 64px; overflow-wrap: break-word; }
 h1 { font-size: 1.6rem; margin: .2em 0; } h2 { font-size: 1.25rem; margin-top: 2em; border-bottom: 1px solid var(--line); padding-bottom: .3em; }
 h3 { font-size: 1.05rem; margin: 1.2em 0 .4em; }
 a { color: var(--observed); }
@@ -29,10 +29,19 @@ dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; word-break: break-
 nav.toc { display: flex; flex-wrap: wrap; gap: 4px 14px; margin: 12px 0; }
 .filters { position: sticky; top: 0; z-index: 2; background: var(--bg); display: flex; flex-wrap: wrap; gap: 8px 14px; align-items: center; padding: 8px 0; border-bottom: 1px solid var(--line); }
 .filters label { display: inline-flex; gap: 4px; align-items: center; }
-.filters input[type=search] { min-width: 260px; }
+.filters input[type=search] { min-width: 160px; width: 200px; }
 input, select, button { font: inherit; color: inherit; background: var(--soft); border: 1px solid var(--line); border-radius: 6px; padding: 3px 8px; }
 button { cursor: pointer; }
+table.matrix { table-layout: fixed; }
 table.matrix th { top: 46px; }
+table.matrix td { overflow-wrap: anywhere; }
+col.c-rule { width: 23%; } col.c-verdict { width: 96px; } col.c-statement { width: auto; } col.c-tests { width: 120px; } col.c-baseline { width: 150px; }
+td.rule-id code { font-size: 12px; }
+.first-evidence { border-left: 3px solid var(--fail); padding: 2px 8px; margin: 4px 0; background: var(--bad-bg); border-radius: 0 4px 4px 0; }
+.first-evidence .msg { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
+.badge { display: inline-block; border-radius: 10px; padding: 0 8px; font-size: 12px; font-weight: 600; }
+.badge.unstable { color: #fff; background: var(--blocked); }
+td { overflow-wrap: anywhere; }
 details { margin: 4px 0; } summary { cursor: pointer; color: var(--observed); }
 .exchange { border-left: 3px solid var(--line); padding-left: 10px; margin: 8px 0; }
 .failure-msg { border-left: 3px solid var(--fail); }

@@ -1,6 +1,7 @@
 import { html, type Html } from '../html/escape.js';
 
-const fmt = (n: number): string => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(2));
+/** A figure for a chart label: integers (counts) as they are, other numbers to three significant digits or so. */
+export const fmt = (n: number): string => (Number.isInteger(n) ? String(n) : Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 10 ? n.toFixed(1) : n.toFixed(2));
 
 /**
  * Horizontal bars, one per statistic (latency percentiles: p50, p90, p95, p99, max), scaled

@@ -1,5 +1,6 @@
 import type { Series } from '../../load-model.js';
 import { html, type Html } from '../html/escape.js';
+import { axes, type Frame } from './frame.js';
 
 /** Up to this many samples, each gets a marker (with its value on hover). */
 const MARKED_POINTS = 120;
@@ -11,12 +12,8 @@ const MARKED_POINTS = 120;
 export function lineChart(title: string, points: Series, yLabel: string): Html {
   const pts = points.filter(([t, v]) => Number.isFinite(t) && Number.isFinite(v)).sort((a, b) => a[0] - b[0]);
   if (pts.length === 0) return html``;
-  const width = 560;
-  const height = 220;
-  const left = 52;
-  const right = 12;
-  const top = 28;
-  const bottom = 34;
+  const f: Frame = { width: 560, height: 220, left: 52, right: 12, top: 28, bottom: 34 };
+  const { width, height, left, right, top, bottom } = f;
   const t0 = pts[0]![0];
   const t1 = Math.max(pts[pts.length - 1]![0], t0 + 1);
   const vMax = Math.max(...pts.map(([, v]) => v), 1);
@@ -30,11 +27,7 @@ export function lineChart(title: string, points: Series, yLabel: string): Html {
   const seconds = (t: number) => `${((t - t0) / 1000).toFixed(1)} s`;
   return html`<svg class="chart line" role="img" aria-label="${title}" viewBox="0 0 ${String(width)} ${String(height)}" width="${String(width)}" height="${String(height)}" xmlns="http://www.w3.org/2000/svg">
 <title>${title}</title>
-<text x="8" y="18" font-weight="600">${title}</text>
-<line x1="${String(left)}" y1="${String(top)}" x2="${String(left)}" y2="${String(height - bottom)}" stroke="#8c959f"/>
-<line x1="${String(left)}" y1="${String(height - bottom)}" x2="${String(width - right)}" y2="${String(height - bottom)}" stroke="#8c959f"/>
-<text x="${String(left - 6)}" y="${String(top + 4)}" text-anchor="end">${String(vMax)}</text>
-<text x="${String(left - 6)}" y="${String(height - bottom)}" text-anchor="end">${String(vMin)}</text>
+${axes(f, title, String(vMax), String(vMin))}
 <text x="${String(left)}" y="${String(height - bottom + 16)}">${seconds(t0)}</text>
 <text x="${String(width - right)}" y="${String(height - bottom + 16)}" text-anchor="end">${seconds(t1)}</text>
 <text x="${String((left + width) / 2)}" y="${String(height - 4)}" text-anchor="middle">time since start · ${yLabel}</text>
