@@ -68,6 +68,21 @@ export const variantCatalog = {
     description: 'A FAILED job\'s /status and /runsync answers carry no output (the items it yielded before failing are not shown); its error stays.',
     surfaces: ['serverless'],
   },
+  'jobs.dispatch-newest-first': {
+    choice: 'serverless/CHOICES.md "Moves IN_QUEUE → IN_PROGRESS → end"',
+    description: 'A free worker takes the newest waiting job instead of the oldest (a job requeued by an automatic retry counts as the newest).',
+    surfaces: ['serverless'],
+  },
+  'jobs.purged-kept-cancelled': {
+    choice: 'serverless/CHOICES.md "What /purge-queue does to a removed job"',
+    description: 'A job removed by /purge-queue stays readable as CANCELLED (its /status answers 200 {status: "CANCELLED"}) until its retention ends, instead of 404.',
+    surfaces: ['serverless'],
+  },
+  'jobs.health-held-counts': {
+    choice: 'serverless/CHOICES.md "health.jobs counters"',
+    description: '/health counts completed, failed and retried over the jobs held now (results not yet expired), so they fall as results expire, instead of counting since the endpoint was created.',
+    surfaces: ['serverless'],
+  },
   'jobs.sync-prefix-other': {
     choice: 'serverless/CHOICES.md "Job ids"',
     description: 'Synchronous job ids carry the prefix `rs_` instead of `sync-`; asynchronous ids stay plain.',
@@ -86,6 +101,11 @@ export const variantCatalog = {
   'pods.global-address-later': {
     choice: 'pods/CHOICES.md #44',
     description: 'A pod created with globalNetworking true gets its global-network address 90 s after its container started (enabled false until then) and never shows internalDns.',
+    surfaces: ['rest-v2'],
+  },
+  'pods.container-exits': {
+    choice: 'pods/CHOICES.md #34',
+    description: 'A RUNNING pod\'s container exits on its own after 10 minutes of running: the pod becomes EXITED (cost 0.0, runtime null) without an action.',
     surfaces: ['rest-v2'],
   },
   'pods.terminate-deletes': {

@@ -3,6 +3,9 @@ import { settle } from './lifecycle.js';
 import type { PodRecord } from './pod-record.js';
 import { volumesSlice } from './volumes.js';
 
+/** How long a container runs before it exits on its own, with the variant `pods.container-exits`. */
+const CONTAINER_RUNS_MS = 10 * 60_000;
+
 /**
  * Pods, one store per world. Every read settles the pod's status to the world's virtual time,
  * so callers always see the status the clock implies. Another account's pod does not exist
@@ -53,7 +56,13 @@ export class PodStore {
   }
 
   #settle(pod: PodRecord): void {
-    settle(pod, this.world.clock.now(), this.world.fault('pods.stuck-in-starting'));
+    const now = this.world.clock.now();
+    settle(pod, now, this.world.fault('pods.stuck-in-starting'));
+    // Variant `pods.container-exits`: the container exits on its own after running a while.
+    if (pod.status === 'RUNNING' && now >= pod.statusSince + CONTAINER_RUNS_MS && this.world.variant('pods.container-exits')) {
+      pod.status = 'EXITED';
+      pod.statusSince += CONTAINER_RUNS_MS;
+    }
   }
 }
 

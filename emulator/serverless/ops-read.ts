@@ -50,8 +50,8 @@ export const readRoutes: RouteDef[] = [
   {
     method: 'GET', path: path('health'), operation: 'getHealth', surface: 'serverless', auth: 'serverless', scope: 'read',
     handle(ctx) {
-      const { runtime } = queueEndpoint(ctx);
-      const c = runtime.counters;
+      const { runtime, store, endpoint } = queueEndpoint(ctx);
+      const c = ctx.world.variant('jobs.health-held-counts') ? { ...runtime.counters, ...store.heldCounts(endpoint.id) } : runtime.counters;
       const frozen = ctx.world.fault('serverless.health-counters-frozen');
       const jobs: Record<string, number> = { completed: c.completed, failed: c.failed, inProgress: frozen ? 0 : c.inProgress, inQueue: frozen ? 0 : c.inQueue, retried: c.retried };
       if (ctx.world.fault('serverless.health-missing-retried')) delete jobs.retried;

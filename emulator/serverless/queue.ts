@@ -30,6 +30,17 @@ export class JobQueue {
     return undefined;
   }
 
+  /** The newest live job, removed from the queue (the variant `jobs.dispatch-newest-first`). */
+  pop(): JobRecord | undefined {
+    for (let i = this.#entries.length - 1; i >= this.#head; i--) {
+      const entry = this.#entries[i]!;
+      if (!isLive(entry)) continue;
+      this.#entries.splice(i, 1);
+      return entry.job;
+    }
+    return undefined;
+  }
+
   /** Removes and returns every live job, oldest first. */
   drain(): JobRecord[] {
     const live = this.#entries.slice(this.#head).filter(isLive).map((e) => e.job);

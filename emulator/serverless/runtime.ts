@@ -132,7 +132,8 @@ export class EndpointRuntime implements PoolHost {
   #scheduleOnce(): void {
     const { workersMax } = this.endpoint;
     for (let worker = this.#pool.idleWorker(); worker; worker = this.#pool.idleWorker()) {
-      const job = this.#queue.shift();
+      // Which waiting job a free worker takes is not shown: the oldest, or the newest (variant).
+      const job = this.host.world.variant('jobs.dispatch-newest-first') ? this.#queue.pop() : this.#queue.shift();
       if (!job) break;
       this.#start(worker, job);
     }

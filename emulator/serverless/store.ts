@@ -74,6 +74,22 @@ export class JobStore implements RuntimeHost {
     return job;
   }
 
+  /**
+   * The variant `jobs.health-held-counts`: `completed`, `failed` and `retried` of /health count
+   * the endpoint's jobs held now (results not yet expired) that completed, failed or timed out,
+   * and that run again after a failed attempt, instead of counting since the endpoint began.
+   */
+  heldCounts(endpointId: string): { completed: number; failed: number; retried: number } {
+    const counts = { completed: 0, failed: 0, retried: 0 };
+    for (const job of this.#jobs.values()) {
+      if (job.endpointId !== endpointId) continue;
+      if (job.status === 'COMPLETED') counts.completed++;
+      else if (job.status === 'FAILED' || job.status === 'TIMED_OUT') counts.failed++;
+      if (job.attempt > 1) counts.retried++;
+    }
+    return counts;
+  }
+
   /** The job if it belongs to this endpoint (another endpoint's job is as unknown as none). */
   find(endpointId: string, jobId: string): JobRecord | undefined {
     const job = this.#jobs.get(jobId);
@@ -102,7 +118,12 @@ export class JobStore implements RuntimeHost {
 
   purge(runtime: EndpointRuntime): number {
     const removed = runtime.purge(this.world.fault('serverless.purge-removes-running'));
-    for (const job of removed) this.#remove(job);
+    // Variant `jobs.purged-kept-cancelled`: a purged job stays readable as CANCELLED until its retention ends.
+    const kept = this.world.variant('jobs.purged-kept-cancelled');
+    for (const job of removed) {
+      if (!kept) this.#remove(job);
+      else { job.finishedAt = this.world.clock.now(); this.settled(job); }
+    }
     return removed.length;
   }
 

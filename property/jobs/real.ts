@@ -1,6 +1,6 @@
 import type { ApiClient, ApiResult } from '../../lib/client/api.js';
 import type { Emu } from '../../contract/support/fixtures.js';
-import type { Counters } from './model.js';
+import type { Health } from '../../lib/types.gen.js';
 import { SetupError, throwFindings } from '../../lib/errors.js';
 import { catalogGpus } from '../../contract/specs/rest-v1/support/endpoints.js';
 
@@ -76,10 +76,10 @@ export class RealEndpoint {
     return res;
   }
 
-  async counters(): Promise<Counters> {
+  async counters(): Promise<Health['jobs']> {
     const res = await this.api.op('getHealth', { params: this.#params() });
     expectModel(res.status >= 200 && res.status < 300, 'HEALTH.RESPONSE', `/health answered ${res.status}`);
-    return (res.body as { jobs: Counters }).jobs;
+    return (res.body as Health).jobs;
   }
 
   async advance(ms: number): Promise<void> {

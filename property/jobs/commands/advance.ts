@@ -1,6 +1,7 @@
 import type fc from 'fast-check';
 import type { JobModel } from '../model.js';
 import type { RealEndpoint } from '../real.js';
+import { advanceTogether } from '../lockstep.js';
 
 /** Moves the virtual clock by a fixed step: jobs run, end, retry, and results expire on the way. */
 export class AdvanceCommand implements fc.AsyncCommand<JobModel, RealEndpoint> {
@@ -11,8 +12,7 @@ export class AdvanceCommand implements fc.AsyncCommand<JobModel, RealEndpoint> {
   }
 
   async run(model: JobModel, real: RealEndpoint): Promise<void> {
-    model.advanceTo(model.now + this.ms);
-    await real.advance(this.ms);
+    await advanceTogether(model, real, model.now + this.ms);
   }
 
   toString(): string {

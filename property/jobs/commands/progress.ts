@@ -1,6 +1,7 @@
 import type fc from 'fast-check';
 import type { JobModel } from '../model.js';
 import type { RealEndpoint } from '../real.js';
+import { advanceTogether } from '../lockstep.js';
 
 /** Lets the workers progress to the next moment a job attempt ends, exactly (boundary instants). */
 export class ProgressCommand implements fc.AsyncCommand<JobModel, RealEndpoint> {
@@ -9,10 +10,7 @@ export class ProgressCommand implements fc.AsyncCommand<JobModel, RealEndpoint> 
   }
 
   async run(model: JobModel, real: RealEndpoint): Promise<void> {
-    const from = model.now;
-    const at = model.nextEvent()!;
-    model.advanceTo(at);
-    await real.advance(at - from);
+    await advanceTogether(model, real, model.nextEvent()!);
   }
 
   toString(): string {

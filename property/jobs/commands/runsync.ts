@@ -3,10 +3,12 @@ import { WAIT_MS } from '../../../lib/iso/spec-constants.js';
 import { isActive, type JobInput, type JobModel } from '../model.js';
 import { settlesWithin } from '../../../contract/specs/serverless/support/jobs.js';
 import { expectModel, handlerInput, type RealEndpoint } from '../real.js';
+import { advanceTogether } from '../lockstep.js';
 
 /**
  * `/runsync`: the answer comes when the job ends or the wait elapses, whichever is first, with
- * the job as it then stands. The command moves the clock to that moment while the request waits.
+ * the job as it then stands. The command moves the clock to that moment while the request
+ * waits, with the model, event by event (a dispatch on the way is learned from the target).
  */
 export class RunsyncCommand implements fc.AsyncCommand<JobModel, RealEndpoint> {
   constructor(readonly input: JobInput, readonly wait: number | undefined) {}
@@ -18,14 +20,13 @@ export class RunsyncCommand implements fc.AsyncCommand<JobModel, RealEndpoint> {
   async run(model: JobModel, real: RealEndpoint): Promise<void> {
     const submittedAt = model.now;
     const job = model.submit(this.input, true, this.wait !== undefined);
-    const activeAfterSubmit = model.counters.inQueue + model.counters.inProgress;
-    if (isActive(job.status)) model.advanceTo(submittedAt + (this.wait ?? WAIT_MS.default), () => !isActive(job.status));
+    const { inQueue, inProgress } = model.counts();
     const pending = real.runsync(handlerInput(this.input, job.index), this.wait);
     pending.catch(() => undefined);
     try {
-      if (model.now > submittedAt) {
-        await real.untilActive(activeAfterSubmit);
-        await real.advance(model.now - submittedAt);
+      if (isActive(job.status)) {
+        await real.untilActive(inQueue + inProgress);
+        await advanceTogether(model, real, submittedAt + (this.wait ?? WAIT_MS.default), () => !isActive(job.status));
       }
       expectModel(await settlesWithin(pending, 3_000), 'LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING', `/runsync had not answered ${model.now - submittedAt} ms after it was sent; the model answers then`);
     } catch (e) {

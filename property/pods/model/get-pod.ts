@@ -13,7 +13,7 @@ export class GetPodCommand implements fc.AsyncCommand<PodModel, PodReal> {
   async run(m: PodModel, r: PodReal): Promise<void> {
     const pod = livePod(m, this.index)!;
     const res = await r.api.op<Pod>('getPod', { params: { podId: pod.id } });
-    throwFindings(statusCodeConformance('POD.CREATE.READINESS_VIA_GET_POD', res, 200));
+    throwFindings(statusCodeConformance('POD.CREATE.READINESS_VIA_GET_POD', res, 'success'));
     observe(pod, res.body, `getPod ${pod.id}`, m.clock);
   }
 

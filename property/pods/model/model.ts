@@ -10,7 +10,7 @@ import { EMULATED_READY_BOUND_MS } from '../../../contract/specs/pods/support/wa
  * states. The spec shows no timings and no effects of actions, so the model learns the status
  * from the target after the clock moves or an action is accepted, and checks that what it
  * learns is allowed: automatic moves go forward only (PROVISIONING → STARTING → RUNNING, or
- * ERROR); mounts change only as the PATCH semantics say; a lock blocks stop and restart; an
+ * ERROR, or a container exiting: EXITED); mounts change only as the PATCH semantics say; a lock blocks stop and restart; an
  * action the pod lists is accepted; every Pod answered conforms to the Pod rules. A pod still
  * PROVISIONING or STARTING longer than the contract suite's readiness bound
  * (`EMULATED_READY_BOUND_MS` of virtual time) diverges, as it fails readiness there.
@@ -41,11 +41,16 @@ export interface PodReal {
   cpuBody: CreatePodRequest;
 }
 
-/** Where a status may go on its own (spec, States and transitions); others are "not shown". */
+/**
+ * Where a status may go on its own (spec, States and transitions): forward along PROVISIONING →
+ * STARTING → RUNNING, or to ERROR; and, since "Transitions for `EXITED`, `ERROR` ...: not shown"
+ * and a container may exit, from RUNNING (or through it, unseen between two reads) to EXITED.
+ * From EXITED and ERROR nothing is stated, so any status is allowed.
+ */
 const AUTOMATIC: Partial<Record<PodStatus, readonly PodStatus[]>> = {
-  PROVISIONING: ['PROVISIONING', 'STARTING', 'RUNNING', 'ERROR'],
-  STARTING: ['STARTING', 'RUNNING', 'ERROR'],
-  RUNNING: ['RUNNING', 'ERROR'],
+  PROVISIONING: ['PROVISIONING', 'STARTING', 'RUNNING', 'ERROR', 'EXITED'],
+  STARTING: ['STARTING', 'RUNNING', 'ERROR', 'EXITED'],
+  RUNNING: ['RUNNING', 'ERROR', 'EXITED'],
 };
 
 /** The pod commands may act on: not terminated, chosen by a generated index. */

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { Pod, PodAction } from '../../../lib/types.gen.js';
 import { rejectionConformance } from '../../../contract/checks/rejection.js';
+import { isSuccess, statusCodeConformance } from '../../../contract/checks/status.js';
 import { livePod, observe, type ModelPod, type PodModel, type PodReal } from './model.js';
 import { throwFindings } from '../../../lib/errors.js';
 
@@ -13,7 +14,7 @@ const LOCK_MAY_REFUSE: readonly PodAction[] = ['restart'];
 
 async function read(r: PodReal, m: PodModel, pod: ModelPod, where: string): Promise<Pod> {
   const res = await r.api.op<Pod>('getPod', { params: { podId: pod.id } });
-  throwFindings(res.status === 200 ? [] : [{ rule: 'POD.CREATE.READINESS_VIA_GET_POD', message: `${where}: getPod answered ${res.status}` }]);
+  throwFindings(statusCodeConformance('POD.CREATE.READINESS_VIA_GET_POD', res, 'success').map((f) => ({ ...f, message: `${where}: ${f.message}` })));
   observe(pod, res.body, where, m.clock);
   return res.body;
 }
@@ -50,7 +51,7 @@ export class PodActionCommand implements fc.AsyncCommand<PodModel, PodReal> {
     }
     if (res.status >= 200 && res.status < 300) pod.since = m.clock;
     if (res.status === 204 && this.action === 'terminate') pod.status = 'TERMINATED';
-    else if (res.status === 200) observe(pod, res.body, `podAction ${this.action} → 200`, m.clock, false);
+    else if (isSuccess(res) && res.body !== undefined) observe(pod, res.body, `podAction ${this.action} → ${res.status}`, m.clock, false);
   }
 
   toString = (): string => `${this.action}(#${this.index})`;
