@@ -82,7 +82,7 @@ async function conformanceCommand(rest: string[]): Promise<number> {
     workers: { type: 'string' }, faults: { type: 'string' }, 'quiet-summary': { type: 'boolean' },
     baseline: { type: 'string' }, 'update-baseline': { type: 'boolean' }, 'load-dir': { type: 'string' }, 'probe-every': { type: 'string' }, artifacts: { type: 'string' },
     load: { type: 'boolean' }, 'skip-load': { type: 'boolean' }, shard: { type: 'string' }, 'skip-preflight': { type: 'boolean' },
-    'target-name': { type: 'string' }, previous: { type: 'string' },
+    'target-name': { type: 'string' }, previous: { type: 'string' }, 'fail-on-blocked': { type: 'string' },
   });
   const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
   const projects = (v.project as string[] | undefined) ?? [...SUITE_NAMES];
@@ -112,6 +112,7 @@ async function conformanceCommand(rest: string[]): Promise<number> {
     skipPreflight: v['skip-preflight'] === true,
     ...(typeof v['target-name'] === 'string' ? { targetName: targetNameFlag(v['target-name']) } : {}),
     ...(typeof v.previous === 'string' ? { previous: v.previous } : {}),
+    ...(typeof v['fail-on-blocked'] === 'string' ? { failOnBlocked: (await import('./commands/publish.js')).parseBlockedGate(v['fail-on-blocked']) } : {}),
   });
   return outcome.exitCode;
 }

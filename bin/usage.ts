@@ -53,6 +53,8 @@ run options:
   --previous FILE|DIR  a previous report of the same target (or the newest one in a history folder):
                        summary.md and report.html lead with what changed since (new failures, new
                        passes, unstable rules); a report of another target exits 2 before the run
+  --fail-on-blocked G  a strict gate on MUST rules the run could not decide (blocked: no capacity, a setup
+                       error, ...): G is all (any), N (more than N) or RULE,RULE (any of those)
 
 CPC_SEED replays a run; without it a seed is chosen, printed and recorded in the report.
 `;

@@ -7,7 +7,7 @@ import { ApiClient, type Keys } from '../lib/client/api.js';
 import { EmulatorControl } from '../lib/client/control.js';
 import { undiciTransport } from '../lib/client/transport.js';
 import { Pacer, pacedTransport, type PacingStats } from '../lib/client/pacing.js';
-import { describeLeftovers, leftoversPath, newRunId, Registry, sweep, writeLeftovers } from './support/cleanup.js';
+import { describeLeftovers, leftoversPath, newRunId, Registry, strays, sweep, writeLeftovers } from './support/cleanup.js';
 
 /**
  * With no target in the run configuration (lib/run-config.ts), start the embedded emulator on a
@@ -47,19 +47,22 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
     const registry = new Registry(file);
     const { created, open } = registry.outstanding();
     let left: Awaited<ReturnType<typeof sweep>> = [];
-    if (open.length > 0) {
-      process.stdout.write(`cleanup: deleting ${open.length} resource(s) the tests left on the target\n`);
-      const keys: Keys = { ...(target.apiKey ? { main: target.apiKey } : {}), ...(target.apiKeyReadonly ? { readonly: target.apiKeyReadonly } : {}), ...(target.apiKeyOther ? { other: target.apiKeyOther } : {}) };
-      const http = undiciTransport({ connections: 1 });
-      const urls = { baseUrl: target.baseUrl!, serverlessUrl: target.serverlessUrl ?? target.baseUrl!, restV1Url: target.restV1Url ?? target.baseUrl! };
-      const api = new ApiClient(urls, keys, pacedTransport(http, new Pacer(), { budgetMs: run.profile.rateLimitBudgetMs }));
-      try {
-        left = await sweep(api, open, { retryForMs: run.profile.cleanupWaitMs, log: (line) => process.stdout.write(line + '\n') });
-      } finally {
-        await http.close();
+    const keys: Keys = { ...(target.apiKey ? { main: target.apiKey } : {}), ...(target.apiKeyReadonly ? { readonly: target.apiKeyReadonly } : {}), ...(target.apiKeyOther ? { other: target.apiKeyOther } : {}) };
+    const http = undiciTransport({ connections: 1 });
+    const urls = { baseUrl: target.baseUrl!, serverlessUrl: target.serverlessUrl ?? target.baseUrl!, restV1Url: target.restV1Url ?? target.baseUrl! };
+    const api = new ApiClient(urls, keys, pacedTransport(http, new Pacer(), { budgetMs: run.profile.rateLimitBudgetMs }));
+    try {
+      const found = await strays(api, runId, registry);
+      if (found.length) process.stdout.write(`cleanup: ${found.length} resource(s) named by this run were never recorded (a create whose answer was lost): deleting them too\n`);
+      const todo = [...open, ...found];
+      if (todo.length > 0) {
+        process.stdout.write(`cleanup: deleting ${todo.length} resource(s) the tests left on the target\n`);
+        left = await sweep(api, todo, { retryForMs: run.profile.cleanupWaitMs, log: (line) => process.stdout.write(line + '\n') });
       }
-      for (const r of open) if (!left.some((l) => l.kind === r.kind && l.id === r.id && l.name === r.name)) registry.done(r);
+    } finally {
+      await http.close();
     }
+    for (const r of open) if (!left.some((l) => l.kind === r.kind && l.id === r.id && l.name === r.name)) registry.done(r);
     writeLeftovers(leftovers, { runId, created, leftovers: left, writtenAt: new Date().toISOString() });
     const waits = summarisePacing(pacingFile);
     writeFileSync(pacing, JSON.stringify({ runId, ...waits }, null, 2) + '\n');

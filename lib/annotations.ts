@@ -17,6 +17,12 @@ export const ANNOTATION = {
   fault: 'fault',
   /** A remark for the report (a check not made on a shared target, and why). */
   note: 'note',
+  /**
+   * The target's circumstances stopped the test before its checks (no GPU capacity on any
+   * candidate, a budget reached, a create whose answer was lost): its rules are blocked with
+   * this reason, never failed, and the test is skipped. Description: the reason.
+   */
+  blocked: 'blocked',
   /** How long the test waited for the target's rate limit. */
   rateLimitWait: 'rate-limit-wait',
 } as const;

@@ -11,6 +11,7 @@ import { ConfigError } from './errors.js';
  * | field | variable | default |
  * |---|---|---|
  * | gpuType | CPC_GPU_TYPE | an NVIDIA type from the catalog, available ones first |
+ * | gpuTypes | CPC_GPU_TYPES (comma list) | none: every NVIDIA type of the catalog may be tried |
  * | cpuFlavor | CPC_CPU_FLAVOR | a flavor from the catalog with a valid vCPU count |
  * | dataCenter | CPC_DATA_CENTER | none: the target schedules |
  * | podImage | CPC_POD_IMAGE | busybox:latest |
@@ -25,6 +26,12 @@ import { ConfigError } from './errors.js';
  */
 export interface TargetProfile {
   gpuType?: string;
+  /**
+   * The GPU types a valid GPU create may be placed on, in the order they are tried when the
+   * target refuses one for capacity (a team may allow only cheap types). Without it: the
+   * catalog's NVIDIA types, those it reports available first, `gpuType` before them.
+   */
+  gpuTypes?: string[];
   cpuFlavor?: string;
   dataCenter?: string;
   podImage: string;
@@ -41,7 +48,8 @@ const STRINGS = { gpuType: 'CPC_GPU_TYPE', cpuFlavor: 'CPC_CPU_FLAVOR', dataCent
 const NUMBERS = {
   readyTimeoutMs: 'CPC_POD_READY_TIMEOUT_MS', pollMs: 'CPC_POD_POLL_MS', rateLimitBudgetMs: 'CPC_RATE_LIMIT_BUDGET_MS', cleanupWaitMs: 'CPC_CLEANUP_WAIT_MS',
 } as const;
-export const PROFILE_VARIABLES = { ...STRINGS, ...NUMBERS, file: 'CPC_PROFILE' } as const;
+const LISTS = { gpuTypes: 'CPC_GPU_TYPES' } as const;
+export const PROFILE_VARIABLES = { ...STRINGS, ...NUMBERS, ...LISTS, file: 'CPC_PROFILE' } as const;
 
 export const DEFAULT_PROFILE: TargetProfile = {
   podImage: 'busybox:latest', podArgs: 'sleep infinity', readyTimeoutMs: 600_000, pollMs: 5_000, rateLimitBudgetMs: 300_000, cleanupWaitMs: 150_000,
@@ -64,7 +72,7 @@ function readFile(path: string): Record<string, unknown> {
     throw new ConfigError(`CPC_PROFILE: ${path} is not JSON: ${(e as Error).message}`, 'CPC_PROFILE');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(`CPC_PROFILE: ${path} must hold a JSON object`, 'CPC_PROFILE');
-  const known = new Set([...Object.keys(STRINGS), ...Object.keys(NUMBERS)]);
+  const known = new Set([...Object.keys(STRINGS), ...Object.keys(NUMBERS), ...Object.keys(LISTS)]);
   const unknown = Object.keys(value).filter((k) => !known.has(k));
   if (unknown.length) throw new ConfigError(`CPC_PROFILE: unknown field(s) ${unknown.join(', ')} in ${path} (known: ${[...known].join(', ')})`, 'CPC_PROFILE');
   return value as Record<string, unknown>;
@@ -82,6 +90,17 @@ export function loadProfile(env: NodeJS.ProcessEnv): TargetProfile {
     if (typeof raw !== 'string' || raw.trim() === '') throw new ConfigError(`${where} must be a non-empty string, got ${JSON.stringify(raw)}`, variable);
     if ([...raw].some((c) => c.charCodeAt(0) < 0x20)) throw new ConfigError(`${where} must not contain control characters`, variable);
     profile[field] = raw.trim();
+  }
+  for (const [field, variable] of Object.entries(LISTS) as [keyof typeof LISTS, string][]) {
+    const fromEnv = env[variable];
+    const useEnv = fromEnv !== undefined && fromEnv.trim() !== '';
+    const raw: unknown = useEnv ? fromEnv.split(',').map((s) => s.trim()).filter(Boolean) : file[field];
+    if (raw === undefined) continue;
+    const where = useEnv ? variable : `CPC_PROFILE field "${field}" (or ${variable})`;
+    if (!Array.isArray(raw) || raw.length === 0 || !raw.every((s) => typeof s === 'string' && s.trim() !== '' && ![...s].some((c) => c.charCodeAt(0) < 0x20))) {
+      throw new ConfigError(`${where} must be a non-empty list of GPU type ids, got ${JSON.stringify(raw)}`, variable);
+    }
+    profile[field] = (raw as string[]).map((s) => s.trim());
   }
   for (const [field, variable] of Object.entries(NUMBERS) as [keyof typeof NUMBERS, string][]) {
     const fromEnv = env[variable];

@@ -35,6 +35,11 @@ export interface TestOutcome {
   rules: string[];
   failedRules: string[];
   skipReason?: string;
+  /**
+   * Set on a skipped test that the target's circumstances stopped before its checks (no GPU
+   * capacity on any candidate, a budget reached): its rules are `blocked` with this reason.
+   */
+  blocked?: string;
   error?: string;
   evidence?: Evidence[];
   property?: PropertyRecord;

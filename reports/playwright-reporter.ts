@@ -65,6 +65,7 @@ export default class RawResultsReporter implements Reporter {
     const skip = all.find((a) => a.type === ANNOTATION.skip);
     const property = parse<PropertyRecord>(all.find((a) => a.type === ANNOTATION.property)?.description);
     const fault = all.find((a) => a.type === ANNOTATION.fault)?.description;
+    const blocked = all.find((a) => a.type === ANNOTATION.blocked)?.description;
     const evidenceAttachment = result.attachments.find((a) => a.name === 'evidence' && a.body);
     const evidence = parse<Evidence[]>(evidenceAttachment?.body?.toString('utf8'));
     const record: RawTestResult = {
@@ -75,6 +76,7 @@ export default class RawResultsReporter implements Reporter {
       failedRules,
       observed,
       ...(skip?.description ? { skipReason: skip.description } : {}),
+      ...(blocked && result.status === 'skipped' ? { blocked } : {}),
       ...(result.error ? { error: stripAnsi(result.error.message ?? String(result.error.value ?? 'error')).slice(0, 4000) } : {}),
       ...(Array.isArray(evidence) ? { evidence } : {}),
       ...(property ? { property } : {}),

@@ -19,6 +19,8 @@ export interface RawTestResult {
   failedRules: string[];
   observed: { rule: string; value: unknown }[];
   skipReason?: string;
+  /** Stopped by the target's circumstances before its checks (lib/annotations.ts `blocked`): why. */
+  blocked?: string;
   error?: string;
   evidence?: Evidence[];
   /** Property runs: seed, path and counterexample for replay. */

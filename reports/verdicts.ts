@@ -8,6 +8,7 @@
  * | failed, attributed to other rules only                             | blocked by those rules    |
  * | failed without attributing it (setup, a helper's plain error)      | blocked by the error      |
  * | passed                                                             | pass                      |
+ * | skipped because the target's circumstances stopped it (`blocked`)  | blocked, with the reason  |
  * | skipped / interrupted / never started                              | skip, with the reason     |
  *
  * A failed test fails exactly the rules its findings name (`rule-failed` annotations), which
@@ -57,6 +58,7 @@ export function toOutcomes(raw: readonly RawTestResult[], planned: readonly RawP
       id: r.id, kind: kindOf(r.project, r.file), title: titleOf(r), file: r.file, status, durationMs: Math.max(0, Math.round(r.durationMs)),
       rules: r.rules, failedRules: r.failedRules,
       ...(r.skipReason ? { skipReason: r.skipReason } : {}),
+      ...(r.blocked && status === 'skipped' ? { blocked: r.blocked } : {}),
       ...(r.error ? { error: r.error } : {}),
       ...(evidence ? { evidence } : {}),
       ...(r.property ? { property: r.property } : {}),
@@ -77,11 +79,12 @@ type Role = 'fail' | 'pass' | 'blocked' | 'skip';
 export function roleOf(t: TestOutcome, rule: Rule): Role {
   if (t.status === 'passed') return 'pass';
   if (t.status === 'failed') return t.failedRules.includes(rule.id) ? 'fail' : 'blocked';
-  return 'skip';
+  return t.blocked !== undefined ? 'blocked' : 'skip';
 }
 
 /** Why a failed test did not reach a rule: the rules its findings named, else its error's first line. */
 export function blockedReason(t: TestOutcome): BlockedReason {
+  if (t.blocked !== undefined) return { test: t.id, reason: `"${t.title}" was blocked: ${t.blocked}` };
   const first = (t.error ?? '').split('\n').find((l) => l.trim())?.trim() ?? 'failed without a message';
   if (t.failedRules.length) return { test: t.id, rules: [...t.failedRules], reason: `"${t.title}" stopped when ${t.failedRules.join(', ')} failed` };
   return { test: t.id, reason: `"${t.title}" stopped before checking it: ${first}` };

@@ -11,6 +11,7 @@ import { SUITE_VERSION, PROJECT_ROOT, outputRoot } from '../paths.js';
 import { replayCommand } from './seed.js';
 import { probe, runSupervised } from './supervise.js';
 import { startLoadBeside } from './load-beside.js';
+import type { BlockedGate } from './publish.js';
 
 // What only a deployment needs (the preflight, the control surface probe) and what runs after
 // the suites (reading the results, building and writing the report) is imported where it is
@@ -49,6 +50,8 @@ export interface ConformanceOptions {
   targetName?: string;
   /** A previous report of the same target (or a history folder: its newest): summary.md says what changed since. */
   previous?: string;
+  /** A strict gate: fail the run on blocked MUST rules (see publish.ts). */
+  failOnBlocked?: BlockedGate;
 }
 
 export interface ConformanceOutcome { report: ConformanceReport; exitCode: number; files: string[] }
@@ -208,7 +211,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     });
     const compared = previous ? (await import('../../reports/changes.js')).withChanges(report, previous.report, previous.file) : report;
     const published = publish(compared, outDir, options.baseline ? { path: resolve(options.baseline), update: options.updateBaseline === true } : undefined);
-    return { ...published, exitCode: exitCodeOf(published.report, run.interruptedBy !== undefined) };
+    return { ...published, exitCode: exitCodeOf(published.report, run.interruptedBy !== undefined, options.failOnBlocked) };
   } finally {
     process.off('SIGINT', hold);
     process.off('SIGTERM', hold);

@@ -278,6 +278,29 @@ export async function sweep(api: ApiClient, resources: Resource[], options: Swee
   }
 }
 
+/**
+ * Pods and network volumes listed on the target with this run's names that the record does
+ * not hold: a create whose answer was lost (the connection broke) may still have made one.
+ * Listing costs two requests; a list that fails finds nothing.
+ */
+export async function strays(api: ApiClient, runId: string, registry: Registry): Promise<Resource[]> {
+  const prefix = `cpc-${runId}-`;
+  const seen = new Set([...registry.knownIds('pod', ''), ...registry.knownIds('networkVolume', '')]);
+  const found: Resource[] = [];
+  for (const [op, kind, member] of [['listPods', 'pod', 'pods'], ['listNetworkVolumes', 'networkVolume', 'networkVolumes']] as const) {
+    const res = await api.op(op).catch(() => undefined);
+    if (!res || res.status < 200 || res.status >= 300) continue;
+    const body = res.body as Record<string, unknown> | unknown[] | undefined;
+    const items = Array.isArray(body) ? body : Array.isArray(body?.[member]) ? body[member] as unknown[] : [];
+    for (const item of items as { id?: unknown; name?: unknown }[]) {
+      if (typeof item?.id !== 'string' || typeof item.name !== 'string' || !item.name.startsWith(prefix)) continue;
+      const r: Resource = { kind, id: item.id, name: item.name, auth: 'main', test: '(found by its name: its creation was not recorded)' };
+      if (!seen.has(item.id)) found.push(r);
+    }
+  }
+  return found;
+}
+
 /** Where the run writes `leftovers.json`: beside the raw results (`reports/out`). */
 export function leftoversPath(projectRoot: string): string {
   const rawDir = runConfig().rawDir;

@@ -13,8 +13,9 @@ import { ConfigError } from '../../lib/errors.js';
 import { ApiClient, type Keys, type KeyRole, type SurfaceUrls } from '../../lib/client/api.js';
 import { exchangesKept } from '../../lib/evidence.js';
 import { EmulatorControl, type WorldInfo, type WorldOptions } from '../../lib/client/control.js';
-import { undiciTransport, type Transport } from '../../lib/client/transport.js';
+import { lostAnswerTransport, undiciTransport, type Transport } from '../../lib/client/transport.js';
 import { Pacer, pacedTransport, type PacingStats } from '../../lib/client/pacing.js';
+import { blocked as blockedTest } from './rules.js';
 import { Registry, TestTracker, deleteResource, sortForDeletion, uniqueNameFactory, type UniqueName } from './cleanup.js';
 
 /** What every test knows about the target, resolved once per worker. */
@@ -128,7 +129,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   api: [async ({ httpTransport, target, world, pacer, selfLimited }, use, testInfo) => {
     const keys = world ? world.keys : target.envKeys;
-    const transport = pacedTransport(httpTransport, pacer, {
+    // A connection broken before any answer (a read already tried twice) decides no rule: the test is blocked.
+    const reaching = lostAnswerTransport(httpTransport, (req, error) => blockedTest(`the connection broke before ${req.method} ${new URL(req.url).pathname} was answered (${error.message}); ${req.method === 'GET' ? 'a second try broke too' : 'it may have happened on the target, and is not sent again'}`));
+    const transport = pacedTransport(reaching, pacer, {
       budgetMs: runConfig().profile.rateLimitBudgetMs, disabled: () => selfLimited.on,
       // Time spent waiting for the target's rate limit does not count against the test's timeout.
       onWait: (ms) => { if (testInfo.timeout > 0) testInfo.setTimeout(testInfo.timeout + ms); },

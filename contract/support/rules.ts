@@ -38,5 +38,17 @@ export function breaks(rule: string, message: string): never {
   throw new InternalError('unreachable: conform throws on a finding');
 }
 
+/**
+ * Stops the test because of the target's circumstances, not its conformance (no GPU capacity
+ * on any candidate while the same body places elsewhere, a budget reached): the test's rules
+ * are reported `blocked` with this reason, never failed, and the test is skipped.
+ */
+export function blocked(reason: string): never {
+  const info = test.info();
+  info.annotations.push({ type: ANNOTATION.blocked, description: reason });
+  test.skip(true, `blocked: ${reason}`);
+  throw new InternalError('unreachable: test.skip throws');
+}
+
 /** Convenience: a finding when `ok` is false. */
 export const must = (ok: boolean, rule: string, message: string): Finding[] => (ok ? [] : [{ rule, message }]);

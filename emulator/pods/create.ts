@@ -24,6 +24,9 @@ const price = (usd: number): number => Math.round(usd * 1000) / 1000;
  * caller has no such template), `startSsh`, `startJupyter` and the CUDA constraints in `gpu`.
  * Answers the new pod in PROVISIONING, `startedAt` null, `runtime` null.
  */
+/** The live platform's words for a GPU type without capacity (platform notes, Capacity). */
+const NO_CAPACITY_DETAIL = 'There are no longer any instances available with the requested specifications. Please refresh and try again.';
+
 export function createPodRecord(world: World, account: Account, body: unknown): PodRecord {
   validateBody(world, 'create-pod-request', body, { incompleteFault: 'pods.incomplete-mount-400' });
   const req = body as CreatePodRequest & CreatePodLiveFields;
@@ -76,6 +79,7 @@ export function createPodRecord(world: World, account: Account, body: unknown): 
     throw conflict('/globalNetworking', gpu ? `global networking requires an NVIDIA GPU; "${gpu.id}" is not one` : 'global networking requires an NVIDIA GPU; CPU pods cannot use it');
   }
   const dataCenterId = chooseDataCenter(world, { preferred: req.dataCenterIds ?? NONE, globalNetwork, podId: id, volumeDataCenter });
+  if (gpu && world.fault('pods.no-capacity')) throw conflict('/gpu/id', NO_CAPACITY_DETAIL);
   // Last of the checks: resolving the template records a use of it.
   const template = req.templateId === undefined ? null : podTemplate(world, account, req.templateId, '/templateId');
 

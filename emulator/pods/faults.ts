@@ -29,6 +29,7 @@ export const podFaults = {
   'pods.volume-other-dc-accepted': { rule: 'MOUNT.NETWORK.OTHER_DATA_CENTER_REJECTED', description: 'A pod whose network volume lies outside its preferred data centers is placed in a preferred data center, away from its volume.' },
   'pods.global-networking-without-nvidia-accepted': { rule: 'POD.CREATE.GLOBAL_NETWORKING_REQUIRES_NVIDIA', description: 'globalNetworking true is accepted on a CPU pod or a non-NVIDIA GPU.' },
   // createPod response
+  'pods.no-capacity': { rule: 'POD.CREATE.201_POD', description: 'Every valid GPU createPod is answered 400 problem+json as the live platform answers a type without capacity, on every GPU type and data center.' },
   'pods.create-answers-200': { rule: 'POD.CREATE.201_POD', description: 'A successful createPod answers 200 instead of 201.' },
   'pods.cloud-default-community': { rule: 'POD.CREATE.CLOUD_DEFAULT_SECURE', description: 'cloud defaults to COMMUNITY.' },
   'pods.gpu-count-default-2': { rule: 'POD.GPU.COUNT_DEFAULT_1', description: 'gpu.count defaults to 2.' },

@@ -34,6 +34,12 @@ export interface CallOptions {
   timeoutMs?: number;
   /** `false`: this call is not paced and gets any 429 (tests that exhaust a window on purpose). */
   pace?: boolean;
+  /**
+   * `true`: a connection that breaks before an answer is this call's result, thrown to the
+   * test (a body past a payload limit, which a server may refuse by closing). Otherwise the
+   * fixtures treat a lost answer as the network's doing, not the target's: the test is blocked.
+   */
+  brokenConnectionExpected?: boolean;
 }
 
 /** Options of a call by operationId: its path parameters by the operation's names. */
@@ -126,7 +132,7 @@ export class ApiClient {
 
     let response;
     try {
-      response = await this.transport.send({ method, url: url.toString(), headers, ...(body !== undefined ? { body } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ...(options.pace === false ? { pace: false } : {}) });
+      response = await this.transport.send({ method, url: url.toString(), headers, ...(body !== undefined ? { body } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ...(options.pace === false ? { pace: false } : {}), ...(options.brokenConnectionExpected ? { brokenConnectionExpected: true } : {}) });
     } catch (e) {
       this.#remember(redactLater(draftEvidence(curlInput, undefined, (e as Error).message)));
       throw e;

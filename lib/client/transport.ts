@@ -19,6 +19,36 @@ export interface HttpRequest {
   timeoutMs?: number;
   /** `false`: send at once, never wait for the rate limit nor retry a 429 (see pacing.ts). */
   pace?: boolean;
+  /** A broken connection is the answer the caller looks for (see CallOptions). */
+  brokenConnectionExpected?: boolean;
+}
+
+/**
+ * Calls `onLost` when a request's connection breaks before any answer (after the read retry of
+ * the transport below): no verdict can come from it. `onLost` decides what the caller sees
+ * (the fixtures block the test); requests marked `brokenConnectionExpected` get the error.
+ */
+export function lostAnswerTransport(inner: Transport, onLost: (request: HttpRequest, error: Error) => never): Transport {
+  return {
+    async send(req) {
+      try {
+        return await inner.send(req);
+      } catch (e) {
+        if (req.brokenConnectionExpected || !isBrokenConnection(e)) throw e;
+        return onLost(req, e as Error);
+      }
+    },
+  };
+}
+
+const BROKEN_CONNECTION = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+
+/** A connection error (undici's own or the socket's), as opposed to a timeout or the caller's abort. */
+function isBrokenConnection(e: unknown): boolean {
+  for (let cause = e as { code?: unknown; cause?: unknown } | undefined, depth = 0; cause && depth < 4; cause = cause.cause as typeof cause, depth++) {
+    if (typeof cause.code === 'string' && BROKEN_CONNECTION.has(cause.code)) return true;
+  }
+  return false;
 }
 
 export interface HttpResponse {

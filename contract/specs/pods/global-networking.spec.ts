@@ -41,7 +41,7 @@ test.describe('global networking', () => {
     const { globalDc } = picks(await pods.catalog());
     test.skip(!globalDc, 'the target lists no data center with globalNetwork');
     const body = await pods.gpuBody({ globalNetworking: true, dataCenterIds: [globalDc!.id] });
-    const res = await pods.create(body);
+    const res = await pods.place(body);
     conform(acceptedConformance('POD.CREATE.GLOBAL_NETWORKING_ELIGIBLE', 'POD.CREATE.201_POD', res, 201));
     const read = await untilAddressed(api, emu, res.body.id);
     const eligible = new Set((await pods.catalog()).dataCenters.filter((d) => d.globalNetwork).map((d) => d.id));

@@ -52,7 +52,7 @@ test.describe('createPod: mount rules', () => {
   test('a GPU pod accepts a persistent mount of at least 10 GB', rules('MOUNT.PERSISTENT.ACCEPTED_ON_GPU', 'MOUNT.PERSISTENT.SIZE_IN_RESPONSE'), async ({ pods }) => {
     for (const size of [10, 250]) {
       const body = await pods.gpuBody({ mounts: { persistent: { size, path: '/workspace' } } });
-      const res = await pods.create(body);
+      const res = await pods.place(body);
       conform(acceptedConformance('MOUNT.PERSISTENT.ACCEPTED_ON_GPU', 'POD.CREATE.201_POD', res, 201));
       conform(createdPodConformance(body, res.body), podConformance(res.body, { kind: 'gpu' }));
     }
@@ -65,7 +65,7 @@ test.describe('createPod: mount rules', () => {
     for (const [kind, path] of [['gpu', '/mnt/models'], ['cpu', '/srv/data-set_1']] as const) {
       const mounts = { network: [{ volumeId: volume.id, path }] };
       const body = kind === 'gpu' ? await pods.gpuBody({ mounts }) : await pods.cpuBody({ mounts });
-      const res = await pods.create(body);
+      const res = await pods.place(body);
       conform(acceptedConformance(kind === 'cpu' ? 'MOUNT.NETWORK.CPU_SUPPORTED' : 'MOUNT.NETWORK.CUSTOM_PATH', 'POD.CREATE.201_POD', res, 201));
       const later = await pods.waitFor(res.body.id, ['RUNNING'], { maxMs: 20_000 });
       conform(

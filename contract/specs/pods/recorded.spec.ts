@@ -37,7 +37,7 @@ test.describe('pods: what the spec leaves open is recorded', () => {
   });
 
   test('version and deprecation signals on pod answers', rules('VERSION.POLICY.NOT_SHOWN'), async ({ api, pods }) => {
-    const created = await pods.create(await pods.gpuBody());
+    const created = await pods.place(await pods.gpuBody());
     const got = await api.op<Pod>('getPod', { params: { podId: created.body.id } });
     const signals = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).filter(([k]) => /version|deprecat|sunset/i.test(k)));
     observe('VERSION.POLICY.NOT_SHOWN', { createPod: signals(created.headers), getPod: signals(got.headers) });

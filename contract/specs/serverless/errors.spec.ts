@@ -13,7 +13,7 @@ test('errors of the job operations are recorded', rules('ERR.SERVERLESS.FORMAT')
     'malformed JSON body': () => api.op('run', { params: { endpointId }, rawBody: '{"input": ', contentType: 'application/json' }),
     'body without input': () => api.op('run', { params: { endpointId }, body: { prompt: 'x' } }),
     'input that is not an object': () => api.op('run', { params: { endpointId }, body: { input: 'text' } }),
-    'body over the 10 MB /run limit': () => api.op('run', { params: { endpointId }, rawBody: JSON.stringify({ input: { pad: 'x'.repeat((PAYLOAD_LIMIT_MB.run + 1) * MIB) } }), contentType: 'application/json', timeoutMs: 120_000 }),
+    'body over the 10 MB /run limit': () => api.op('run', { params: { endpointId }, rawBody: JSON.stringify({ input: { pad: 'x'.repeat((PAYLOAD_LIMIT_MB.run + 1) * MIB) } }), contentType: 'application/json', timeoutMs: 120_000, brokenConnectionExpected: true }),
     'cancel of an unknown job': () => jobs.cancel('no-such-job-0000'),
   };
   const seen: Record<string, unknown> = {};

@@ -28,7 +28,7 @@ test.describe('payload limits', () => {
   for (const c of cases) {
     test(`/${c.path} accepts ${c.within / MB} MB${c.over ? ` and refuses ${(c.over / MB).toFixed(1)} MB, creating no job` : ''}`, rules(c.rule), async ({ api, emu, target }) => {
       const jobs = jobsFor({ api, emu, target });
-      const send = (bytes: number) => api.op(c.op, { params: { endpointId: jobs.endpointId }, rawBody: bodyOf(bytes), contentType: 'application/json', timeoutMs: 120_000 });
+      const send = (bytes: number) => api.op(c.op, { params: { endpointId: jobs.endpointId }, rawBody: bodyOf(bytes), contentType: 'application/json', timeoutMs: 120_000, brokenConnectionExpected: bytes > c.within });
       const accepted = await send(c.within);
       const findings = must(accepted.status >= 200 && accepted.status < 300 && typeof (accepted.body as { id?: unknown } | undefined)?.id === 'string', c.rule,
         `a ${c.within} byte body was refused: ${accepted.status} ${accepted.text.slice(0, 200)}`);

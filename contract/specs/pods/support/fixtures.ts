@@ -1,8 +1,10 @@
 import { test as base } from '../../../support/fixtures.js';
 import type { ApiClient, ApiResult, CallOptions } from '../../../../lib/client/api.js';
 import type { CreateCpuConfig, CreatePodRequest, NetworkVolume, Pod } from '../../../../lib/types.gen.js';
-import { conform } from '../../../support/rules.js';
-import { isNvidia, listOf, loadCatalog, picks, vcpuCounts, type PodCatalog } from '../../../../lib/pod-catalog.js';
+import { blocked, breaks, conform } from '../../../support/rules.js';
+import { isNvidia, listOf, loadCatalog, picks, vcpuCounts, type GpuEntry, type PodCatalog } from '../../../../lib/pod-catalog.js';
+import type { TargetProfile } from '../../../../lib/profile.js';
+import { ANNOTATION } from '../../../../lib/annotations.js';
 import { waitForStatus, type WaitOptions, type WaitResult } from './wait.js';
 import { runConfig } from '../../../../lib/run-config.js';
 import { Registry } from '../../../support/cleanup.js';
@@ -19,7 +21,25 @@ export interface PodKit {
   gpuBody(extra?: Partial<CreatePodRequest>): Promise<CreatePodRequest>;
   /** A valid CPU pod body: the first flavor with its smallest valid vcpuCount. */
   cpuBody(extra?: Partial<CreatePodRequest>): Promise<CreatePodRequest>;
+  /**
+   * Sends createPod. A GPU body on one of the candidate types ({@link gpuCandidates}) that is
+   * answered 400 is sent again on the next candidates until one answers otherwise: the live
+   * platform places one specific type per create and answers 400 when it has no capacity, so
+   * one candidate's 400 decides nothing (a 400 from every candidate is the body's). When
+   * another type answers, the body's `gpu` is set to it, so checks against the body compare
+   * with what was sent last.
+   */
   create(body: unknown, options?: Omit<CallOptions, 'body'>): Promise<ApiResult<Pod>>;
+  /**
+   * Creates a body the test holds valid and expects placed: {@link create}, and when every
+   * candidate refused it, finds out why. The same placement (data centers, cloud) without the
+   * body's other features placed: the answer is returned for the test's own check to judge.
+   * Only elsewhere: the test is blocked, "no capacity". Nowhere, not even a minimal body: the
+   * target refuses valid GPU creates, which fails `POD.CREATE.201_POD`.
+   */
+  place(body: CreatePodRequest): Promise<ApiResult<Pod>>;
+  /** The GPU types a valid GPU create is tried on, in order (the profile's list, else the catalog's NVIDIA types, available first). */
+  gpuCandidates(): Promise<GpuEntry[]>;
   /** Records a pod made some other way (a property run), so a real target gets it deleted. */
   track(podId: string): void;
   /** Creates and requires 201 (failing `POD.CREATE.201_POD` otherwise). */
@@ -40,11 +60,41 @@ export interface PodKit {
 /** A real target's catalog, read once per worker (an emulator world has its own, read per test). */
 const workerCatalogs = new Map<string, Promise<PodCatalog>>();
 
-/** What a profile-less run creates pods with: an NVIDIA type the catalog says is available, else the first NVIDIA type. */
-function defaultGpu(c: PodCatalog): PodCatalog['gpus'][number] | undefined {
-  const unavailable = (v: unknown) => v === false || v === 0 || (typeof v === 'string' && /^(none|unavailable|out of stock)$/i.test(v));
-  return c.gpus.filter(isNvidia).find((g) => !unavailable((g as { availability?: unknown }).availability)) ?? picks(c).nvidia;
+/**
+ * How available the catalog says a type is, lower first: the live catalog's `availability`
+ * (HIGH, MEDIUM, LOW, NONE) when the read lists it, a boolean or a count elsewhere; unknown
+ * between the listed levels and none.
+ */
+function availabilityRank(g: GpuEntry): number {
+  const v = (g as { availability?: unknown }).availability;
+  if (v === false || v === 0 || (typeof v === 'string' && /^(none|unavailable|out of stock)$/i.test(v))) return 4;
+  if (typeof v === 'string') return ({ HIGH: 0, MEDIUM: 1, LOW: 2 } as Record<string, number>)[v.toUpperCase()] ?? 3;
+  return v === true || (typeof v === 'number' && v > 0) ? 0 : 3;
 }
+
+/**
+ * The GPU types a valid GPU create may be placed on, in the order they are tried: the
+ * profile's `gpuTypes` as listed (those the catalog knows); else the catalog's NVIDIA types,
+ * the profile's `gpuType` first, then by availability (the sort is stable: catalog order
+ * within a level). Empty when none is usable; `why` then says what the test skips for.
+ */
+function candidatesOf(c: PodCatalog, profile: TargetProfile): { list: GpuEntry[]; why: string } {
+  if (profile.gpuTypes?.length) {
+    const list = profile.gpuTypes.map((id) => c.gpus.find((g) => g.id === id)).filter((g): g is GpuEntry => g !== undefined);
+    return { list, why: `the target's GPU catalog lists none of ${profile.gpuTypes.join(', ')} (CPC_GPU_TYPES)` };
+  }
+  if (profile.gpuType) {
+    const chosen = c.gpus.find((g) => g.id === profile.gpuType);
+    const rest = c.gpus.filter(isNvidia).filter((g) => g !== chosen).sort((a, b) => availabilityRank(a) - availabilityRank(b));
+    return { list: chosen ? [chosen, ...rest] : [], why: `the target's GPU catalog lists no ${profile.gpuType} (CPC_GPU_TYPE)` };
+  }
+  return { list: c.gpus.filter(isNvidia).sort((a, b) => availabilityRank(a) - availabilityRank(b)), why: 'the target\'s GPU catalog lists no NVIDIA type' };
+}
+
+/** The parts of a pod body that choose where it runs, and the minimal body that keeps them. */
+const placementOf = (body: CreatePodRequest): Partial<CreatePodRequest> => ({
+  ...(body.cloud ? { cloud: body.cloud } : {}), ...(body.dataCenterIds?.length ? { dataCenterIds: body.dataCenterIds } : {}),
+});
 
 export const test = base.extend<{ pods: PodKit }>({
   pods: [async ({ api, emu, uniqueName }, use, testInfo) => {
@@ -55,6 +105,33 @@ export const test = base.extend<{ pods: PodKit }>({
     let catalog: Promise<PodCatalog> | undefined;
     // The profile's image and long-running command: a container that exits at once never stays RUNNING.
     const common = () => ({ name: podName, image: profile.podImage, args: profile.podArgs, ...(profile.dataCenter ? { dataCenterIds: [profile.dataCenter] } : {}) });
+    const gpuBodyOf = (body: unknown): (CreatePodRequest & { gpu: NonNullable<CreatePodRequest['gpu']> }) | undefined => {
+      const b = body as CreatePodRequest | undefined;
+      return b && typeof b === 'object' && b.gpu && typeof b.gpu === 'object' && typeof b.gpu.id === 'string' ? b as CreatePodRequest & { gpu: NonNullable<CreatePodRequest['gpu']> } : undefined;
+    };
+    const send = async (body: unknown, options: Omit<CallOptions, 'body'> = {}) => {
+      const res = await api.op<Pod>('createPod', { ...options, body });
+      if (res.status >= 200 && res.status < 300 && typeof res.body?.id === 'string') madePods.push(res.body.id);
+      return res;
+    };
+    /** Sends `body` on its type, then, while the answer is 400, on the other candidates; which were refused 400. */
+    const onCandidates = async (body: unknown, options: Omit<CallOptions, 'body'> = {}): Promise<{ res: ApiResult<Pod>; refused: string[] }> => {
+      let res = await send(body, options);
+      const gpuBody = gpuBodyOf(body);
+      if (res.status !== 400 || !gpuBody) return { res, refused: [] };
+      const candidates = (await kit.gpuCandidates()).map((g) => g.id);
+      if (!candidates.includes(gpuBody.gpu.id)) return { res, refused: [] };
+      const refused = [gpuBody.gpu.id];
+      for (const id of candidates.filter((c) => c !== gpuBody.gpu.id)) {
+        const next = await send({ ...gpuBody, gpu: { ...gpuBody.gpu, id } }, options);
+        if (next.status === 400) { refused.push(id); res = next; continue; }
+        // What was placed (or answered otherwise) is what the test's checks compare with.
+        gpuBody.gpu = { ...gpuBody.gpu, id };
+        testInfo.annotations.push({ type: ANNOTATION.note, description: `createPod answered 400 on GPU type(s) ${refused.join(', ')} and ${next.status} on ${id} (capacity: the next candidate is tried)` });
+        return { res: next, refused };
+      }
+      return { res, refused };
+    };
     const kit: PodKit = {
       catalog: () => {
         if (emu.available) return (catalog ??= loadCatalog(api));
@@ -62,11 +139,13 @@ export const test = base.extend<{ pods: PodKit }>({
         if (!workerCatalogs.has(key)) workerCatalogs.set(key, loadCatalog(api));
         return workerCatalogs.get(key)!;
       },
+      async gpuCandidates() {
+        return candidatesOf(await kit.catalog(), profile).list;
+      },
       async gpuBody(extra = {}) {
-        const c = await kit.catalog();
-        const gpu = profile.gpuType ? c.gpus.find((g) => g.id === profile.gpuType) : defaultGpu(c);
-        testInfo.skip(!gpu, profile.gpuType ? `the target's GPU catalog lists no ${profile.gpuType} (CPC_GPU_TYPE)` : 'the target\'s GPU catalog lists no NVIDIA type');
-        return { ...common(), gpu: { id: gpu!.id }, ...extra };
+        const { list, why } = candidatesOf(await kit.catalog(), profile);
+        testInfo.skip(list.length === 0, why);
+        return { ...common(), gpu: { id: list[0]!.id }, ...extra };
       },
       async cpuBody(extra = {}) {
         const c = await kit.catalog();
@@ -75,13 +154,29 @@ export const test = base.extend<{ pods: PodKit }>({
         return { ...common(), cpu: { id: cpu!.id, vcpuCount: vcpuCounts(cpu!)[0]! as CreateCpuConfig['vcpuCount'] }, ...extra };
       },
       async create(body, options = {}) {
-        const res = await api.op<Pod>('createPod', { ...options, body });
-        if (res.status >= 200 && res.status < 300 && typeof res.body?.id === 'string') madePods.push(res.body.id);
-        return res;
+        return (await onCandidates(body, options)).res;
+      },
+      async place(body) {
+        const { res, refused } = await onCandidates(body);
+        if (refused.length === 0 || res.status !== 400) return res;
+        const gpu = gpuBodyOf(body)!.gpu;
+        const tried = `tried ${refused.join(', ')}`;
+        // Where the body's network volume is, it must run: that is part of its placement.
+        const volumeId = body.mounts?.network?.[0]?.volumeId;
+        const volumeDc = volumeId ? (await api.op<NetworkVolume>('getNetworkVolume', { params: { networkVolumeId: volumeId } })).body?.dataCenter : undefined;
+        const placement = { ...placementOf(body), ...(typeof volumeDc === 'string' && !body.dataCenterIds?.length ? { dataCenterIds: [volumeDc] } : {}) };
+        const minimal = (where: Partial<CreatePodRequest>): CreatePodRequest => ({ name: uniqueName('probe'), image: profile.podImage, args: profile.podArgs, gpu: { id: gpu.id }, ...where });
+        const samePlacement = minimal(placement);
+        const probe = async (b: CreatePodRequest) => (await onCandidates(b)).res.status === 201;
+        // The same placement places a plain pod: the refusal was of this body, for its checks to judge.
+        if (await probe(samePlacement)) return res;
+        const where = JSON.stringify(placement);
+        if (where !== '{}' && await probe(minimal({}))) blocked(`no GPU capacity for ${where}: every candidate GPU type answered 400 (${tried}) while a pod placed elsewhere`);
+        breaks('POD.CREATE.201_POD', `every candidate GPU type refused a valid GPU createPod with 400, a minimal body too (${tried}): ${res.text.slice(0, 300)}`);
       },
       track: (podId) => { madePods.push(podId); },
       async created(body) {
-        const res = await kit.create(body);
+        const res = await kit.place(body);
         conform(res.status === 201 ? [] : [{ rule: 'POD.CREATE.201_POD', message: `createPod of a valid body answered ${res.status}: ${res.text.slice(0, 300)}` }]);
         return res.body;
       },
