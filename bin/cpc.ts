@@ -18,6 +18,7 @@ import { PROJECT_ROOT, defaultOutDir, tsxLoader } from './paths.js';
 import { USAGE, USAGES } from './usage.js';
 import { exitOf } from './commands/child.js';
 import { SUITE_NAMES, isSuiteName } from '../lib/suites.js';
+import { formatChaos, parseChaos } from '../lib/chaos/options.js';
 
 // Each command's modules load when that command runs (`await import`), so help, usage errors
 // and configuration errors answer without loading the suite, the reports and Playwright.
@@ -83,8 +84,11 @@ async function conformanceCommand(rest: string[]): Promise<number> {
     baseline: { type: 'string' }, 'update-baseline': { type: 'boolean' }, 'load-dir': { type: 'string' }, 'probe-every': { type: 'string' }, artifacts: { type: 'string' },
     load: { type: 'boolean' }, 'skip-load': { type: 'boolean' }, shard: { type: 'string' }, 'skip-preflight': { type: 'boolean' },
     'target-name': { type: 'string' }, previous: { type: 'string' }, 'fail-on-blocked': { type: 'string' },
+    chaos: { type: 'string' },
   });
   const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
+  // Legal chaos reaches the run configuration as its variable does (lib/run-config.ts).
+  if (typeof v.chaos === 'string') process.env.CPC_EMULATOR_CHAOS = formatChaos(parseChaos(v.chaos, '--chaos'));
   const projects = (v.project as string[] | undefined) ?? [...SUITE_NAMES];
   const unknownProject = projects.find((p) => !isSuiteName(p));
   if (unknownProject !== undefined) throw new ConfigError(`--project is contract or property, got "${unknownProject}"`, '--project');
@@ -145,7 +149,7 @@ async function preflightCommand(rest: string[]): Promise<number> {
 }
 
 async function detectCommand(args: string[]): Promise<number> {
-  const v = parse('detect', args, { faults: { type: 'string' }, 'per-fault': { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, full: { type: 'boolean' }, variants: { type: 'string' } }).values;
+  const v = parse('detect', args, { faults: { type: 'string' }, 'per-fault': { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, full: { type: 'boolean' }, variants: { type: 'string' }, chaos: { type: 'string' } }).values;
   const perFault = v['per-fault'] === undefined ? undefined : Number(v['per-fault']);
   if (perFault !== undefined && !(Number.isInteger(perFault) && perFault > 0)) throw new ConfigError(`--per-fault must be a positive integer, got "${v['per-fault']}"`, '--per-fault');
   const workers = v.workers === undefined ? undefined : Number(v.workers);
@@ -158,6 +162,7 @@ async function detectCommand(args: string[]): Promise<number> {
     ...(workers ? { workers } : {}),
     ...(v.full ? { full: true } : {}),
     ...(v.variants ? { variants: v.variants.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
+    ...(v.chaos !== undefined ? { chaos: parseChaos(v.chaos, '--chaos') } : {}),
   });
   return exitCode;
 }

@@ -9,10 +9,12 @@ import { handle } from './http/handle.js';
 import { Refusal } from './http/outcome.js';
 import { rateLimit, type RateLimitHeaders } from './http/rate-limit.js';
 import { problem, type Reply } from './http/reply.js';
-import { route, surfaceRouter, type Router } from './http/route.js';
+import { route, surfaceRouter, type Routed, type Router } from './http/route.js';
 import { send } from './http/send.js';
 import { controlRoutes } from './routes/control.js';
+import { chaosEngine } from './chaos/engine.js';
 import type { Ctx, HttpMethod, RouteDef } from './types.js';
+import type { World } from './world.js';
 import { WorldRegistry, type RegistryOptions } from './worlds.js';
 
 /** Header a client may send so unauthenticated requests land in its world (tests only). */
@@ -28,6 +30,9 @@ type Failed = (res: ServerResponse, error: unknown) => void;
 
 /** The query of a URL without one; handlers only read queries. */
 const NO_QUERY: URLSearchParams = new URLSearchParams();
+
+/** The path parameters of an unrouted request. */
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
 /**
  * The emulator as a request handler. It never listens: `server.ts` binds a port. It composes the
@@ -45,7 +50,7 @@ export class Emulator extends WorldRegistry {
   readonly #onInternalError: (error: unknown) => void;
 
   constructor(options: EmulatorOptions = {}) {
-    super(SWITCHES, options);
+    super(SWITCHES, { ...options, chaosEngine });
     this.#onInternalError = options.onInternalError ?? ((e) => { process.stderr.write(`emulator: internal error: ${e instanceof Error ? e.message : String(e)}\n`); });
     this.#router = surfaceRouter();
     this.#control = new ControlSurface(controlRoutes, this);
@@ -80,6 +85,19 @@ export class Emulator extends WorldRegistry {
     }
     const world = this.worldFor(anyKey(req.headers, query), req.headers[WORLD_HEADER]);
     const routed = route(this.#router, method, path);
+    // Legal chaos (chaos/engine.ts) resets the request here or lets it go on, now or after its latency.
+    if (world.chaos !== undefined) {
+      const found = routed instanceof Refusal ? undefined : routed;
+      world.chaos.admit(req, res, found?.route.operation ?? 'unrouted', found?.route.surface ?? 'none', found?.params ?? NO_PARAMS, () => {
+        try { this.#serve(req, res, method, path, query, world, routed); } catch (error) { this.#failed(res, error); }
+      });
+      return;
+    }
+    this.#serve(req, res, method, path, query, world, routed);
+  }
+
+  /** The pipeline from authentication on, for a request whose world and route are known. */
+  #serve(req: IncomingMessage, res: ServerResponse, method: HttpMethod, path: string, query: URLSearchParams, world: World, routed: Routed<RouteDef> | Refusal): void {
     if (routed instanceof Refusal) return send(res, routed.reply, world);
     const apiKey = authenticate(world, routed.route, req.headers, query);
     if (apiKey instanceof Refusal) return send(res, apiKey.reply, world);
@@ -122,7 +140,11 @@ class Exchange implements BodySink {
 
 /** The handle and send steps: the handler's reply, sent now or when its promise settles. */
 function answer(res: ServerResponse, route: RouteDef, ctx: Ctx, limits: RateLimitHeaders | undefined, failed: Failed): void {
-  const reply = handle(route, ctx);
+  // The draws a handler makes (capacity, queueing, provisioning) are recorded on this exchange.
+  const chaos = ctx.world.chaos;
+  chaos?.enter(res);
+  let reply: Reply | Promise<Reply>;
+  try { reply = handle(route, ctx); } finally { chaos?.leave(); }
   if (reply instanceof Promise) {
     reply.then((r: Reply) => { send(res, r, ctx.world, limits); }).catch((e: unknown) => { failed(res, e); });
     return;

@@ -5,6 +5,8 @@
  * world's rate-limit quotas; default 100000,1000000,10000000, so that only a deployment-like run
  * asks for the live platform's 60,3000,50000).
  * --variants a,b (conforming variants or sets such as `live`, emulator/variants.ts; env CPC_EMULATOR_VARIANTS).
+ * --chaos <seed>[,real-time][,latency=<ms>] (legal chaos in the default world and in every world the
+ * control surface makes without its own, emulator/README.md "Chaos"; env CPC_EMULATOR_CHAOS).
  * Prints the keys (main, read-only, another account's) and the seeded ids as CPC_* lines.
  */
 import { parseArgs } from 'node:util';
@@ -13,16 +15,17 @@ import { WORLD_SEEDERS } from './catalog.js';
 import { isFaultId } from './faults.js';
 import { expandVariants } from './variants.js';
 import { userSettings, type UserSettings } from '../lib/run-config.js';
+import { formatChaos, parseChaos, type ChaosOptions } from '../lib/chaos/options.js';
 
 function usage(message: string): never {
-  process.stderr.write(`emulator: ${message}\nusage: npm run emulator -- [--port N] [--host H] [--key K] [--clock auto|manual] [--scale N] [--faults id,id] [--variants id,id]\n`);
+  process.stderr.write(`emulator: ${message}\nusage: npm run emulator -- [--port N] [--host H] [--key K] [--clock auto|manual] [--scale N] [--faults id,id] [--variants id,id] [--chaos seed[,real-time][,latency=ms]]\n`);
   process.exit(2);
 }
 
 let values: Record<string, string | undefined>;
 try {
   ({ values } = parseArgs({
-    options: { port: { type: 'string' }, host: { type: 'string' }, key: { type: 'string' }, clock: { type: 'string' }, scale: { type: 'string' }, faults: { type: 'string' }, variants: { type: 'string' }, quotas: { type: 'string' } },
+    options: { port: { type: 'string' }, host: { type: 'string' }, key: { type: 'string' }, clock: { type: 'string' }, scale: { type: 'string' }, faults: { type: 'string' }, variants: { type: 'string' }, quotas: { type: 'string' }, chaos: { type: 'string' } },
     strict: true,
   }));
 } catch (e) {
@@ -47,13 +50,19 @@ if (unknown.length) usage(`unknown fault(s): ${unknown.join(', ')}`);
 const variants = values.variants !== undefined ? values.variants.split(',').map((v) => v.trim()).filter(Boolean) : settings.emulatorVariants;
 const unknownVariants = expandVariants(variants).unknown;
 if (unknownVariants.length) usage(`unknown variant(s): ${unknownVariants.join(', ')}`);
+let chaos: ChaosOptions | undefined;
+try {
+  chaos = values.chaos !== undefined ? parseChaos(values.chaos, '--chaos') : settings.emulatorChaos;
+} catch (e) {
+  usage((e as Error).message);
+}
 const quotaValues = (values.quotas ?? '100000,1000000,10000000').split(',').map((q) => q.trim());
 if (quotaValues.length !== 3 || !quotaValues.every((q) => /^\d+$/.test(q))) usage(`--quotas is three integers >= 0 for the minute, hour and day windows, got ${values.quotas}`);
 const [minute, hour, day] = quotaValues.map(Number) as [number, number, number];
 
 try {
   const running = await startEmulator({
-    port, host: values.host ?? '127.0.0.1', ...(values.key ? { defaultKey: values.key } : {}),
+    port, host: values.host ?? '127.0.0.1', ...(values.key ? { defaultKey: values.key } : {}), ...(chaos ? { chaos } : {}),
     defaultWorld: { clock: { mode, scale }, faults, variants, startAt: Date.now(), quotas: { minute, hour, day } },
   });
   const world = running.emulator.defaultWorld;
@@ -72,7 +81,7 @@ try {
     `  CPC_API_KEY_READONLY=${readonly.key}`,
     `  CPC_API_KEY_OTHER=${other.key}`,
     ...Object.entries(seeded).map(([k, v]) => `  ${k}=${String(v)}`),
-    `  control surface: ${running.url}/__emulator   (clock ${mode}${mode === 'auto' ? ` x${scale}` : ''}, quotas ${minute}/min ${hour}/h ${day}/day${faults.length ? `, faults ${faults.join(',')}` : ''}${variants.length ? `, variants ${variants.join(',')}` : ''})`,
+    `  control surface: ${running.url}/__emulator   (clock ${mode}${mode === 'auto' ? ` x${scale}` : ''}, quotas ${minute}/min ${hour}/h ${day}/day${faults.length ? `, faults ${faults.join(',')}` : ''}${variants.length ? `, variants ${variants.join(',')}` : ''}${chaos ? `, chaos ${formatChaos(chaos)}` : ''})`,
   ];
   process.stdout.write(lines.join('\n') + '\n');
   const stop = () => { void running.close().then(() => process.exit(0)); };

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { VirtualClock, type ClockSettings } from './clock.js';
 import { RateLimiter, LIVE_QUOTAS, type Quotas } from './rate-limit.js';
-import type { FaultId, Switches, VariantId } from './switches.js';
+import type { ChaosHooks, FaultId, Switches, VariantId } from './switches.js';
+import type { ChaosWorldOptions } from '../lib/chaos/options.js';
 import { InternalError, UnknownFaultError, UnknownVariantError } from '../lib/errors.js';
 
 /** What a key may do. `read` covers reads; `write` covers creating, changing and running. */
@@ -23,6 +24,8 @@ export interface WorldOptions {
   /** Variant and variant-set names (emulator/variants.ts). */
   variants?: readonly string[];
   seed?: number;
+  /** Legal chaos (emulator/chaos/): the registry switches it on once the world exists. */
+  chaos?: ChaosWorldOptions;
 }
 
 /**
@@ -38,6 +41,8 @@ export class World {
   readonly faults = new Set<FaultId>();
   readonly variants = new Set<VariantId>();
   readonly seed: number;
+  /** The world's legal chaos, when on (set by the registry, worlds.ts). */
+  chaos: ChaosHooks | undefined = undefined;
   #slices = new Map<string, unknown>();
   #disposers: (() => void)[] = [];
   #ids = 0;
@@ -95,6 +100,7 @@ export class World {
     if (unknown.length > 0) throw new UnknownVariantError(unknown, this.switches.variantNames);
     this.variants.clear();
     for (const id of ids) this.variants.add(id);
+    this.chaos?.addVariants(this.variants);
   }
 
   /** Ids unique within the world, readable in evidence: `pod_0001a`. Deterministic per world. */

@@ -1,5 +1,6 @@
-import type { Switches } from './switches.js';
+import type { ChaosHooks, Switches } from './switches.js';
 import { World, type ApiKey, type WorldOptions } from './world.js';
+import type { ChaosOptions, ChaosWorldOptions } from '../lib/chaos/options.js';
 import { InternalError } from '../lib/errors.js';
 
 export interface RegistryOptions {
@@ -7,6 +8,10 @@ export interface RegistryOptions {
   defaultWorld?: Omit<WorldOptions, 'id'>;
   /** A fixed key for the default world's account (otherwise random). */
   defaultKey?: string;
+  /** Legal chaos in every world that names none (`--chaos`): the default world and those the control surface makes. */
+  chaos?: ChaosOptions;
+  /** What switches a world's chaos on (emulator/chaos/, given by app.ts); without it no world has chaos. */
+  chaosEngine?: (world: World, options: ChaosWorldOptions) => ChaosHooks;
 }
 
 /**
@@ -20,10 +25,14 @@ export class WorldRegistry {
   readonly defaultWorld: World;
   readonly defaultKey: ApiKey;
   #worldSeq = 0;
+  readonly #chaos: Pick<RegistryOptions, 'chaos' | 'chaosEngine'>;
+  /** Worlds given the registry's chaos so far: the key of each, in creation order. */
+  #chaosWorlds = 0;
 
   /** `switches`: the fault and variant catalogs every world checks names against. */
   constructor(switches: Switches, options: RegistryOptions = {}) {
     this.#switches = switches;
+    this.#chaos = { ...(options.chaos ? { chaos: options.chaos } : {}), ...(options.chaosEngine ? { chaosEngine: options.chaosEngine } : {}) };
     this.defaultWorld = this.createWorld({ ...options.defaultWorld, id: 'default' });
     const account = this.defaultWorld.createAccount('default');
     this.defaultKey = this.defaultWorld.mintKey(account.id, ['read', 'write'], 'default', options.defaultKey);
@@ -35,6 +44,12 @@ export class WorldRegistry {
     if (this.worlds.has(id)) throw new InternalError(`world ${id} exists`);
     const world = new World({ ...options, id }, this.#switches, (key, w) => this.#keyIndex.set(key.key, w));
     this.worlds.set(id, world);
+    const chaos = options.chaos ?? (this.#chaos.chaos ? { ...this.#chaos.chaos, key: `world-${++this.#chaosWorlds}` } : undefined);
+    if (chaos && this.#chaos.chaosEngine) {
+      world.chaos = this.#chaos.chaosEngine(world, chaos);
+      // The world's draws join its explicit variants.
+      world.setVariants([...world.variants]);
+    }
     return world;
   }
 

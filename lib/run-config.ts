@@ -5,6 +5,7 @@ import { registerSecret } from './redact.js';
 import { loadProfile, type TargetProfile } from './profile.js';
 import { ENV_VARS, loadTargetConfig, type ConfigKey, type TargetConfig } from './config.js';
 import type { SuiteName } from './suites.js';
+import { parseChaos, type ChaosOptions } from './chaos/options.js';
 
 /**
  * The run's configuration: one typed object, written once by the command line (or, for a plain
@@ -27,6 +28,7 @@ import type { SuiteName } from './suites.js';
  * | CPC_PROPERTY_RUNS, CPC_JOB_MODEL_RUNS | runs per pod property (200) and of the job model (60) |
  * | CPC_ALLOW_PROPERTY_LOAD, CPC_ALLOW_RATE_LIMIT_EXHAUSTION | opt-ins on a real target |
  * | CPC_EMULATOR_FAULTS, CPC_EMULATOR_VARIANTS | faults / conforming variants on in every emulator world |
+ * | CPC_EMULATOR_CHAOS | legal chaos in every emulator world: `<seed>[,real-time][,latency=<ms>]` (lib/chaos/options.ts) |
  * | CPC_EMULATOR_PORT | the standalone emulator's port (default 8787) |
  * | CPC_LOAD_RUNNER, CPC_LOAD_VUS | the load runner (auto, k6, node) and VUs of a split k6 run |
  * | CPC_MUTATION_SEED, CPC_MUTATION_PROPERTY_RUNS, CPC_MUTATION_JOB_MODEL_RUNS, CPC_MUTATION_WORKERS | the mutation run's budgets |
@@ -56,6 +58,8 @@ export interface RunConfig {
   /** Emulator faults and conforming variants on in every test world. */
   faults: string[];
   variants: string[];
+  /** Legal chaos in every test world (emulator/chaos/), when on. */
+  chaos?: ChaosOptions;
   /** Where the raw reporter writes (default reports/out/raw under the project root). */
   rawDir?: string;
   /** Set by global setup: the run id every name carries, and (on a deployment) its records. */
@@ -110,6 +114,8 @@ export interface UserSettings {
   /** The standalone emulator's port and its default world's conforming variants. */
   emulatorPort?: number;
   emulatorVariants: string[];
+  /** The standalone emulator's legal chaos (CPC_EMULATOR_CHAOS). */
+  emulatorChaos?: ChaosOptions;
   loadRunner?: string;
   loadVus?: number;
   mutation: { seed: number; propertyRuns: number; jobModelRuns: number; workers: number };
@@ -120,9 +126,11 @@ export function userSettings(env: Env = process.env): UserSettings {
   if (port !== undefined && !(/^\d+$/.test(port) && Number(port) <= 65535)) throw new ConfigError(`CPC_EMULATOR_PORT must be an integer from 0 to 65535, got "${port}"`, 'CPC_EMULATOR_PORT');
   const loadRunner = value(env, 'CPC_LOAD_RUNNER');
   const loadVus = positive(env, 'CPC_LOAD_VUS');
+  const chaos = value(env, 'CPC_EMULATOR_CHAOS');
   return {
     ...(port !== undefined ? { emulatorPort: Number(port) } : {}),
     emulatorVariants: list(value(env, 'CPC_EMULATOR_VARIANTS')),
+    ...(chaos !== undefined ? { emulatorChaos: parseChaos(chaos, 'CPC_EMULATOR_CHAOS') } : {}),
     ...(loadRunner !== undefined ? { loadRunner } : {}),
     ...(loadVus !== undefined ? { loadVus } : {}),
     mutation: {
@@ -145,6 +153,7 @@ export function parseRunConfig(env: Env = process.env, flags: Partial<Record<Con
   const modelEndpointId = value(env, 'CPC_MODEL_ENDPOINT_ID');
   const replayPath = value(env, 'CPC_PATH');
   const workers = positive(env, 'CPC_WORKERS');
+  const chaos = value(env, 'CPC_EMULATOR_CHAOS');
   return {
     target,
     ...(templateId ? { templateId } : {}),
@@ -159,6 +168,7 @@ export function parseRunConfig(env: Env = process.env, flags: Partial<Record<Con
     allowRateLimitExhaustion: value(env, 'CPC_ALLOW_RATE_LIMIT_EXHAUSTION') !== undefined,
     faults: list(value(env, 'CPC_EMULATOR_FAULTS')),
     variants: list(value(env, 'CPC_EMULATOR_VARIANTS')),
+    ...(chaos !== undefined ? { chaos: parseChaos(chaos, 'CPC_EMULATOR_CHAOS') } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import { blastPasses, blastText, buildBlastRadius, buildMatrix, matrixPasses, ma
 import { parseEmbeddedRunConfig, type RunConfig } from '../../lib/run-config.js';
 import { startEmbedded } from '../../lib/embedded.js';
 import { ConfigError } from '../../lib/errors.js';
+import { formatChaos, type ChaosOptions } from '../../lib/chaos/options.js';
 import { listPlaywright } from './playwright.js';
 import { runSupervised } from './supervise.js';
 import { publish } from './publish.js';
@@ -25,6 +26,8 @@ export interface DetectOptions {
   full?: boolean;
   /** Conforming variants (or sets, `live`) on in every world: the suite must still catch every fault. */
   variants?: string[];
+  /** Legal chaos in every world (emulator/chaos/): the suite must still catch every fault. */
+  chaos?: ChaosOptions;
 }
 
 /** Tests run per fault: enough to show detection, few enough for `npm test` on two cores. */
@@ -36,7 +39,7 @@ type Catalog = Record<string, { rule: string; description: string }>;
  * One Playwright run of the detection project against one shared emulator (a world per test,
  * each with its planned fault on): `plan` picks the tests and their faults.
  */
-async function runPlan(outDir: string, rawDir: string, workers: number | undefined, variants: readonly string[],
+async function runPlan(outDir: string, rawDir: string, workers: number | undefined, variants: readonly string[], chaos: ChaosOptions | undefined,
   plan: (listing: PlaywrightListing) => { plan: unknown; lines: string[] }) {
   // The detection run's configuration: the embedded emulator, the user's seed (or one chosen
   // now: the listing and the run share it, property titles carry it and the test list matches
@@ -44,8 +47,9 @@ async function runPlan(outDir: string, rawDir: string, workers: number | undefin
   const given = parseEmbeddedRunConfig(process.env);
   const emulator = await startEmbedded();
   try {
-    process.stdout.write(`detection seed: ${given.seed} (replay with CPC_SEED=${given.seed})\n`);
-    const base: RunConfig = { ...given, target: emulator.target, faults: [], variants: variants.length ? [...variants] : given.variants, ...(workers ? { workers } : {}) };
+    const withChaos = chaos ?? given.chaos;
+    process.stdout.write(`detection seed: ${given.seed} (replay with CPC_SEED=${given.seed}${withChaos ? ` and --chaos ${formatChaos(withChaos)}` : ''})\n`);
+    const base: RunConfig = { ...given, target: emulator.target, faults: [], variants: variants.length ? [...variants] : given.variants, ...(workers ? { workers } : {}), ...(withChaos ? { chaos: withChaos } : {}) };
     const planned = plan(await listPlaywright(base));
     const planFile = join(outDir, 'detection-plan.json');
     const listFile = join(outDir, 'detection-tests.txt');
@@ -80,7 +84,7 @@ export async function runDetection(options: DetectOptions): Promise<{ matrix?: D
   const catalog: Catalog = options.faults.length ? Object.fromEntries(options.faults.map((f) => [f, faultCatalog[f as keyof typeof faultCatalog]])) : faultCatalog;
   const must = new Set(loadRules().filter((r) => r.level === 'MUST').map((r) => r.id));
   const started = Date.now();
-  const run = await runPlan(outDir, rawDir, options.workers, options.variants ?? [], (listing) => (options.full
+  const run = await runPlan(outDir, rawDir, options.workers, options.variants ?? [], options.chaos, (listing) => (options.full
     ? buildFullPlan(listing, Object.keys(catalog), DETECTION_PROJECT)
     : buildPlan(listing, catalog, options.perFault ?? DEFAULT_TESTS_PER_FAULT, DETECTION_PROJECT)));
   const raw = readRaw(rawDir).tests;

@@ -119,10 +119,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   }, { scope: 'worker', box: 'self' }],
 
   // A fresh emulator world per test: its own accounts, keys, clock, quotas and faults.
-  world: [async ({ target, faults, variants, worldOptions, detectionFault }, use) => {
+  world: [async ({ target, faults, variants, worldOptions, detectionFault }, use, testInfo) => {
     if (!target.control) { await use(undefined); return; }
     const all = [...faults, ...(worldOptions.faults ?? []), ...(detectionFault ? [detectionFault] : [])];
-    const world = await target.control.createWorld({ quotas: TEST_WORLD_QUOTAS, ...worldOptions, faults: all, variants: [...variants, ...(worldOptions.variants ?? [])] });
+    // Legal chaos (CPC_EMULATOR_CHAOS): the world's draws are keyed by the test, so a seed replays.
+    const chaos = runConfig().chaos;
+    const world = await target.control.createWorld({ quotas: TEST_WORLD_QUOTAS, ...worldOptions, faults: all, variants: [...variants, ...(worldOptions.variants ?? [])],
+      ...(chaos ? { chaos: { ...chaos, key: `${testInfo.testId}.${testInfo.repeatEachIndex}.${testInfo.retry}` } } : {}) });
     await use(world);
     await target.control.deleteWorld(world.id).catch(() => undefined);
   }, { box: 'self' }],

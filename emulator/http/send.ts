@@ -41,6 +41,8 @@ export function send(res: ServerResponse, reply: Reply, world: World | undefined
       if (world.fault('problem.errors-objects')) copy.errors = [{ message: 'see detail' }];
       body = copy;
     }
+    // Legal chaos: extra members on the objects the spec leaves open.
+    if (world?.chaos !== undefined) body = world.chaos.shapeBody(res, body);
     try {
       payload = JSON.stringify(body);
     } catch {
@@ -53,6 +55,6 @@ export function send(res: ServerResponse, reply: Reply, world: World | undefined
   }
   // writeHead only validates and stores the head (a bad header throws here, inside the pipeline's
   // error handling); the bytes leave with the other answers of this event-loop turn.
-  res.writeHead(reply.status, headers);
+  res.writeHead(reply.status, world?.chaos !== undefined ? world.chaos.shapeHeaders(res, headers) : headers);
   endThisTurn(res, payload);
 }

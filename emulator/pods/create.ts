@@ -3,6 +3,7 @@ import type { Account, World } from '../world.js';
 import { cpuFlavor, gpuType } from './catalog.js';
 import { chooseCudaVersion } from './cuda.js';
 import { CONTAINER_DEFAULTS, globalIpFor, type PodRecord, type StoredMounts } from './pod-record.js';
+import { setPodTimes } from './lifecycle.js';
 import { chooseDataCenter } from './schedule.js';
 import { podTemplate } from './template-link.js';
 import { validateBody, conflict } from './validation.js';
@@ -80,6 +81,7 @@ export function createPodRecord(world: World, account: Account, body: unknown): 
   }
   const dataCenterId = chooseDataCenter(world, { preferred: req.dataCenterIds ?? NONE, globalNetwork, podId: id, volumeDataCenter });
   if (gpu && world.fault('pods.no-capacity')) throw conflict('/gpu/id', NO_CAPACITY_DETAIL);
+  if (gpu && world.chaos?.capacityRefused(req as unknown as Record<string, unknown>, gpu.id)) throw conflict('/gpu/id', NO_CAPACITY_DETAIL);
   // Last of the checks: resolving the template records a use of it.
   const template = req.templateId === undefined ? null : podTemplate(world, account, req.templateId, '/templateId');
 
@@ -109,5 +111,6 @@ export function createPodRecord(world: World, account: Account, body: unknown): 
   };
   if (gpu) pod.gpu = gpu;
   if (cpu) pod.cpu = cpu;
+  if (world.chaos) setPodTimes(pod, world.chaos.podTimes(id));
   return pod;
 }

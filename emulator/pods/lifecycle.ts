@@ -42,18 +42,27 @@ export function availableActions(pod: PodRecord, byStatusOnly = false): PodActio
 /** Statuses in which the pod is billed (cost is 0.0 otherwise; spec: 0.0 when EXITED or TERMINATED). */
 export const BILLED: ReadonlySet<PodStatus> = new Set(['PROVISIONING', 'STARTING', 'RUNNING']);
 
+/** Time a pod of a world with legal chaos spends provisioning and starting beyond the emulator's own (emulator/chaos/). */
+const EXTRA_TIMES = new WeakMap<PodRecord, { provisioningMs: number; startingMs: number }>();
+
+export function setPodTimes(pod: PodRecord, extra: { provisioningMs: number; startingMs: number }): void {
+  EXTRA_TIMES.set(pod, extra);
+}
+
 /**
  * Moves the pod along its automatic transitions up to `now`. `stuckInStarting` is the fault
  * that keeps a pod from ever becoming healthy.
  */
 export function settle(pod: PodRecord, now: number, stuckInStarting = false): void {
   for (;;) {
-    if (pod.status === 'PROVISIONING' && now >= pod.statusSince + PROVISIONING_MS) {
+    const provisioningMs = pod.status === 'PROVISIONING' ? PROVISIONING_MS + (EXTRA_TIMES.get(pod)?.provisioningMs ?? 0) : 0;
+    const startingMs = pod.status === 'STARTING' ? STARTING_MS + (EXTRA_TIMES.get(pod)?.startingMs ?? 0) : 0;
+    if (pod.status === 'PROVISIONING' && now >= pod.statusSince + provisioningMs) {
       pod.status = 'STARTING';
-      pod.statusSince += PROVISIONING_MS;
-    } else if (pod.status === 'STARTING' && !stuckInStarting && now >= pod.statusSince + STARTING_MS) {
+      pod.statusSince += provisioningMs;
+    } else if (pod.status === 'STARTING' && !stuckInStarting && now >= pod.statusSince + startingMs) {
       pod.status = 'RUNNING';
-      pod.statusSince += STARTING_MS;
+      pod.statusSince += startingMs;
       pod.startedAt = pod.statusSince;
     } else {
       return;

@@ -7,6 +7,7 @@ import type { ControlCtx, ControlRoute } from '../types.js';
 import { variantCatalog, variantSets } from '../variants.js';
 import type { Scope, World } from '../world.js';
 import { UnknownFaultError, UnknownVariantError } from '../../lib/errors.js';
+import { parseChaosOption } from '../chaos/control.js';
 
 export const EMULATOR_VERSION = '0.1.0';
 
@@ -67,6 +68,7 @@ function describe(world: World): Record<string, unknown> {
     quotas: world.rateLimiter.quotas,
     faults: [...world.faults],
     variants: [...world.variants],
+    ...(world.chaos ? { chaos: world.chaos.describe() } : {}),
   };
 }
 
@@ -102,8 +104,9 @@ export const controlRoutes: ControlRoute[] = [
       const quotas = parseQuotas(body.quotas);
       const faults = parseNames(body.faults, 'faults');
       const variants = parseNames(body.variants, 'variants');
+      const chaos = parseChaosOption(body.chaos);
       const world = ctx.registry.createWorld({
-        quotas, ...(seed !== undefined ? { seed } : {}),
+        quotas, ...(seed !== undefined ? { seed } : {}), ...(chaos ? { chaos } : {}),
         clock: { ...(clock.mode ? { mode: clock.mode as 'manual' | 'auto' } : {}), ...(clock.scale ? { scale: clock.scale as number } : {}) },
       });
       try { applyNames(world, 'faults', faults); applyNames(world, 'variants', variants); } catch (e) { ctx.registry.deleteWorld(world.id); throw e; }

@@ -1,6 +1,6 @@
 import type { JobRecord } from './job.js';
 
-interface Entry { job: JobRecord; token: number }
+interface Entry { job: JobRecord; token: number; /** Virtual time before which it may not start (legal chaos: queueing, cold starts); 0: at once. */ notBefore: number }
 
 /**
  * An endpoint's FIFO of waiting jobs. Cancelled entries stay until they reach the head and
@@ -10,14 +10,18 @@ interface Entry { job: JobRecord; token: number }
 export class JobQueue {
   #entries: Entry[] = [];
   #head = 0;
+  /** Entries pushed with a `notBefore` still in the queue: while there are any, {@link shift} looks past the held ones. */
+  #held = 0;
 
-  push(job: JobRecord): void {
+  push(job: JobRecord, notBefore = 0): void {
     job.queueToken++;
-    this.#entries.push({ job, token: job.queueToken });
+    this.#entries.push({ job, token: job.queueToken, notBefore });
+    if (notBefore > 0) this.#held++;
   }
 
-  /** The oldest live job, removed from the queue. */
-  shift(): JobRecord | undefined {
+  /** The oldest live job that may start at `now`, removed from the queue. */
+  shift(now: number): JobRecord | undefined {
+    if (this.#held > 0) return this.#shiftReady(now);
     while (this.#head < this.#entries.length) {
       const entry = this.#entries[this.#head]!;
       this.#entries[this.#head++] = undefined as unknown as Entry;
@@ -30,12 +34,13 @@ export class JobQueue {
     return undefined;
   }
 
-  /** The newest live job, removed from the queue (the variant `jobs.dispatch-newest-first`). */
-  pop(): JobRecord | undefined {
+  /** The newest live job that may start at `now`, removed from the queue (the variant `jobs.dispatch-newest-first`). */
+  pop(now: number): JobRecord | undefined {
     for (let i = this.#entries.length - 1; i >= this.#head; i--) {
       const entry = this.#entries[i]!;
-      if (!isLive(entry)) continue;
+      if (!isLive(entry) || entry.notBefore > now) continue;
       this.#entries.splice(i, 1);
+      if (entry.notBefore > 0) this.#held--;
       return entry.job;
     }
     return undefined;
@@ -46,7 +51,21 @@ export class JobQueue {
     const live = this.#entries.slice(this.#head).filter(isLive).map((e) => e.job);
     this.#entries = [];
     this.#head = 0;
+    this.#held = 0;
     return live;
+  }
+
+  /** The first ready live job past the held ones; dead entries met on the way are dropped. */
+  #shiftReady(now: number): JobRecord | undefined {
+    for (let i = this.#head; i < this.#entries.length;) {
+      const entry = this.#entries[i]!;
+      const live = isLive(entry);
+      if (live && entry.notBefore > now) { i++; continue; }
+      this.#entries.splice(i, 1);
+      if (entry.notBefore > 0) this.#held--;
+      if (live) return entry.job;
+    }
+    return undefined;
   }
 }
 

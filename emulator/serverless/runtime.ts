@@ -50,10 +50,20 @@ export class EndpointRuntime implements PoolHost {
   /** A new job: it starts at once on an idle worker when none is waiting before it, else it queues. */
   admit(job: JobRecord): void {
     this.counters.inQueue++;
-    const idle = this.counters.inQueue === 1 && !this.#scheduling && !this.#stopped ? this.#pool.idleWorker() : undefined;
+    const held = this.#held(job);
+    const idle = held === 0 && this.counters.inQueue === 1 && !this.#scheduling && !this.#stopped ? this.#pool.idleWorker() : undefined;
     if (idle) { this.#start(idle, job); this.#pool.armIdleTimers(); return; }
-    this.#queue.push(job);
+    this.#queue.push(job, held);
     this.schedule();
+  }
+
+  /** Legal chaos: when a (re)queued job may start (0: at once); the runtime schedules again then. */
+  #held(job: JobRecord): number {
+    const delay = this.host.world.chaos?.queueDelayMs(job.id, job.sync) ?? 0;
+    if (delay === 0) return 0;
+    const at = this.clock.now() + delay;
+    this.clock.at(at, () => this.schedule());
+    return at;
   }
 
   /** Stops a queued or running job: CANCELLED, its worker freed. */
@@ -85,7 +95,7 @@ export class EndpointRuntime implements PoolHost {
     if (resetAttempts) job.attempt = 1;
     this.counters.retried++;
     this.#setStatus(job, 'IN_QUEUE');
-    this.#queue.push(job);
+    this.#queue.push(job, this.#held(job));
     this.schedule();
   }
 
@@ -133,7 +143,7 @@ export class EndpointRuntime implements PoolHost {
     const { workersMax } = this.endpoint;
     for (let worker = this.#pool.idleWorker(); worker; worker = this.#pool.idleWorker()) {
       // Which waiting job a free worker takes is not shown: the oldest, or the newest (variant).
-      const job = this.host.world.variant('jobs.dispatch-newest-first') ? this.#queue.pop() : this.#queue.shift();
+      const job = this.host.world.variant('jobs.dispatch-newest-first') ? this.#queue.pop(this.clock.now()) : this.#queue.shift(this.clock.now());
       if (!job) break;
       this.#start(worker, job);
     }

@@ -1,6 +1,7 @@
 import { registerSecret } from '../redact.js';
 import { loadUndici } from './transport.js';
 import { ControlError } from '../errors.js';
+import type { ChaosWorldOptions } from '../chaos/options.js';
 
 /** What `POST /__emulator/worlds` answers. */
 export interface WorldInfo {
@@ -21,6 +22,8 @@ export interface WorldOptions {
   variants?: readonly string[];
   clock?: { mode?: 'manual' | 'auto'; scale?: number };
   seed?: number;
+  /** Legal chaos in the world (emulator/chaos/), its draws keyed by `key`. */
+  chaos?: ChaosWorldOptions;
 }
 
 /**
