@@ -14,7 +14,7 @@ const raw = (project: string, status: RawTestResult['status'], failedRules: stri
 test('the default plan holds every variant and every set, each with the surfaces it changes', () => {
   const plan = buildVariantPlan([]);
   assert.deepEqual(plan.entries.map((e) => e.name), [...Object.keys(variantCatalog), ...Object.keys(variantSets)]);
-  assert.deepEqual(plan.entries.find((e) => e.name === 'live')!.surfaces, ['rest-v2']);
+  assert.deepEqual(plan.entries.find((e) => e.name === 'live')!.surfaces, ['rest-v2', 'rest-v1']);
   assert.deepEqual(buildVariantPlan(['graphql.errors-400']).entries[0]!.surfaces, ['graphql']);
 });
 
