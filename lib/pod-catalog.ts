@@ -67,7 +67,7 @@ export const listOf = <T>(body: unknown, member?: string): T[] => listItems<T>(b
 
 async function read<T>(api: ApiClient, op: OperationName): Promise<T[]> {
   const res = await api.op(op);
-  return res.status === 200 ? listOf<T>(res.body) : [];
+  return res.status >= 200 && res.status < 300 ? listOf<T>(res.body) : [];
 }
 
 export async function loadCatalog(api: ApiClient): Promise<PodCatalog> {

@@ -1,4 +1,5 @@
 import { test } from './support/fixtures.js';
+import { isSuccess } from '../../checks/status.js';
 import { conform, must, rules } from '../../support/rules.js';
 import { podConformance } from '../../checks/pod-conformance.js';
 import type { Pod } from '../../../lib/types.gen.js';
@@ -22,7 +23,7 @@ test.describe('pod lifecycle beyond the common paths', () => {
     conform(
       must(start.status >= 200 && start.status < 300, 'POD.ACTIONS.LISTED_ACCEPTED',
         `the EXITED pod lists ${JSON.stringify(actions)}; start answered ${start.status} ${start.text.slice(0, 200)}`),
-      start.status === 200 ? podConformance(start.body, { kind: 'gpu', where: 'podAction start → 200' }) : [],
+      isSuccess(start) ? podConformance(start.body, { kind: 'gpu', where: 'podAction start → 200' }) : [],
     );
   });
 

@@ -1,4 +1,5 @@
 import { test } from './support/fixtures.js';
+import { isSuccess } from '../../checks/status.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
 import type { Pod, PodAction } from '../../../lib/types.gen.js';
 
@@ -18,12 +19,12 @@ test.describe('pod states and mounts beyond the common paths', () => {
     const ready = await pods.waitFor(pod.id, ['RUNNING']);
     test.skip(!ready.reached, `the pod did not become RUNNING (${ready.seen.join(' → ')})`);
     const lock = await api.op<Pod>('updatePod', { params: { podId: pod.id }, body: { locked: true } });
-    test.skip(lock.status !== 200 || lock.body?.locked !== true, `the target does not lock pods through updatePod (${lock.status})`);
+    test.skip(!isSuccess(lock) || lock.body?.locked !== true, `the target does not lock pods through updatePod (${lock.status})`);
     const read = await api.op<Pod>('getPod', { params: { podId: pod.id } });
     const actions = Array.isArray(read.body?.actions) ? read.body.actions : [];
     observe('POD.LOCKED.ACTIONS_LISTED', { status: read.body?.status ?? null, actions });
     const action = actions.find((a) => !LOCK_CONCERNS.includes(a));
-    test.skip(read.status !== 200 || action === undefined, `the locked pod lists no action the lock leaves alone (${read.status}: ${JSON.stringify(actions)})`);
+    test.skip(!isSuccess(read) || action === undefined, `the locked pod lists no action the lock leaves alone (${read.status}: ${JSON.stringify(actions)})`);
     const res = await api.op('podAction', { params: { podId: pod.id }, body: { action } });
     conform(must(res.status >= 200 && res.status < 300, 'POD.ACTIONS.LISTED_ACCEPTED',
       `the locked RUNNING pod lists ${JSON.stringify(actions)}; ${action} answered ${res.status} ${res.text.slice(0, 200)}`));

@@ -1,4 +1,5 @@
 import { test } from './support/fixtures.js';
+import { isSuccess } from '../../checks/status.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
 import { rejectionConformance } from '../../checks/rejection.js';
 import { podConformance } from '../../checks/pod-conformance.js';
@@ -18,7 +19,7 @@ async function actOnLockedPod({ api, pods, emu }: Pick<Fixtures, 'api' | 'pods' 
   const ready = await pods.waitFor(pod.id, ['RUNNING']);
   test.skip(!ready.reached, `the pod did not become RUNNING (${ready.seen.join(' → ')})`);
   const lock = await api.op<Pod>('updatePod', { params: { podId: pod.id }, body: { locked: true } });
-  test.skip(lock.status !== 200 || lock.body?.locked !== true, `the target does not lock pods through updatePod (${lock.status})`);
+  test.skip(!isSuccess(lock) || lock.body?.locked !== true, `the target does not lock pods through updatePod (${lock.status})`);
   const before = (await pods.waitFor(pod.id, ['RUNNING'], { maxMs: 0 })).pod;
   const res = await api.op<Pod>('podAction', { params: { podId: pod.id }, body: { action } });
   if (emu.available) await emu.advance(60_000);

@@ -1,4 +1,5 @@
 import { test } from './support/fixtures.js';
+import { isSuccess } from '../../checks/status.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
 import { podConformance } from '../../checks/pod-conformance.js';
 import { problemJsonConformance } from '../../checks/problem-json.js';
@@ -16,7 +17,7 @@ test.describe('pod operations the spec names but does not show', () => {
     const unknown = await api.op('getPod', { params: { podId: 'pod-does-not-exist-000' } });
     observe('POD.GET.200', { status: found.status, sameId: found.body?.id === pod.id });
     observe('POD.GET.UNKNOWN_404', { status: unknown.status, contentType: unknown.contentType });
-    conform(found.status === 200 ? podConformance(found.body, { kind: 'gpu', where: 'getPod → 200' }) : [], unknown.status >= 400 ? problemJsonConformance(unknown) : []);
+    conform(isSuccess(found) ? podConformance(found.body, { kind: 'gpu', where: 'getPod → 200' }) : [], unknown.status >= 400 ? problemJsonConformance(unknown) : []);
   });
 
   test('listPods lists the caller\'s pods, each a conforming Pod', rules('POD.LIST.SHAPE', ...POD_SHAPE_RULES), async ({ api, pods }) => {
@@ -34,10 +35,10 @@ test.describe('pod operations the spec names but does not show', () => {
     const after = (await api.op<Pod>('getPod', { params: { podId: pod.id } })).body;
     const changed = Object.fromEntries(Object.entries(change).map(([k, v]) => [k, JSON.stringify(after?.[k]) === JSON.stringify(v)]));
     const unknown = await api.op('updatePod', { params: { podId: pod.id }, body: { colour: 'blue' } });
-    observe('POD.UPDATE.200_FULL_POD', { status: res.status, fullPod: res.status === 200 && podConformance(res.body).length === 0 });
+    observe('POD.UPDATE.200_FULL_POD', { status: res.status, fullPod: isSuccess(res) && podConformance(res.body).length === 0 });
     observe('POD.UPDATE.MUTABLE_FIELDS', changed);
     observe('POD.UPDATE.UNKNOWN_PROPERTY_REJECTED', { status: unknown.status });
-    conform(res.status === 200 ? podConformance(res.body, { kind: 'gpu', where: 'updatePod → 200' }) : [], podConformance(after, { kind: 'gpu', where: 'getPod after updatePod' }),
+    conform(isSuccess(res) ? podConformance(res.body, { kind: 'gpu', where: 'updatePod → 200' }) : [], podConformance(after, { kind: 'gpu', where: 'getPod after updatePod' }),
       unknown.status >= 400 ? problemJsonConformance(unknown) : []);
   });
 
@@ -52,7 +53,7 @@ test.describe('pod operations the spec names but does not show', () => {
     const vol = await api.op<NetworkVolume>('getNetworkVolume', { params: { networkVolumeId: volume.id } });
     observe('POD.DELETE.204', { status: res.status, bodyBytes: res.bytes });
     observe('POD.DELETE.ABSENT_AFTERWARDS', { listed, getPod: get.status });
-    observe('POD.DELETE.VOLUME_DETACHED', { volumeStillExists: vol.status === 200 });
+    observe('POD.DELETE.VOLUME_DETACHED', { volumeStillExists: isSuccess(vol) });
   });
 });
 
@@ -79,7 +80,7 @@ test.describe('another account\'s pod is invisible', () => {
       ...Object.values(answers).map((r) => (r.status >= 400 ? problemJsonConformance(r) : [])),
       must(!JSON.stringify(answers.get.body ?? '').includes(pod.name) || answers.get.status >= 400, 'POD.ACCOUNT.OTHER_INVISIBLE', 'getPod leaked the pod to another account'),
       must(!JSON.stringify(theirList.body ?? '').includes(pod.id), 'POD.ACCOUNT.OTHER_INVISIBLE', 'listPods of another account shows the pod'),
-      must(mine.status === 200 && mine.body.name === pod.name && mine.body.status !== 'EXITED', 'POD.ACCOUNT.OTHER_INVISIBLE', `the owner's pod changed: ${mine.status} ${mine.body?.name} ${mine.body?.status}`),
+      must(isSuccess(mine) && mine.body.name === pod.name && mine.body.status !== 'EXITED', 'POD.ACCOUNT.OTHER_INVISIBLE', `the owner's pod changed: ${mine.status} ${mine.body?.name} ${mine.body?.status}`),
     );
   });
 });

@@ -8,6 +8,21 @@ import { createdPodConformance } from '../../../contract/checks/pod-echo.js';
 import { validCreatePodRequest } from '../arbitraries/valid-create-pod-request.js';
 import type { PodContext } from '../support/context.js';
 import { throwFindings } from '../../../lib/errors.js';
+import { isNvidia, maxGpusOf } from '../../../lib/pod-catalog.js';
+
+/**
+ * The other GPU types a GPU body refused 400 may be placed on, as the live platform's
+ * description advises (try the next candidate; its 400 may be capacity): every catalog type
+ * that can take the body (NVIDIA where it asks global networking, enough GPUs per pod),
+ * NVIDIA first. A body every one of them refuses is the target's problem with the request.
+ */
+function otherCandidates(ctx: PodContext, body: CreatePodRequest): string[] {
+  const count = body.gpu?.count ?? 1;
+  return ctx.catalog.gpus
+    .filter((g) => g.id !== body.gpu?.id && (body.globalNetworking !== true || isNvidia(g)) && (maxGpusOf(g) ?? count) >= count)
+    .sort((a, b) => Number(isNvidia(b)) - Number(isNvidia(a)))
+    .map((g) => g.id);
+}
 
 /** Where the pod was placed agrees with its volume and its global networking (spec, Mounts; rule 5). */
 function placementConformance(ctx: PodContext, sent: CreatePodRequest, pod: Pod): Finding[] {
@@ -29,8 +44,18 @@ function placementConformance(ctx: PodContext, sent: CreatePodRequest, pod: Pod)
  * `onCreated` lets the caller delete what a real target made.
  */
 export function validCreateProperty(api: ApiClient, ctx: PodContext, onCreated: (podId: string) => void = () => undefined) {
-  return fc.asyncProperty(validCreatePodRequest(ctx), async (body) => {
-    const res = await api.op<Pod>('createPod', { body });
+  return fc.asyncProperty(validCreatePodRequest(ctx), async (generated) => {
+    let body = generated;
+    let res = await api.op<Pod>('createPod', { body });
+    // A 400 to a GPU body may be capacity: the same body on the other types decides.
+    for (const id of res.status === 400 && body.gpu ? otherCandidates(ctx, body) : []) {
+      const next = { ...body, gpu: { ...body.gpu!, id } };
+      const answer = await api.op<Pod>('createPod', { body: next });
+      if (answer.status === 400) continue;
+      body = next;
+      res = answer;
+      break;
+    }
     if (res.status >= 200 && res.status < 300 && typeof res.body?.id === 'string') onCreated(res.body.id);
     throwFindings(statusCodeConformance('POD.CREATE.201_POD', res, 201));
     throwFindings(

@@ -46,9 +46,10 @@ export async function waitForStatus(api: ApiClient, emu: Emu, podId: string, sta
   for (;;) {
     const res = await api.op<Pod>('getPod', { params: { podId } });
     answers.push(res);
-    const status = res.status === 200 ? String(res.body?.status) : `HTTP ${res.status}`;
+    const ok = res.status >= 200 && res.status < 300;
+    const status = ok ? String(res.body?.status) : `HTTP ${res.status}`;
     seen.push(status);
-    if (statuses.includes(status) || res.status !== 200 || waitedMs >= maxMs) {
+    if (statuses.includes(status) || !ok || waitedMs >= maxMs) {
       return { pod: res.body, seen, answers, reached: statuses.includes(status), waitedMs };
     }
     if (virtual) await emu.advance(stepMs);
