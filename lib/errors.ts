@@ -156,6 +156,15 @@ export class SetupError extends CpcError {
   }
 }
 
+/**
+ * A request's connection broke before any answer (a read already tried twice): the network's
+ * doing as far as the suite can tell, so it decides no rule. Tests and properties that meet it
+ * are blocked with its message.
+ */
+export class LostAnswerError extends SetupError {
+  override readonly code: string = 'ERR_CPC_LOST_ANSWER';
+}
+
 /** The target would not make a network volume a property needs in `dataCenterId`. */
 export class VolumeUnavailableError extends SetupError {
   override readonly code: string = 'ERR_CPC_VOLUME_UNAVAILABLE';
@@ -317,6 +326,7 @@ export const ERROR_CATALOG = {
   ERR_CPC_NONCONFORMANT: entry(NonConformanceError, 1, ['findings', 'ruleIds']),
   ERR_CPC_PROPERTY_FAILED: entry(PropertyFailure, 1, ['findings', 'ruleIds', 'replay']),
   ERR_CPC_SETUP: entry(SetupError, 1),
+  ERR_CPC_LOST_ANSWER: entry(LostAnswerError, 1),
   ERR_CPC_VOLUME_UNAVAILABLE: entry(VolumeUnavailableError, 1, ['dataCenterId', 'status']),
   ERR_CPC_UNKNOWN_RULE: entry(UnknownRuleError, 1, ['ids']),
   ERR_CPC_RULE_CATALOG_INVALID: entry(RuleCatalogError, 1, ['file']),

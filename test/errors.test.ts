@@ -36,6 +36,7 @@ const SAMPLES: Record<ErrorCode, Sample> = {
   ERR_CPC_NONCONFORMANT: embedding(() => new errors.NonConformanceError([{ rule: 'POD.CREATE.201_POD', message: `createPod answered 200: ${V}` }, { rule: 'POD.CREATE.201_POD', message: 'again' }])),
   ERR_CPC_PROPERTY_FAILED: embedding(() => new errors.PropertyFailure(`Counterexample: [{"key":"${V}"}]`, 'CPC_SEED=1 CPC_PATH=0 npx playwright test', [{ rule: 'POD.CREATE.201_POD', message: 'createPod answered 200' }])),
   ERR_CPC_SETUP: embedding(() => new errors.SetupError(`setup: POST /v1/endpoints answered 500 ${V}`, 500)),
+  ERR_CPC_LOST_ANSWER: embedding(() => new errors.LostAnswerError(`the connection broke before POST /v2/pods was answered (${V})`)),
   ERR_CPC_VOLUME_UNAVAILABLE: embedding(() => new errors.VolumeUnavailableError(V, 503)),
   ERR_CPC_UNKNOWN_RULE: embedding(() => new errors.UnknownRuleError([V])),
   ERR_CPC_RULE_CATALOG_INVALID: embedding(() => new errors.RuleCatalogError('rest-v2.json', `rules[0].quote is ${V}`)),

@@ -133,7 +133,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   api: [async ({ httpTransport, target, world, pacer, selfLimited }, use, testInfo) => {
     const keys = world ? world.keys : target.envKeys;
     // A connection broken before any answer (a read already tried twice) decides no rule: the test is blocked.
-    const reaching = lostAnswerTransport(httpTransport, (req, error) => blockedTest(`the connection broke before ${req.method} ${new URL(req.url).pathname} was answered (${error.message}); ${req.method === 'GET' ? 'a second try broke too' : 'it may have happened on the target, and is not sent again'}`));
+    const reaching = lostAnswerTransport(httpTransport, (lost) => blockedTest(lost.message));
     const transport = pacedTransport(reaching, pacer, {
       budgetMs: runConfig().profile.rateLimitBudgetMs, disabled: () => selfLimited.on,
       // Time spent waiting for the target's rate limit does not count against the test's timeout.
@@ -175,13 +175,18 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   }, { auto: true, box: 'self' }],
 
   emu: [async ({ target, world, selfLimited }, use, testInfo) => {
-    const control = target.control;
+    // A world whose clock runs in real time (legal chaos, real-time) is tested as a deployment is:
+    // moving its clock would make time pass faster than the target counts it.
+    const realTime = runConfig().chaos?.realTime === true;
+    const control = realTime ? undefined : target.control;
     const emu: Emu = {
       available: control !== undefined && world !== undefined,
       world,
       control,
       require(why: string) {
-        testInfo.skip(!control || !world, `needs the emulator's control surface to ${why}; the target has none`);
+        testInfo.skip(!control || !world, realTime
+          ? `needs the emulator's virtual clock or control surface to ${why}; this world's clock runs in real time`
+          : `needs the emulator's control surface to ${why}; the target has none`);
       },
       async advance(ms) {
         this.require('move the virtual clock');

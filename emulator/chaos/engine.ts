@@ -86,6 +86,8 @@ export class WorldChaos implements ChaosHooks {
   /** Share of GPU types refused per placement (0: the world has capacity everywhere). */
   readonly #capacityShare: number;
   readonly #quotas: string;
+  /** Only capacity is drawn (`capacity-only`): the world is otherwise the plain emulator. */
+  readonly #capacityOnly: boolean;
   #variants: readonly VariantId[] = [];
   readonly #counts = new Map<string, number>();
   /** Draws about a pod or a job, shown on every later answer that names it. */
@@ -103,7 +105,12 @@ export class WorldChaos implements ChaosHooks {
     this.#latencyMs = options.latencyMs ?? 0;
     if (options.realTime) world.clock.configure({ mode: 'auto', scale: 1 });
     const d = new Draws(this.seed, `${this.key}|world`);
-    this.#capacityShare = d.unit(0) < 0.4 ? 0 : 0.2 + Math.round(d.unit(1) * 60) / 100;
+    this.#capacityShare = options.capacityShare ?? (d.unit(0) < 0.4 ? 0 : 0.2 + Math.round(d.unit(1) * 60) / 100);
+    this.#capacityOnly = options.capacityOnly === true;
+    if (this.#capacityOnly) {
+      this.#quotas = 'unchanged';
+      return;
+    }
     // Lower than a test world's (100000 a minute), never low enough to stop a test: on the
     // virtual clock a window resets only when a test moves the clock, so a test's own
     // requests must fit one window there; in real time the suite paces itself.
@@ -118,6 +125,11 @@ export class WorldChaos implements ChaosHooks {
   }
 
   admit(req: IncomingMessage, res: ServerResponse, operation: string, surface: string, params: Readonly<Record<string, string>>, go: () => void): void {
+    if (this.#capacityOnly) {
+      (res as Carrier)[EXCHANGE] = { id: operation, surface, operation, params, latencyMs: 0, headerCase: 'lower', extra: undefined, notes: [] };
+      go();
+      return;
+    }
     const resource = Object.values(params).join('/');
     const n = this.#count(`request|${operation}|${resource}`);
     const { reset, ...drawn } = requestDraws(this.seed, this.key, operation, resource, n, this.#latencyMs);
@@ -194,6 +206,7 @@ export class WorldChaos implements ChaosHooks {
   }
 
   queueDelayMs(jobId: string, sync: boolean): number {
+    if (this.#capacityOnly) return 0;
     // On a clock that moves only when a test moves it, a /runsync request's own wait would never
     // pass: a deployment's time always moves, so there a synchronous job is not held.
     if (sync && this.#world.clock.settings().mode === 'manual') return 0;
@@ -205,6 +218,7 @@ export class WorldChaos implements ChaosHooks {
   }
 
   podTimes(podId: string): { provisioningMs: number; startingMs: number } {
+    if (this.#capacityOnly) return { provisioningMs: 0, startingMs: 0 };
     const d = new Draws(this.seed, `${this.key}|pod|${podId}`);
     const provisioningMs = d.unit(0) < 0.4 ? 0 : d.between(1, 1_000, 20_000);
     const startingMs = d.unit(2) < 0.4 ? 0 : d.between(3, 1_000, 20_000);
@@ -213,6 +227,7 @@ export class WorldChaos implements ChaosHooks {
   }
 
   addVariants(ids: Set<VariantId>): void {
+    if (this.#capacityOnly) return;
     this.#variants = drawVariants(this.seed, this.key, ids);
     for (const id of this.#variants) ids.add(id);
   }

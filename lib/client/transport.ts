@@ -1,4 +1,5 @@
 import type { Agent, Dispatcher } from 'undici';
+import { LostAnswerError } from '../errors.js';
 
 type Undici = typeof import('undici');
 let undici: Promise<Undici> | undefined;
@@ -28,14 +29,14 @@ export interface HttpRequest {
  * the transport below): no verdict can come from it. `onLost` decides what the caller sees
  * (the fixtures block the test); requests marked `brokenConnectionExpected` get the error.
  */
-export function lostAnswerTransport(inner: Transport, onLost: (request: HttpRequest, error: Error) => never): Transport {
+export function lostAnswerTransport(inner: Transport, onLost: (lost: LostAnswerError) => never = (lost) => { throw lost; }): Transport {
   return {
     async send(req) {
       try {
         return await inner.send(req);
       } catch (e) {
         if (req.brokenConnectionExpected || !isBrokenConnection(e)) throw e;
-        return onLost(req, e as Error);
+        return onLost(new LostAnswerError(`the connection broke before ${req.method} ${new URL(req.url).pathname} was answered (${(e as Error).message}); ${req.method === 'GET' || req.method === 'HEAD' ? 'a second try broke too' : 'it may have happened on the target, and is not sent again'}`));
       }
     },
   };

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { test } from '@playwright/test';
 import { runConfig } from '../../lib/run-config.js';
 import { ANNOTATION } from '../../lib/annotations.js';
-import { NonConformanceError, PropertyFailure, type Finding } from '../../lib/errors.js';
+import { LostAnswerError, NonConformanceError, PropertyFailure, type Finding } from '../../lib/errors.js';
+import { blocked } from '../../contract/support/rules.js';
 
 /**
  * The run's seed, from the run configuration (`CPC_SEED` when given, a replay; else chosen once
@@ -48,6 +49,8 @@ export async function checkProperty<Ts>(property: fc.IAsyncProperty<Ts> | fc.IPr
   }
   info.annotations.push({ type: ANNOTATION.property, description: JSON.stringify(record) });
   if (details.failed) {
+    // A connection that broke under one of the property's requests is the network's, not a counterexample.
+    if (details.errorInstance instanceof LostAnswerError) blocked(details.errorInstance.message);
     const findings = findingsOf(details.errorInstance);
     for (const rule of new Set(findings.map((f) => f.rule))) info.annotations.push({ type: ANNOTATION.ruleFailed, description: rule });
     throw new PropertyFailure(fc.defaultReportMessage(details) ?? 'property failed', String(record.replay), findings);

@@ -1,5 +1,5 @@
 import { ApiClient } from '../../../lib/client/api.js';
-import { undiciTransport } from '../../../lib/client/transport.js';
+import { lostAnswerTransport, undiciTransport } from '../../../lib/client/transport.js';
 
 /**
  * The same client (target, keys, world) over undici instead of Playwright's request context:
@@ -11,5 +11,6 @@ export function fastClient(api: ApiClient): { api: ApiClient; close(): Promise<v
   // target's rate limit and whose exchanges the run's cleanup records; speed is not the limit there.
   if (api.defaultHeaders['x-emulator-world'] === undefined) return { api, close: async () => undefined };
   const transport = undiciTransport({ connections: 4 });
-  return { api: new ApiClient(api.urls, api.keys, transport, api.defaultHeaders, api.onMissingKey), close: () => transport.close() };
+  // A lost answer throws LostAnswerError, which checkProperty turns into a blocked test.
+  return { api: new ApiClient(api.urls, api.keys, lostAnswerTransport(transport), api.defaultHeaders, api.onMissingKey), close: () => transport.close() };
 }
