@@ -39,6 +39,8 @@ run options:
   --workers N          parallel workers (default 2)
   --shard I/N          run slice I of N (Playwright's sharding); the report is partial: merge with cpc report --merge
   --faults id,id       switch emulator faults on (embedded emulator only)
+  --chaos SEED[,...]   legal chaos in every emulator world: SEED[,real-time][,latency=MS][,capacity=SHARE]
+                       [,capacity-only] (emulator/README.md, Chaos); also CPC_EMULATOR_CHAOS
   --quiet-summary      dots instead of one line per test
   --baseline FILE      expectations file of known differences: any change exits 1
   --update-baseline    rewrite the baseline file from this run, on purpose
@@ -70,7 +72,7 @@ const PREFLIGHT_USAGE = `usage: cpc preflight [target options]
 
 ${TARGET_OPTIONS}`;
 
-const DETECT_USAGE = `usage: cpc detect [--faults id,id] [--per-fault N] [--workers N] [--out DIR] [--full] [--variants id,id]
+const DETECT_USAGE = `usage: cpc detect [--faults id,id] [--per-fault N] [--workers N] [--out DIR] [--full] [--variants id,id] [--chaos SEED]
 
   The detection matrix: runs tests with each emulator fault on; every fault must be detected
   by the rule it breaks. Writes detection.json (and re-renders conformance.json of --out).
@@ -80,9 +82,11 @@ const DETECT_USAGE = `usage: cpc detect [--faults id,id] [--per-fault N] [--work
                        its own among them and at most 3 (detection-full.json)
   --variants id,id     conforming emulator variants or sets (live) on in every world: the suite
                        must still catch every fault (emulator/README.md, Variants)
+  --chaos SEED[,...]   legal chaos in every world: the suite must still catch every fault
 `;
 
 const EMULATOR_USAGE = `usage: cpc emulator [--port N] [--host H] [--key K] [--clock auto|manual] [--scale N] [--faults id,id] [--quotas m,h,d]
+                    [--variants id,id] [--chaos SEED[,real-time][,latency=MS][,capacity=SHARE][,capacity-only]]
 
   Starts the emulator standalone and prints its URL, keys and seeded ids as CPC_* lines
   (port 0 picks a free port). Ctrl-C stops it.
