@@ -5,7 +5,7 @@ import { expandVariants } from '../../emulator/variants.js';
 import { loadRules } from '../../lib/rules.js';
 import type { ConformanceReport } from '../../reports/model.js';
 import { readRaw } from '../../reports/raw-read.js';
-import { blastPasses, blastText, buildBlastRadius, buildMatrix, matrixPasses, matrixText, type BlastRadius, type DetectionMatrix } from '../../lib/detection/matrix.js';
+import { BLAST_LIMIT, blastPasses, blastText, buildBlastRadius, buildMatrix, matrixPasses, matrixText, type BlastRadius, type DetectionMatrix } from '../../lib/detection/matrix.js';
 import { parseEmbeddedRunConfig, type RunConfig } from '../../lib/run-config.js';
 import { startEmbedded } from '../../lib/embedded.js';
 import { ConfigError } from '../../lib/errors.js';
@@ -32,6 +32,8 @@ export interface DetectOptions {
 
 /** Tests run per fault: enough to show detection, few enough for `npm test` on two cores. */
 export const DEFAULT_TESTS_PER_FAULT = 6;
+/** How many more chaos seeds a fault left undecided under chaos is tried with. */
+const CHAOS_REDRAWS = 2;
 
 type Catalog = Record<string, { rule: string; description: string }>;
 
@@ -94,7 +96,24 @@ export async function runDetection(options: DetectOptions): Promise<{ matrix?: D
     const { schemaVersion: _v, ...blastRadius } = blast;
     return { blast, exitCode: finish(outDir, 'detection-full.json', blast, blastText(blast), { blastRadius }, blastPasses(blast), run.interruptedBy) };
   }
-  const matrix = buildMatrix(catalog, raw, must);
+  let matrix = buildMatrix(catalog, raw, must);
+  // Under legal chaos a world may draw a legal choice that leaves a fault's rule undecidable (a
+  // variant under which its only test skips, a reset that blocks it): such a fault is tried again
+  // under other draws. A fault whose tests passed with it on stays missed: that is the suite's.
+  const chaos = options.chaos ?? parseEmbeddedRunConfig(process.env).chaos;
+  for (let round = 1; chaos && round <= CHAOS_REDRAWS && !run.interruptedBy; round++) {
+    const undecided = matrix.rows.filter((r) => r.detection === 'no-tests' || (r.detection === 'other-rule' && r.failedRules.length === 0)).map((r) => r.fault);
+    if (undecided.length === 0) break;
+    process.stdout.write(`\nchaos: ${undecided.length} fault(s) undecided under chaos ${formatChaos(chaos)} (${undecided.join(', ')}): drawn again with seed ${chaos.seed + round}\n`);
+    const again = Object.fromEntries(undecided.map((f) => [f, catalog[f]!]));
+    const roundDir = `${rawDir}-redraw-${round}`;
+    rmSync(roundDir, { recursive: true, force: true });
+    await runPlan(outDir, roundDir, options.workers, options.variants ?? [], { ...chaos, seed: chaos.seed + round },
+      (listing) => buildPlan(listing, again, options.perFault ?? DEFAULT_TESTS_PER_FAULT, DETECTION_PROJECT));
+    const redrawn = new Map(buildMatrix(again, readRaw(roundDir).tests, must).rows.map((r) => [r.fault, r]));
+    const rows = matrix.rows.map((r) => redrawn.get(r.fault) ?? r);
+    matrix = { ...matrix, rows, detected: rows.filter((r) => r.detection === 'detected').length, overLimit: rows.filter((r) => r.failedMust > BLAST_LIMIT).length };
+  }
   const { schemaVersion: _v, ...detection } = matrix;
   return { matrix, exitCode: finish(outDir, 'detection.json', matrix, matrixText(matrix), { detection }, matrixPasses(matrix), run.interruptedBy) };
 }
