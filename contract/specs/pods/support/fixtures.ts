@@ -158,20 +158,24 @@ export const test = base.extend<{ pods: PodKit }>({
       },
       async place(body) {
         const { res, refused } = await onCandidates(body);
-        if (refused.length === 0 || res.status !== 400) return res;
-        const gpu = gpuBodyOf(body)!.gpu;
-        const tried = `tried ${refused.join(', ')}`;
+        const gpu = gpuBodyOf(body)?.gpu;
+        if (!gpu || res.status !== 400) return res;
+        // A type the test chose on purpose (not a candidate: a non-NVIDIA GPU, say) is tried alone.
+        const tried = `tried ${(refused.length ? refused : [gpu.id]).join(', ')}`;
         // Where the body's network volume is, it must run: that is part of its placement.
         const volumeId = body.mounts?.network?.[0]?.volumeId;
         const volumeDc = volumeId ? (await api.op<NetworkVolume>('getNetworkVolume', { params: { networkVolumeId: volumeId } })).body?.dataCenter : undefined;
         const placement = { ...placementOf(body), ...(typeof volumeDc === 'string' && !body.dataCenterIds?.length ? { dataCenterIds: [volumeDc] } : {}) };
-        const minimal = (where: Partial<CreatePodRequest>): CreatePodRequest => ({ name: uniqueName('probe'), image: profile.podImage, args: profile.podArgs, gpu: { id: gpu.id }, ...where });
-        const samePlacement = minimal(placement);
+        const minimal = (where: Partial<CreatePodRequest>, gpuId = gpu.id): CreatePodRequest => ({ name: uniqueName('probe'), image: profile.podImage, args: profile.podArgs, gpu: { id: gpuId }, ...where });
         const probe = async (b: CreatePodRequest) => (await onCandidates(b)).res.status === 201;
-        // The same placement places a plain pod: the refusal was of this body, for its checks to judge.
-        if (await probe(samePlacement)) return res;
+        // The same type and placement place a plain pod: the refusal was of this body, for its checks to judge.
+        if (await probe(minimal(placement))) return res;
         const where = JSON.stringify(placement);
-        if (where !== '{}' && await probe(minimal({}))) blocked(`no GPU capacity for ${where}: every candidate GPU type answered 400 (${tried}) while a pod placed elsewhere`);
+        const first = (await kit.gpuCandidates())[0]?.id ?? gpu.id;
+        const chosen = refused.length === 0;
+        if ((where !== '{}' || chosen) && await probe(minimal({}, first))) {
+          blocked(`no GPU capacity for ${chosen ? `GPU type ${gpu.id}` : 'the candidate GPU types'}${where !== '{}' ? ` in ${where}` : ''}: ${tried}, answered 400, while a plain pod placed elsewhere`);
+        }
         breaks('POD.CREATE.201_POD', `every candidate GPU type refused a valid GPU createPod with 400, a minimal body too (${tried}): ${res.text.slice(0, 300)}`);
       },
       track: (podId) => { madePods.push(podId); },
