@@ -26,3 +26,21 @@ export function jobCounters(res: ApiResult): Health['jobs'] {
   const n = (v: unknown): number => (typeof v === 'number' ? v : 0);
   return { completed: n(jobs?.completed), failed: n(jobs?.failed), inProgress: n(jobs?.inProgress), inQueue: n(jobs?.inQueue), retried: n(jobs?.retried) };
 }
+
+/**
+ * HEALTH.JOBS.COUNTS at one instant: `inQueue` and `inProgress`, whose names say how many jobs
+ * wait and run now, moved from `baseline` (read before the jobs existed) by as many of the
+ * jobs as /status showed IN_QUEUE and IN_PROGRESS at that instant. `completed`, `failed` and
+ * `retried` are integers whose meaning over time the spec does not state: the schema holds them.
+ */
+export function activeCountsConformance(health: ApiResult, baseline: Health['jobs'], statuses: readonly (string | undefined)[], when: string): Finding[] {
+  if (!isSuccess(health)) return [];
+  const got = jobCounters(health);
+  const waiting = statuses.filter((s) => s === 'IN_QUEUE').length;
+  const running = statuses.filter((s) => s === 'IN_PROGRESS').length;
+  const ok = got.inQueue - baseline.inQueue === waiting && got.inProgress - baseline.inProgress === running;
+  return ok ? [] : [{
+    rule: 'HEALTH.JOBS.COUNTS',
+    message: `${when}: /status shows ${waiting} job(s) IN_QUEUE and ${running} IN_PROGRESS (${statuses.join(', ')}); /health moved inQueue ${baseline.inQueue} → ${got.inQueue} and inProgress ${baseline.inProgress} → ${got.inProgress}`,
+  }];
+}

@@ -1,8 +1,12 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, observe, rules } from '../../support/rules.js';
-import { healthConformance, jobCounters } from '../../checks/health-conformance.js';
+import { conform, observe, rules, type Finding } from '../../support/rules.js';
+import { activeCountsConformance, healthConformance, jobCounters } from '../../checks/health-conformance.js';
 import { jobJsonConformance } from '../../checks/job-conformance.js';
-import { jobsFor, setTimings } from './support/jobs.js';
+import { jobsFor, setTimings, statusesOf, TERMINAL } from './support/jobs.js';
+
+const STEP_MS = 1_000;
+/** Longest the test moves the clock waiting for the jobs to end. */
+const MAX_WAIT_MS = 5 * 60_000;
 
 // Spec: "Health object: `jobs` with integers `completed`, `failed`, `inProgress`, `inQueue`, `retried`;
 // `workers` with integers `idle`, `running`."
@@ -16,26 +20,32 @@ test.describe('/health', () => {
     conform(jobJsonConformance(res), healthConformance(res));
   });
 
+  // Which job a worker takes and when is "not shown" (a queue, a cold start), so the counters are
+  // judged by what /status shows of the jobs at the same instant, read before and after /health:
+  // an instant at which a job moved between those reads decides nothing.
   test('the job counters follow jobs from the queue to their end', rules('HEALTH.JOBS.COUNTS', 'HEALTH.JOBS'), async ({ api, emu, target }) => {
     emu.require('hold jobs in the queue and then let them run');
     await setTimings(emu, { coldStartMs: 1_000, automaticRetries: 0 });
     const jobs = jobsFor({ api, emu, target });
     const start = jobCounters(await jobs.health());
-    for (let i = 0; i < 2; i++) await jobs.submit({ sleepMs: 10_000 });
-    await jobs.submit({ sleepMs: 5_000, fail: 'counted' });
-    const queued = await jobs.health();
-    await emu.advance(1_000);
-    const running = await jobs.health();
-    await emu.advance(10_000);
-    const done = await jobs.health();
-    const [q, r, d] = [jobCounters(queued), jobCounters(running), jobCounters(done)];
-    conform(
-      healthConformance(queued), healthConformance(running), healthConformance(done),
-      must(q.inQueue - start.inQueue === 3, 'HEALTH.JOBS.COUNTS', `3 jobs waiting for a worker: inQueue went ${start.inQueue} → ${q.inQueue}`),
-      must(r.inProgress - start.inProgress === 3 && r.inQueue === start.inQueue, 'HEALTH.JOBS.COUNTS', `3 jobs running: inProgress ${start.inProgress} → ${r.inProgress}, inQueue ${r.inQueue}`),
-      must(d.completed - start.completed === 2, 'HEALTH.JOBS.COUNTS', `2 jobs completed: completed went ${start.completed} → ${d.completed}`),
-      must(d.failed - start.failed === 1, 'HEALTH.JOBS.COUNTS', `1 job failed: failed went ${start.failed} → ${d.failed}`),
-      must(d.inProgress === start.inProgress && d.inQueue === start.inQueue, 'HEALTH.JOBS.COUNTS', `all jobs ended: inProgress ${d.inProgress}, inQueue ${d.inQueue}`),
-    );
+    const ids = [await jobs.submit({ sleepMs: 10_000 }), await jobs.submit({ sleepMs: 10_000 }), await jobs.submit({ sleepMs: 5_000, fail: 'counted' })];
+    const findings: Finding[] = [];
+    let [waitingSeen, runningSeen, decided] = [false, false, 0];
+    for (let moved = 0; ; moved += STEP_MS) {
+      const before = await statusesOf(jobs, ids);
+      const health = await jobs.health();
+      const after = await statusesOf(jobs, ids);
+      findings.push(...healthConformance(health));
+      if (before.every((s, i) => s !== undefined && s === after[i])) {
+        decided++;
+        waitingSeen ||= before.includes('IN_QUEUE');
+        runningSeen ||= before.includes('IN_PROGRESS');
+        findings.push(...activeCountsConformance(health, start, before, `${moved} ms after the jobs were submitted`));
+      }
+      if (findings.length || after.every((s) => s !== undefined && TERMINAL.has(s)) || moved >= MAX_WAIT_MS) break;
+      await emu.advance(STEP_MS);
+    }
+    conform(findings);
+    test.skip(!waitingSeen && !runningSeen, `the jobs never showed IN_QUEUE or IN_PROGRESS at an instant read beside /health (${decided} instant(s) decided): no counter was compared with a job waiting or running`);
   });
 });

@@ -241,3 +241,11 @@ export async function judgeWithinWait(emu: Emu, pending: Promise<ApiResult>, end
   if (late) return { kind: 'no-answer', res: value, why: `/runsync with a wait of ${waitMs} ms had not answered once the wait had passed` };
   return judge(value, false);
 }
+
+/** What /status shows of each job, in order (undefined: the answer carries no job object). */
+export function statusesOf(jobs: Jobs, ids: readonly string[]): Promise<(string | undefined)[]> {
+  return Promise.all(ids.map(async (id) => {
+    const res = await jobs.status(id);
+    return res.status >= 200 && res.status < 300 ? statusIn(res) : undefined;
+  }));
+}
