@@ -86,12 +86,19 @@ export class RealEndpoint {
     if (ms > 0) await this.emu.advance(ms);
   }
 
-  /** Waits (real time, bounded) until the endpoint shows `active` waiting or running jobs: a pending request has arrived. */
-  async untilActive(active: number): Promise<void> {
+  /**
+   * Waits (real time, bounded) until the endpoint shows `active` waiting or running jobs: a
+   * pending request has arrived. `settled` tells whether that request already ended: answered
+   * (its answer is then judged, not the count) or broken (its error, the count never to come).
+   */
+  async untilActive(active: number, settled: () => { error?: unknown } | undefined = () => undefined): Promise<void> {
     const deadline = Date.now() + 5_000;
     for (;;) {
       const c = await this.counters();
       if (c.inQueue + c.inProgress === active) return;
+      const ended = settled();
+      if (ended?.error !== undefined) throw ended.error;
+      if (ended) return;
       if (Date.now() > deadline) throwFindings([{ rule: 'HEALTH.JOBS.COUNTS', message: `the endpoint shows ${c.inQueue + c.inProgress} active jobs, the model ${active}` }]);
       await sleep(5);
     }
