@@ -23,6 +23,7 @@ test(`a pod's life agrees with the model of the spec's rules (seed ${runSeed()})
     volume: await pods.volume(dc!.id),
     otherVolume: await pods.volume(dc!.id, { fresh: true }),
     gpuBody: await pods.gpuBody(),
+    gpuCandidates: (await pods.gpuCandidates()).map((g) => g.id),
     cpuBody: await pods.cpuBody(),
   };
   try {

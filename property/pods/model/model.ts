@@ -39,6 +39,8 @@ export interface PodReal {
   otherVolume: NetworkVolume;
   gpuBody: CreatePodRequest;
   cpuBody: CreatePodRequest;
+  /** The GPU types a GPU create is tried on, in order, when one is refused 400 (capacity). */
+  gpuCandidates: readonly string[];
 }
 
 /**
