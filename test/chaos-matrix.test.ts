@@ -50,7 +50,7 @@ test('chaos matrix: a failed MUST rule makes its seed unclean, named with its te
 test('chaos matrix: a bad --chaos, CPC_EMULATOR_CHAOS or matrix option exits 2 naming it, before anything runs', () => {
   const conformance = cpc(['conformance', '--chaos', 'soon']);
   assert.equal(conformance.code, 2, conformance.stderr);
-  assert.match(conformance.stderr, /configuration error: --chaos is <seed>\[,real-time\]\[,latency=<ms>\]: the seed is an integer/);
+  assert.match(conformance.stderr, /configuration error: --chaos is <seed>\[,real-time\]\[,latency=<ms>\]\[,capacity=<share>\]\[,capacity-only\]: the seed is an integer/);
   assert.doesNotMatch(conformance.stdout, /Seed:/, 'no run started');
   const variable = cpc(['conformance'], { CPC_EMULATOR_CHAOS: '5,latency=fast' });
   assert.equal(variable.code, 2, variable.stderr);

@@ -1,4 +1,3 @@
-import type { GpuTypeEntry } from './catalog.js';
 import { conflict } from './validation.js';
 
 /**
@@ -20,7 +19,7 @@ const atLeast = (v: [number, number], floor: [number, number]): boolean => v[0] 
  * host version meeting the constraints. A constraint the scheduler cannot meet is 400 (platform
  * notes: 400 for "a rule across fields or a placement the scheduler cannot make").
  */
-export function chooseCudaVersion(type: GpuTypeEntry | undefined, allowed: readonly string[] | undefined, min: string | undefined): string | null {
+export function chooseCudaVersion(type: { id: string; manufacturer: string } | undefined, allowed: readonly string[] | undefined, min: string | undefined): string | null {
   const constrained = (allowed !== undefined && allowed.length > 0) || min !== undefined;
   if (!type || type.manufacturer !== 'NVIDIA') {
     if (constrained) throw conflict(type ? '/gpu/id' : '/gpu', `CUDA constraints need an NVIDIA GPU${type ? `; "${type.id}" is not one` : ''}`);
