@@ -26,9 +26,10 @@ export function registerSecret(value: string | undefined): void {
 }
 
 // A credential value: no spaces, quotes or separators; `${VAR}` references (curl lines),
-// [REDACTED] and a bare scheme word (`Authorization: Bearer` with no token) are not keys.
+// [REDACTED], a `<placeholder>` (the spec's and the rules' `Bearer <API_KEY>`) and a bare scheme
+// word (`Authorization: Bearer` with no token) are not keys.
 const CHAR = String.raw`[^\s'"&#,;\\]`;
-const NOT_A_KEY = String.raw`(?!\[REDACTED\])(?!\$\{)(?!(?:bearer|basic|token)(?!${CHAR}))`;
+const NOT_A_KEY = String.raw`(?!\[REDACTED\])(?!\$\{)(?!<)(?!(?:bearer|basic|token)(?!${CHAR}))`;
 const TOKEN = String.raw`${NOT_A_KEY}(${CHAR}{6,})`;
 
 /** Where credentials sit in text; group 1 is the credential. */

@@ -70,3 +70,10 @@ test('the client\'s evidence, built when read: redacted with the keys known then
   const bigText = JSON.stringify(big);
   assert.equal(last.request.body, `${bigText.slice(0, 4096)}… (${bigText.length - 4096} more characters)`, 'the body is clipped once, with the count of what was left out');
 });
+
+test('a <placeholder> after a scheme is the spec\'s notation, not a key: rule statements stay readable', () => {
+  const statement = 'A REST v2 request with Authorization: Bearer <valid key> is authenticated (never answered 401).';
+  assert.equal(redactText(statement), statement);
+  assert.equal(redactText('Header `Authorization: Bearer <API_KEY>`'), 'Header `Authorization: Bearer <API_KEY>`');
+  assert.equal(redactText("-H 'authorization: Bearer cpk_live0123456789'"), `-H 'authorization: Bearer ${REDACTED}'`);
+});
