@@ -2,6 +2,9 @@ import type { ApiClient } from './client/api.js';
 import type { CpuFlavor, DataCenter, GpuType } from './types.gen.js';
 import type { OperationName } from './client/operations.js';
 import { schemaOf } from './schema-registry.js';
+import type { ApiResult } from './client/api.js';
+import type { CreatePodRequest } from './types.gen.js';
+import type { TargetProfile } from './profile.js';
 
 /**
  * A GPU type as a target lists it: the live platform's shape (`GpuType`, platform-notes) or an
@@ -114,4 +117,58 @@ export function picks(c: PodCatalog) {
     globalDc: c.dataCenters.find((d) => d.globalNetwork === true),
     plainDc: c.dataCenters.find((d) => d.globalNetwork === false),
   };
+}
+
+/**
+ * How available the catalog says a type is, lower first: the live catalog's `availability`
+ * (HIGH, MEDIUM, LOW, NONE) when the read lists it, a boolean or a count elsewhere; unknown
+ * between the listed levels and none.
+ */
+function availabilityRank(g: GpuEntry): number {
+  const v = (g as { availability?: unknown }).availability;
+  if (v === false || v === 0 || (typeof v === 'string' && /^(none|unavailable|out of stock)$/i.test(v))) return 4;
+  if (typeof v === 'string') return ({ HIGH: 0, MEDIUM: 1, LOW: 2 } as Record<string, number>)[v.toUpperCase()] ?? 3;
+  return v === true || (typeof v === 'number' && v > 0) ? 0 : 3;
+}
+
+/**
+ * The GPU types a valid GPU create may be placed on, in the order they are tried: the
+ * profile's `gpuTypes` as listed (those the catalog knows); else the catalog's NVIDIA types,
+ * the profile's `gpuType` first, then by availability (the sort is stable: catalog order
+ * within a level). Empty when none is usable; `why` then says what the test skips for.
+ */
+export function gpuCandidates(c: PodCatalog, profile: Pick<TargetProfile, 'gpuType' | 'gpuTypes'>): { list: GpuEntry[]; why: string } {
+  if (profile.gpuTypes?.length) {
+    const list = profile.gpuTypes.map((id) => c.gpus.find((g) => g.id === id)).filter((g): g is GpuEntry => g !== undefined);
+    return { list, why: `the target's GPU catalog lists none of ${profile.gpuTypes.join(', ')} (CPC_GPU_TYPES)` };
+  }
+  if (profile.gpuType) {
+    const chosen = c.gpus.find((g) => g.id === profile.gpuType);
+    const rest = c.gpus.filter(isNvidia).filter((g) => g !== chosen).sort((a, b) => availabilityRank(a) - availabilityRank(b));
+    return { list: chosen ? [chosen, ...rest] : [], why: `the target's GPU catalog lists no ${profile.gpuType} (CPC_GPU_TYPE)` };
+  }
+  return { list: c.gpus.filter(isNvidia).sort((a, b) => availabilityRank(a) - availabilityRank(b)), why: 'the target\'s GPU catalog lists no NVIDIA type' };
+}
+
+/**
+ * The live platform places one GPU type per createPod and answers 400 when that type has no
+ * capacity (platform notes, Capacity), so one type's 400 decides nothing: a GPU body answered
+ * 400 (`first`) is sent again on each of `others` in turn until one answers otherwise. Returns
+ * the last answer, the body it answered (its `gpu.id` the type that answered) and the types
+ * that answered 400.
+ */
+export async function onOtherGpuTypes<T>(first: ApiResult<T>, body: CreatePodRequest, others: readonly string[],
+  send: (body: CreatePodRequest) => Promise<ApiResult<T>>): Promise<{ res: ApiResult<T>; body: CreatePodRequest; refused: string[] }> {
+  if (first.status !== 400 || !body.gpu) return { res: first, body, refused: [] };
+  const refused = [body.gpu.id];
+  let res = first;
+  for (const id of others) {
+    if (refused.includes(id)) continue;
+    const next = { ...body, gpu: { ...body.gpu, id } };
+    const answer = await send(next);
+    if (answer.status !== 400) return { res: answer, body: next, refused };
+    refused.push(id);
+    res = answer;
+  }
+  return { res, body, refused };
 }

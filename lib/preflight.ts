@@ -21,7 +21,7 @@ import { ANNOTATION } from './annotations.js';
 import { redactText } from './redact.js';
 import { ConfigError } from './errors.js';
 import type { CpuFlavor, DataCenter } from './types.gen.js';
-import { listOf, picks, type GpuEntry, type PodCatalog } from './pod-catalog.js';
+import { gpuCandidates, listOf, picks, type GpuEntry, type PodCatalog } from './pod-catalog.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'missing' | 'fail';
 
@@ -273,7 +273,14 @@ async function readCatalog(api: ApiClient, profile: TargetProfile, add: (c: Pref
   };
   // What the pod tests choose without a profile (contract/specs/pods/support): an NVIDIA type, a flavor with a vCPU count the schema allows.
   const chosen = picks(catalog);
-  const gpuType = pick('GPU type', 'CPC_GPU_TYPE', profile.gpuType, catalog.gpus, () => chosen.nvidia?.id);
+  // The order a valid GPU create tries types in (capacity), as the pod tests use it.
+  const candidates = gpuCandidates(catalog, profile).list.map((g) => g.id);
+  if (profile.gpuTypes) {
+    const unknown = profile.gpuTypes.filter((id) => !ids(catalog.gpus).includes(id));
+    add({ name: 'profile GPU types in the catalog', status: candidates.length === 0 ? 'fail' : unknown.length ? 'warn' : 'ok', required: true, setting: 'CPC_GPU_TYPES',
+      detail: unknown.length ? `not listed, never tried: ${unknown.join(', ')}` : candidates.join(', ') });
+  }
+  const gpuType = pick('GPU type', 'CPC_GPU_TYPE', profile.gpuType, catalog.gpus, () => candidates[0]);
   const cpuFlavor = pick('CPU flavor', 'CPC_CPU_FLAVOR', profile.cpuFlavor, catalog.cpus, () => chosen.cpu?.id);
   const dataCenter = profile.dataCenter === undefined ? undefined : pick('data center', 'CPC_DATA_CENTER', profile.dataCenter, catalog.dataCenters, () => undefined);
   return { tests: {}, ...(gpuType ? { gpuType } : {}), ...(cpuFlavor ? { cpuFlavor } : {}), ...(dataCenter ? { dataCenter } : {}), image: profile.podImage };

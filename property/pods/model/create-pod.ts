@@ -1,10 +1,11 @@
 import fc from 'fast-check';
-import type { Pod } from '../../../lib/types.gen.js';
+import type { CreatePodRequest, Pod } from '../../../lib/types.gen.js';
 import { statusCodeConformance } from '../../../contract/checks/status.js';
 import { createdPodConformance } from '../../../contract/checks/pod-echo.js';
 import { podConformance } from '../../../contract/checks/pod-conformance.js';
 import { type PodModel, type PodReal } from './model.js';
 import { throwFindings } from '../../../lib/errors.js';
+import { onOtherGpuTypes } from '../../../lib/pod-catalog.js';
 
 type MountKind = 'none' | 'persistent' | 'network';
 
@@ -18,17 +19,10 @@ export class CreatePodCommand implements fc.AsyncCommand<PodModel, PodReal> {
     const base = this.kind === 'gpu' ? r.gpuBody : r.cpuBody;
     const mounts = this.mount === 'persistent' ? { persistent: { size: 20, path: '/workspace' } }
       : this.mount === 'network' ? { network: [{ volumeId: r.volume.id, path: '/data' }] } : undefined;
-    let body = { ...base, ...(mounts ? { mounts, dataCenterIds: [r.volume.dataCenter] } : {}) };
-    let res = await r.api.op<Pod>('createPod', { body });
+    const sent = { ...base, ...(mounts ? { mounts, dataCenterIds: [r.volume.dataCenter] } : {}) };
+    const send = (b: CreatePodRequest) => r.api.op<Pod>('createPod', { body: b });
     // A 400 to a GPU body may be capacity (platform notes): the next candidate types decide.
-    for (const id of this.kind === 'gpu' && res.status === 400 ? r.gpuCandidates.filter((c) => c !== body.gpu?.id) : []) {
-      const next = { ...body, gpu: { ...body.gpu!, id } };
-      const answer = await r.api.op<Pod>('createPod', { body: next });
-      if (answer.status === 400) continue;
-      body = next;
-      res = answer;
-      break;
-    }
+    const { res, body } = await onOtherGpuTypes(await send(sent), sent, r.gpuCandidates, send);
     throwFindings(statusCodeConformance('POD.CREATE.201_POD', res, 201));
     throwFindings(createdPodConformance(body, res.body), podConformance(res.body, { kind: this.kind, where: 'createPod → 201' }));
     m.pods.push({ id: res.body.id, kind: this.kind, mounts: mounts ?? {}, status: res.body.status, actions: res.body.actions, locked: false, startedAt: res.body.startedAt, since: m.clock });

@@ -8,7 +8,7 @@ import { createdPodConformance } from '../../../contract/checks/pod-echo.js';
 import { validCreatePodRequest } from '../arbitraries/valid-create-pod-request.js';
 import type { PodContext } from '../support/context.js';
 import { throwFindings } from '../../../lib/errors.js';
-import { isNvidia, maxGpusOf } from '../../../lib/pod-catalog.js';
+import { isNvidia, maxGpusOf, onOtherGpuTypes } from '../../../lib/pod-catalog.js';
 
 /**
  * The other GPU types a GPU body refused 400 may be placed on, as the live platform's
@@ -45,17 +45,9 @@ function placementConformance(ctx: PodContext, sent: CreatePodRequest, pod: Pod)
  */
 export function validCreateProperty(api: ApiClient, ctx: PodContext, onCreated: (podId: string) => void = () => undefined) {
   return fc.asyncProperty(validCreatePodRequest(ctx), async (generated) => {
-    let body = generated;
-    let res = await api.op<Pod>('createPod', { body });
+    const send = (b: CreatePodRequest) => api.op<Pod>('createPod', { body: b });
     // A 400 to a GPU body may be capacity: the same body on the other types decides.
-    for (const id of res.status === 400 && body.gpu ? otherCandidates(ctx, body) : []) {
-      const next = { ...body, gpu: { ...body.gpu!, id } };
-      const answer = await api.op<Pod>('createPod', { body: next });
-      if (answer.status === 400) continue;
-      body = next;
-      res = answer;
-      break;
-    }
+    const { res, body } = await onOtherGpuTypes(await send(generated), generated, otherCandidates(ctx, generated), send);
     if (res.status >= 200 && res.status < 300 && typeof res.body?.id === 'string') onCreated(res.body.id);
     throwFindings(statusCodeConformance('POD.CREATE.201_POD', res, 201));
     throwFindings(

@@ -2,8 +2,7 @@ import { test as base } from '../../../support/fixtures.js';
 import type { ApiClient, ApiResult, CallOptions } from '../../../../lib/client/api.js';
 import type { CreateCpuConfig, CreatePodRequest, NetworkVolume, Pod } from '../../../../lib/types.gen.js';
 import { blocked, breaks, conform } from '../../../support/rules.js';
-import { isNvidia, listOf, loadCatalog, picks, vcpuCounts, type GpuEntry, type PodCatalog } from '../../../../lib/pod-catalog.js';
-import type { TargetProfile } from '../../../../lib/profile.js';
+import { gpuCandidates, listOf, loadCatalog, onOtherGpuTypes, picks, vcpuCounts, type GpuEntry, type PodCatalog } from '../../../../lib/pod-catalog.js';
 import { ANNOTATION } from '../../../../lib/annotations.js';
 import { waitForStatus, type WaitOptions, type WaitResult } from './wait.js';
 import { runConfig } from '../../../../lib/run-config.js';
@@ -60,37 +59,6 @@ export interface PodKit {
 /** A real target's catalog, read once per worker (an emulator world has its own, read per test). */
 const workerCatalogs = new Map<string, Promise<PodCatalog>>();
 
-/**
- * How available the catalog says a type is, lower first: the live catalog's `availability`
- * (HIGH, MEDIUM, LOW, NONE) when the read lists it, a boolean or a count elsewhere; unknown
- * between the listed levels and none.
- */
-function availabilityRank(g: GpuEntry): number {
-  const v = (g as { availability?: unknown }).availability;
-  if (v === false || v === 0 || (typeof v === 'string' && /^(none|unavailable|out of stock)$/i.test(v))) return 4;
-  if (typeof v === 'string') return ({ HIGH: 0, MEDIUM: 1, LOW: 2 } as Record<string, number>)[v.toUpperCase()] ?? 3;
-  return v === true || (typeof v === 'number' && v > 0) ? 0 : 3;
-}
-
-/**
- * The GPU types a valid GPU create may be placed on, in the order they are tried: the
- * profile's `gpuTypes` as listed (those the catalog knows); else the catalog's NVIDIA types,
- * the profile's `gpuType` first, then by availability (the sort is stable: catalog order
- * within a level). Empty when none is usable; `why` then says what the test skips for.
- */
-function candidatesOf(c: PodCatalog, profile: TargetProfile): { list: GpuEntry[]; why: string } {
-  if (profile.gpuTypes?.length) {
-    const list = profile.gpuTypes.map((id) => c.gpus.find((g) => g.id === id)).filter((g): g is GpuEntry => g !== undefined);
-    return { list, why: `the target's GPU catalog lists none of ${profile.gpuTypes.join(', ')} (CPC_GPU_TYPES)` };
-  }
-  if (profile.gpuType) {
-    const chosen = c.gpus.find((g) => g.id === profile.gpuType);
-    const rest = c.gpus.filter(isNvidia).filter((g) => g !== chosen).sort((a, b) => availabilityRank(a) - availabilityRank(b));
-    return { list: chosen ? [chosen, ...rest] : [], why: `the target's GPU catalog lists no ${profile.gpuType} (CPC_GPU_TYPE)` };
-  }
-  return { list: c.gpus.filter(isNvidia).sort((a, b) => availabilityRank(a) - availabilityRank(b)), why: 'the target\'s GPU catalog lists no NVIDIA type' };
-}
-
 /** The parts of a pod body that choose where it runs, and the minimal body that keeps them. */
 const placementOf = (body: CreatePodRequest): Partial<CreatePodRequest> => ({
   ...(body.cloud ? { cloud: body.cloud } : {}), ...(body.dataCenterIds?.length ? { dataCenterIds: body.dataCenterIds } : {}),
@@ -116,19 +84,16 @@ export const test = base.extend<{ pods: PodKit }>({
     };
     /** Sends `body` on its type, then, while the answer is 400, on the other candidates; which were refused 400. */
     const onCandidates = async (body: unknown, options: Omit<CallOptions, 'body'> = {}): Promise<{ res: ApiResult<Pod>; refused: string[] }> => {
-      let res = await send(body, options);
+      const first = await send(body, options);
       const gpuBody = gpuBodyOf(body);
-      if (res.status !== 400 || !gpuBody) return { res, refused: [] };
+      if (first.status !== 400 || !gpuBody) return { res: first, refused: [] };
       const candidates = (await kit.gpuCandidates()).map((g) => g.id);
-      if (!candidates.includes(gpuBody.gpu.id)) return { res, refused: [] };
-      const refused = [gpuBody.gpu.id];
-      for (const id of candidates.filter((c) => c !== gpuBody.gpu.id)) {
-        const next = await send({ ...gpuBody, gpu: { ...gpuBody.gpu, id } }, options);
-        if (next.status === 400) { refused.push(id); res = next; continue; }
+      if (!candidates.includes(gpuBody.gpu.id)) return { res: first, refused: [] };
+      const { res, body: answered, refused } = await onOtherGpuTypes(first, gpuBody, candidates, (next) => send(next, options));
+      if (answered !== gpuBody) {
         // What was placed (or answered otherwise) is what the test's checks compare with.
-        gpuBody.gpu = { ...gpuBody.gpu, id };
-        testInfo.annotations.push({ type: ANNOTATION.note, description: `createPod answered 400 on GPU type(s) ${refused.join(', ')} and ${next.status} on ${id} (capacity: the next candidate is tried)` });
-        return { res: next, refused };
+        gpuBody.gpu = answered.gpu!;
+        testInfo.annotations.push({ type: ANNOTATION.note, description: `createPod answered 400 on GPU type(s) ${refused.join(', ')} and ${res.status} on ${gpuBody.gpu.id} (capacity: the next candidate is tried)` });
       }
       return { res, refused };
     };
@@ -140,10 +105,10 @@ export const test = base.extend<{ pods: PodKit }>({
         return workerCatalogs.get(key)!;
       },
       async gpuCandidates() {
-        return candidatesOf(await kit.catalog(), profile).list;
+        return gpuCandidates(await kit.catalog(), profile).list;
       },
       async gpuBody(extra = {}) {
-        const { list, why } = candidatesOf(await kit.catalog(), profile);
+        const { list, why } = gpuCandidates(await kit.catalog(), profile);
         testInfo.skip(list.length === 0, why);
         return { ...common(), gpu: { id: list[0]!.id }, ...extra };
       },
