@@ -19,6 +19,8 @@ import { USAGE, USAGES } from './usage.js';
 import { exitOf } from './commands/child.js';
 import { SUITE_NAMES, isSuiteName } from '../lib/suites.js';
 import { formatChaos, parseChaos } from '../lib/chaos/options.js';
+import { budgetBreaches, type Budgets } from '../lib/plan.js';
+import { redactText } from '../lib/redact.js';
 
 // Each command's modules load when that command runs (`await import`), so help, usage errors
 // and configuration errors answer without loading the suite, the reports and Playwright.
@@ -84,7 +86,7 @@ async function conformanceCommand(rest: string[]): Promise<number> {
     baseline: { type: 'string' }, 'update-baseline': { type: 'boolean' }, 'load-dir': { type: 'string' }, 'probe-every': { type: 'string' }, artifacts: { type: 'string' },
     load: { type: 'boolean' }, 'skip-load': { type: 'boolean' }, shard: { type: 'string' }, 'skip-preflight': { type: 'boolean' },
     'target-name': { type: 'string' }, previous: { type: 'string' }, 'fail-on-blocked': { type: 'string' },
-    chaos: { type: 'string' },
+    chaos: { type: 'string' }, ...budgetOptions,
   });
   const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
   // Legal chaos reaches the run configuration as its variable does (lib/run-config.ts).
@@ -117,8 +119,21 @@ async function conformanceCommand(rest: string[]): Promise<number> {
     ...(typeof v['target-name'] === 'string' ? { targetName: targetNameFlag(v['target-name']) } : {}),
     ...(typeof v.previous === 'string' ? { previous: v.previous } : {}),
     ...(typeof v['fail-on-blocked'] === 'string' ? { failOnBlocked: (await import('./commands/publish.js')).parseBlockedGate(v['fail-on-blocked']) } : {}),
+    budgets: await budgetFlags(v),
   });
   return outcome.exitCode;
+}
+
+const budgetOptions = { 'max-pods': { type: 'string' }, 'max-gpu-pods': { type: 'string' }, 'max-requests': { type: 'string' }, 'max-cost': { type: 'string' } } as const;
+
+/** `--max-pods`, `--max-gpu-pods`, `--max-requests`, `--max-cost` (each wins over the profile's). */
+async function budgetFlags(v: Record<string, unknown>): Promise<Budgets> {
+  const { parseBudget } = await import('../lib/profile.js');
+  const out: Budgets = {};
+  for (const [flag, field] of [['max-pods', 'pods'], ['max-gpu-pods', 'gpuPods'], ['max-requests', 'requests'], ['max-cost', 'costUsd']] as const) {
+    if (typeof v[flag] === 'string') out[field] = parseBudget(field, v[flag], `--${flag}`, `--${flag}`);
+  }
+  return out;
 }
 
 /** `--target-name`: a label of one line (it names a report history). */
@@ -133,7 +148,7 @@ function loadChoice(on: boolean, off: boolean): 'auto' | 'on' | 'off' {
 }
 
 async function preflightCommand(rest: string[]): Promise<number> {
-  const { values } = parse('preflight', rest, targetOptions);
+  const { values } = parse('preflight', rest, { ...targetOptions, ...budgetOptions, json: { type: 'boolean' }, workers: { type: 'string' } });
   const { parseRunConfig } = await import('../lib/run-config.js');
   const { listedTests, preflight, preflightText } = await import('../lib/preflight.js');
   const { listPlaywright } = await import('./commands/playwright.js');
@@ -143,9 +158,20 @@ async function preflightCommand(rest: string[]): Promise<number> {
     process.stdout.write('No target configured (CPC_BASE_URL unset): cpc conformance tests the embedded emulator, which has every key, id and capability. Ready.\n');
     return 0;
   }
-  const result = await preflight(run, { listTests: async () => listedTests(await listPlaywright(run)) });
-  process.stdout.write(preflightText(result) + '\n');
-  return result.ready ? 0 : 2;
+  const { readRequestEstimates, budgetsOf } = await import('./commands/budgets.js');
+  const workers = values.workers === undefined ? undefined : Number(values.workers);
+  if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) throw new ConfigError(`--workers must be a positive integer, got "${String(values.workers)}"`, '--workers');
+  const result = await preflight({ ...run, ...(workers ? { workers } : {}) }, { listTests: async () => listedTests(await listPlaywright(run)), requestEstimates: readRequestEstimates() });
+  const budgets = budgetsOf(run.profile, await budgetFlags(values as Record<string, unknown>));
+  const breaches = result.creates ? budgetBreaches(result.creates, budgets) : [];
+  if (values.json === true) {
+    const { catalog: _catalog, ...creates } = result.creates ?? {};
+    process.stdout.write(redactText(JSON.stringify({ ...result, ...(result.creates ? { creates } : {}), budgets, breaches }, null, 2)) + '\n');
+  } else {
+    process.stdout.write(preflightText(result) + '\n');
+    for (const b of breaches) process.stdout.write(`Over budget: ${b}\n`);
+  }
+  return result.ready && breaches.length === 0 ? 0 : 2;
 }
 
 async function detectCommand(args: string[]): Promise<number> {

@@ -23,6 +23,14 @@ export const ANNOTATION = {
    * this reason, never failed, and the test is skipped. Description: the reason.
    */
   blocked: 'blocked',
+  /**
+   * What the test creates when the target conforms (lib/plan.ts `Creates`, declared with
+   * `rules(..., creates({...}))`); description: JSON. Preflight's plan, the budgets and the
+   * creation guard read it.
+   */
+  creates: 'creates',
+  /** What the test sent and made: JSON `{requests: {total, bySurface}, created: Counts}` (lib/plan.ts). */
+  usage: 'usage',
   /** How long the test waited for the target's rate limit. */
   rateLimitWait: 'rate-limit-wait',
 } as const;

@@ -21,7 +21,8 @@ import { ANNOTATION } from './annotations.js';
 import { redactText } from './redact.js';
 import { ConfigError } from './errors.js';
 import type { CpuFlavor, DataCenter } from './types.gen.js';
-import { gpuCandidates, listOf, picks, type GpuEntry, type PodCatalog } from './pod-catalog.js';
+import { gpuCandidates, listOf, picks, vcpuCounts, type GpuEntry, type PodCatalog } from './pod-catalog.js';
+import { hourlyPrice, planCounts, podCostUsd, zeroCounts, type Counts, type Creates, type PoolName, type PriceTable } from './plan.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'missing' | 'fail';
 
@@ -46,17 +47,66 @@ export interface Capabilities {
 }
 
 /** One test as `playwright test --list` shows it, with the text of its body. */
-export interface ListedTest { project: string; file: string; title: string; rules: string[]; source: string }
+export interface ListedTest { project: string; file: string; title: string; rules: string[]; source: string; creates: Creates }
 
 export interface RulePlan { runs: string[]; skipped: { rule: string; reasons: string[] }[] }
 
 export interface CreationPlan {
-  /** Kind of resource → tests that create at least one. */
-  tests: Record<string, number>;
+  /** What the run will create, from the tests' declarations (lib/plan.ts), pools counted once per worker on a deployment. */
+  counts: Counts;
+  /** The pooled resources the run will make. */
+  pools: PoolName[];
+  /** Requests the run is expected to send (contract/request-estimates.json per test, measured on a deployment-like run). */
+  requests: number;
+  /** USD: every pod priced for the profile's readiness timeout; absent when the catalog gives no price for a pod the run makes. */
+  estimatedCostUsd?: number;
+  /** Catalog prices, for the run's cost budget and report. */
+  prices?: PriceTable;
   gpuType?: string;
   cpuFlavor?: string;
+  /** The vCPU count CPU pods are made with (the flavor's smallest). */
+  cpuVcpus?: number;
   dataCenter?: string;
   image: string;
+  /** The catalog as read, for the run to reuse (read once per run). */
+  catalog?: PodCatalog;
+}
+
+/** Requests per test, measured on a deployment-like run (contract/request-estimates.json): key `file › title`. */
+export interface RequestEstimates { perTest: Record<string, number>; default: number }
+
+const testKeyOf = (t: Pick<ListedTest, 'file' | 'title'>): string => `${t.file} › ${t.title}`;
+
+function estimateRequests(tests: readonly ListedTest[], estimates: RequestEstimates | undefined): number {
+  if (!estimates) return 0;
+  return tests.reduce((n, t) => n + (estimates.perTest[testKeyOf(t)] ?? estimates.default), 0);
+}
+
+/** The catalog's prices: a GPU type's `price` ({secure, community} or a number), a CPU flavor's `securePerVcpu` (or a number). */
+export function pricesOf(catalog: PodCatalog): PriceTable {
+  const table: PriceTable = { gpu: {}, cpu: {} };
+  for (const g of catalog.gpus) {
+    const p = (g as { price?: unknown }).price;
+    if (typeof p === 'number') table.gpu[g.id] = { secure: p, community: p };
+    else if (p && typeof p === 'object') {
+      const { secure, community } = p as { secure?: unknown; community?: unknown };
+      table.gpu[g.id] = { ...(typeof secure === 'number' ? { secure } : {}), ...(typeof community === 'number' ? { community } : {}) };
+    }
+  }
+  for (const c of catalog.cpus) {
+    const p = (c as { price?: unknown }).price;
+    if (typeof p === 'number') table.cpu[c.id] = p;
+    else if (p && typeof p === 'object' && typeof (p as { securePerVcpu?: unknown }).securePerVcpu === 'number') table.cpu[c.id] = (p as { securePerVcpu: number }).securePerVcpu;
+  }
+  return table;
+}
+
+/** Every planned pod priced for the readiness timeout (a bound); undefined when one is not priced. */
+function estimateCost(plan: CreationPlan, profile: TargetProfile): number | undefined {
+  const gpu = plan.gpuType ? hourlyPrice(plan.prices, { gpu: { id: plan.gpuType } }) : undefined;
+  const cpu = plan.cpuFlavor ? hourlyPrice(plan.prices, { cpu: { id: plan.cpuFlavor, ...(plan.cpuVcpus ? { vcpuCount: plan.cpuVcpus } : {}) } }) : undefined;
+  if ((plan.counts.gpuPods > 0 && gpu === undefined) || (plan.counts.cpuPods > 0 && cpu === undefined)) return undefined;
+  return podCostUsd((gpu ?? 0) * plan.counts.gpuPods + (cpu ?? 0) * plan.counts.cpuPods, profile.readyTimeoutMs);
 }
 
 export interface PreflightResult {
@@ -79,16 +129,6 @@ const NEEDS: { capability: keyof Capabilities; marker: RegExp; reason: string }[
   { capability: 'modelEndpointId', marker: /\bmodelId\(|CPC_MODEL_ENDPOINT_ID/, reason: 'needs a public model endpoint id (CPC_MODEL_ENDPOINT_ID)' },
 ];
 
-/** What a test's body creates, by kind (markers of the suite's helpers and operations). */
-const CREATES: { kind: string; marker: RegExp }[] = [
-  { kind: 'GPU pods', marker: /\bgpuBody\(/ },
-  { kind: 'CPU pods', marker: /\bcpuBody\(/ },
-  { kind: 'network volumes', marker: /\bpods\.volume\(|['"]createNetworkVolume['"]/ },
-  { kind: 'templates', marker: /\bsaveTemplate\b|\bserverlessTemplate\(/ },
-  { kind: 'endpoints', marker: /\bsaveEndpoint\b|\bgql\.endpoint\(|\bcreateEndpoint\(/ },
-  { kind: 'secrets', marker: /\bsecretCreate\b/ },
-  { kind: 'serverless jobs', marker: /['"](run|runsync)['"]|\bjobs\.(submit|run)/ },
-];
 
 const errorText = (e: unknown): string => {
   const err = e as Error & { cause?: { code?: string; message?: string }; code?: string };
@@ -100,7 +140,7 @@ const errorText = (e: unknown): string => {
  * target, profile and ids). `listTests` gives the suite's tests (the CLI's `playwright test
  * --list`); without it the rule plan is left out.
  */
-export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'templateId' | 'modelEndpointId'>, options: { listTests?: () => Promise<ListedTest[]> } = {}): Promise<PreflightResult> {
+export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'templateId' | 'modelEndpointId'> & { workers?: number }, options: { listTests?: () => Promise<ListedTest[]>; requestEstimates?: RequestEstimates } = {}): Promise<PreflightResult> {
   const config = run.target;
   if (config.kind !== 'remote') throw new ConfigError('preflight runs against a configured target (CPC_BASE_URL)', 'CPC_BASE_URL');
   const profile: TargetProfile = run.profile;
@@ -239,7 +279,7 @@ export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'tem
 
     // The catalog: what pods would be made of.
     if (config.apiKey !== undefined && pods && mainOk) creates = await readCatalog(api, profile, add);
-    else if (capabilities.control) creates = { tests: {}, image: profile.podImage };
+    else if (capabilities.control) creates = { counts: zeroCounts(), pools: [], requests: 0, image: profile.podImage };
   } finally {
     await transport.close();
   }
@@ -248,7 +288,15 @@ export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'tem
   if (options.listTests) {
     const tests = await options.listTests();
     plan = planRules(tests, capabilities);
-    if (creates) for (const t of tests) if (runnable(t, capabilities)) for (const c of CREATES) if (c.marker.test(t.source)) creates.tests[c.kind] = (creates.tests[c.kind] ?? 0) + 1;
+    if (creates) {
+      const running = tests.filter((t) => runnable(t, capabilities));
+      const planned = planCounts(running.map((t) => t.creates), { pooled: !capabilities.control, workers: run.workers ?? (capabilities.control ? 2 : 1) });
+      creates.counts = planned.counts;
+      creates.pools = planned.pools;
+      creates.requests = estimateRequests(running, options.requestEstimates);
+      const cost = estimateCost(creates, profile);
+      if (cost !== undefined) creates.estimatedCostUsd = cost;
+    }
   }
   const ready = !checks.some((c) => c.status === 'fail' || (c.status === 'missing' && c.required));
   return { ready, checks, capabilities, ...(plan ? { plan } : {}), ...(creates ? { creates } : {}) };
@@ -283,7 +331,8 @@ async function readCatalog(api: ApiClient, profile: TargetProfile, add: (c: Pref
   const gpuType = pick('GPU type', 'CPC_GPU_TYPE', profile.gpuType, catalog.gpus, () => candidates[0]);
   const cpuFlavor = pick('CPU flavor', 'CPC_CPU_FLAVOR', profile.cpuFlavor, catalog.cpus, () => chosen.cpu?.id);
   const dataCenter = profile.dataCenter === undefined ? undefined : pick('data center', 'CPC_DATA_CENTER', profile.dataCenter, catalog.dataCenters, () => undefined);
-  return { tests: {}, ...(gpuType ? { gpuType } : {}), ...(cpuFlavor ? { cpuFlavor } : {}), ...(dataCenter ? { dataCenter } : {}), image: profile.podImage };
+  const cpuCount = cpuFlavor ? vcpuCounts(catalog.cpus.find((f) => f.id === cpuFlavor) ?? ({} as CpuFlavor))[0] : undefined;
+  return { counts: zeroCounts(), pools: [], requests: 0, prices: pricesOf(catalog), ...(gpuType ? { gpuType } : {}), ...(cpuFlavor ? { cpuFlavor } : {}), ...(cpuCount ? { cpuVcpus: cpuCount } : {}), ...(dataCenter ? { dataCenter } : {}), image: profile.podImage, catalog };
 }
 
 const missingFor = (t: ListedTest, c: Capabilities): string[] => NEEDS.filter((n) => !c[n.capability] && n.marker.test(t.source)).map((n) => n.reason);
@@ -330,8 +379,14 @@ export function listedTests(json: unknown): ListedTest[] {
     project: t.projectName ?? '', file: s.file, title: s.title,
     rules: [...new Set([...(s.tags ?? []).map((tag) => tag.replace(/^@/, '')), ...(t.annotations ?? []).filter((a) => a.type === ANNOTATION.rule).map((a) => a.description ?? '')])].filter(Boolean),
     source: sourceOf(s.file, s.line),
+    creates: declared(t.annotations ?? []),
   })));
 }
+
+const declared = (annotations: readonly { type: string; description?: string }[]): Creates => {
+  const a = annotations.find((x) => x.type === ANNOTATION.creates);
+  return a?.description ? JSON.parse(a.description) as Creates : {};
+};
 
 /** What keeps the target from being ready: the variables (or checks) at fault, each once. */
 export const blockers = (r: PreflightResult): string[] =>
@@ -350,14 +405,14 @@ export function preflightText(r: PreflightResult): string {
   }
   if (r.creates) {
     const c = r.creates;
-    out.push('', 'The run will create (tests that create, or may create, at least one of each; every creation is deleted after its test):');
-    const kinds = Object.entries(c.tests);
-    if (kinds.length === 0) out.push('  nothing');
-    for (const [kind, n] of kinds) {
-      const none = r.capabilities.control && !r.checks.some((x) => x.name.startsWith('catalog')) ? "(from each test's emulator world)" : '(none in the catalog)';
-      const of = kind === 'GPU pods' ? ` of GPU type ${c.gpuType ?? none}` : kind === 'CPU pods' ? ` of CPU flavor ${c.cpuFlavor ?? none}` : '';
-      out.push(`  ${kind}${of}: ${n} test(s)${kind.endsWith('pods') ? `, image ${c.image}${c.dataCenter ? `, data center ${c.dataCenter}` : ''}` : ''}`);
-    }
+    const n = c.counts;
+    const none = r.capabilities.control && !c.catalog ? "(from each test's emulator world)" : '(none in the catalog)';
+    out.push('', `The run will create (from the tests' declarations; every creation is deleted before the run ends${c.pools.length ? `; pooled: ${c.pools.join(', ')}` : ''}):`);
+    out.push(`  GPU pods: ${n.gpuPods} of GPU type ${c.gpuType ?? none} (further candidates if it has no capacity), image ${c.image}${c.dataCenter ? `, data center ${c.dataCenter}` : ''}`);
+    out.push(`  CPU pods: ${n.cpuPods} of CPU flavor ${c.cpuFlavor ?? none}${c.cpuVcpus ? `, ${c.cpuVcpus} vCPU` : ''}`);
+    out.push(`  network volumes: ${n.networkVolumes}; endpoints: ${n.endpoints} (${n.warmEndpoints} with workersMin > 0); templates: ${n.templates}; secrets: ${n.secrets}`);
+    out.push(`  requests: about ${c.requests}`);
+    out.push(`  estimated cost: ${c.estimatedCostUsd !== undefined ? `USD ${c.estimatedCostUsd.toFixed(2)} at most (every pod priced for the readiness timeout)` : 'unknown (the catalog gives no price for the pods the run makes)'}`);
   }
   out.push('', r.ready ? 'Ready.' : `Not ready: ${blockers(r).join(', ')}`);
   return redactText(out.join('\n'));

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { Budgets } from './plan.js';
 import { ConfigError } from './errors.js';
 
 /**
@@ -40,6 +41,8 @@ export interface TargetProfile {
   pollMs: number;
   rateLimitBudgetMs: number;
   cleanupWaitMs: number;
+  /** Budgets the run may not pass (`--max-*` flags win): lib/plan.ts. */
+  budgets?: Budgets;
   /** The label reports of this target carry (`cpc conformance --target-name` wins): `--previous` and `cpc report --history` refuse another target's reports. */
   targetName?: string;
 }
@@ -49,7 +52,18 @@ const NUMBERS = {
   readyTimeoutMs: 'CPC_POD_READY_TIMEOUT_MS', pollMs: 'CPC_POD_POLL_MS', rateLimitBudgetMs: 'CPC_RATE_LIMIT_BUDGET_MS', cleanupWaitMs: 'CPC_CLEANUP_WAIT_MS',
 } as const;
 const LISTS = { gpuTypes: 'CPC_GPU_TYPES' } as const;
-export const PROFILE_VARIABLES = { ...STRINGS, ...NUMBERS, ...LISTS, file: 'CPC_PROFILE' } as const;
+/** Budgets (lib/plan.ts): counts are integers, the cost USD. */
+const BUDGETS = { maxPods: 'CPC_MAX_PODS', maxGpuPods: 'CPC_MAX_GPU_PODS', maxRequests: 'CPC_MAX_REQUESTS', maxCostUsd: 'CPC_MAX_COST' } as const;
+const BUDGET_FIELD: Record<keyof typeof BUDGETS, keyof Budgets> = { maxPods: 'pods', maxGpuPods: 'gpuPods', maxRequests: 'requests', maxCostUsd: 'costUsd' };
+export const PROFILE_VARIABLES = { ...STRINGS, ...NUMBERS, ...LISTS, ...BUDGETS, file: 'CPC_PROFILE' } as const;
+
+/** A budget's value: a count is an integer of 0 or more, the cost a number of 0 or more (USD). */
+export function parseBudget(field: keyof Budgets, raw: unknown, where: string, setting: string): number {
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : NaN;
+  const ok = field === 'costUsd' ? Number.isFinite(n) && n >= 0 : Number.isInteger(n) && n >= 0;
+  if (!ok) throw new ConfigError(`${where} must be ${field === 'costUsd' ? 'a number of USD of 0 or more' : 'an integer of 0 or more'}, got ${JSON.stringify(raw)}`, setting);
+  return n;
+}
 
 export const DEFAULT_PROFILE: TargetProfile = {
   podImage: 'busybox:latest', podArgs: 'sleep infinity', readyTimeoutMs: 600_000, pollMs: 5_000, rateLimitBudgetMs: 300_000, cleanupWaitMs: 150_000,
@@ -72,7 +86,7 @@ function readFile(path: string): Record<string, unknown> {
     throw new ConfigError(`CPC_PROFILE: ${path} is not JSON: ${(e as Error).message}`, 'CPC_PROFILE');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(`CPC_PROFILE: ${path} must hold a JSON object`, 'CPC_PROFILE');
-  const known = new Set([...Object.keys(STRINGS), ...Object.keys(NUMBERS), ...Object.keys(LISTS)]);
+  const known = new Set([...Object.keys(STRINGS), ...Object.keys(NUMBERS), ...Object.keys(LISTS), ...Object.keys(BUDGETS)]);
   const unknown = Object.keys(value).filter((k) => !known.has(k));
   if (unknown.length) throw new ConfigError(`CPC_PROFILE: unknown field(s) ${unknown.join(', ')} in ${path} (known: ${[...known].join(', ')})`, 'CPC_PROFILE');
   return value as Record<string, unknown>;
@@ -112,6 +126,14 @@ export function loadProfile(env: NodeJS.ProcessEnv): TargetProfile {
     const [min, max] = LIMITS[field];
     if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${where} must be an integer number of milliseconds from ${min} to ${max}, got ${JSON.stringify(raw)}`, variable);
     profile[field] = n;
+  }
+  for (const [field, variable] of Object.entries(BUDGETS) as [keyof typeof BUDGETS, string][]) {
+    const fromEnv = env[variable];
+    const useEnv = fromEnv !== undefined && fromEnv.trim() !== '';
+    const raw: unknown = useEnv ? fromEnv.trim() : file[field];
+    if (raw === undefined) continue;
+    const where = useEnv ? variable : `CPC_PROFILE field "${field}" (or ${variable})`;
+    profile.budgets = { ...profile.budgets, [BUDGET_FIELD[field]]: parseBudget(BUDGET_FIELD[field], raw, where, variable) };
   }
   return profile;
 }

@@ -6,6 +6,7 @@ import { loadProfile, type TargetProfile } from './profile.js';
 import { ENV_VARS, loadTargetConfig, type ConfigKey, type TargetConfig } from './config.js';
 import type { SuiteName } from './suites.js';
 import { parseChaos, type ChaosOptions } from './chaos/options.js';
+import type { Budgets, PriceTable } from './plan.js';
 
 /**
  * The run's configuration: one typed object, written once by the command line (or, for a plain
@@ -26,7 +27,7 @@ import { parseChaos, type ChaosOptions } from './chaos/options.js';
  * | CPC_TEMPLATE_ID, CPC_MODEL_ENDPOINT_ID | ids a real target offers (a serverless template, a public model) |
  * | CPC_WORKERS | Playwright workers (default 2) |
  * | CPC_PROPERTY_RUNS, CPC_JOB_MODEL_RUNS | runs per pod property (200) and of the job model (60) |
- * | CPC_ALLOW_PROPERTY_LOAD, CPC_ALLOW_RATE_LIMIT_EXHAUSTION | opt-ins on a real target |
+ * | CPC_ALLOW_PROPERTY_LOAD, CPC_ALLOW_RATE_LIMIT_EXHAUSTION, CPC_ALLOW_WARM_WORKERS | opt-ins on a real target |
  * | CPC_EMULATOR_FAULTS, CPC_EMULATOR_VARIANTS | faults / conforming variants on in every emulator world |
  * | CPC_EMULATOR_CHAOS | legal chaos in every emulator world: `<seed>[,real-time][,latency=<ms>]` (lib/chaos/options.ts) |
  * | CPC_EMULATOR_PORT | the standalone emulator's port (default 8787) |
@@ -55,6 +56,8 @@ export interface RunConfig {
   /** Opt-ins on a target without the emulator's control surface. */
   allowPropertyLoad: boolean;
   allowRateLimitExhaustion: boolean;
+  /** Endpoints with `workersMin` > 0 (an always-on worker each) on a target without control surface (CPC_ALLOW_WARM_WORKERS). */
+  allowWarmWorkers: boolean;
   /** Emulator faults and conforming variants on in every test world. */
   faults: string[];
   variants: string[];
@@ -66,6 +69,14 @@ export interface RunConfig {
   runId?: string;
   cleanupFile?: string;
   pacingFile?: string;
+  /** Budgets the run may not pass (`--max-*`, or the profile's): lib/plan.ts. */
+  budgets?: Budgets;
+  /** Set by global setup: the run-wide request count and pod reservations (contract/support/budget.ts). */
+  budgetFiles?: { requests: string; pods: string };
+  /** The catalog as preflight read it (JSON file): the run reads the catalog once. */
+  catalogFile?: string;
+  /** Catalog prices, read by preflight: the cost budget and the report's estimate. */
+  prices?: PriceTable;
   /** `cpc conformance`: the suites to run, in one Playwright project (lib/suites.ts). */
   suites?: SuiteName[];
   /** The matrix plan this run executes, written by `cpc detect` or the variant matrix. */
@@ -166,6 +177,7 @@ export function parseRunConfig(env: Env = process.env, flags: Partial<Record<Con
     jobModelRuns: positive(env, 'CPC_JOB_MODEL_RUNS') ?? 60,
     allowPropertyLoad: value(env, 'CPC_ALLOW_PROPERTY_LOAD') !== undefined,
     allowRateLimitExhaustion: value(env, 'CPC_ALLOW_RATE_LIMIT_EXHAUSTION') !== undefined,
+    allowWarmWorkers: value(env, 'CPC_ALLOW_WARM_WORKERS') !== undefined,
     faults: list(value(env, 'CPC_EMULATOR_FAULTS')),
     variants: list(value(env, 'CPC_EMULATOR_VARIANTS')),
     ...(chaos !== undefined ? { chaos: parseChaos(chaos, 'CPC_EMULATOR_CHAOS') } : {}),

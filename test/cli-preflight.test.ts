@@ -41,8 +41,9 @@ test('cli-preflight: against the emulator with its control surface: every check 
   assert.match(r.stdout, /ok {3}CPC_API_KEY_OTHER is another account/);
   assert.match(r.stdout, /ok {3}emulator control surface/);
   assert.match(r.stdout, /Rules: \d+ will run, 0 will be skipped/);
-  assert.match(r.stdout, /GPU pods of GPU type \S.*: \d+ test\(s\), image busybox:latest/);
-  assert.match(r.stdout, /CPU pods of CPU flavor \S+: \d+ test\(s\)/);
+  assert.match(r.stdout, /GPU pods: \d+ of GPU type \S.*, image busybox:latest/);
+  assert.match(r.stdout, /CPU pods: \d+ of CPU flavor \S+/);
+  assert.match(r.stdout, /requests: about \d+/);
   assert.match(r.stdout, /\nReady\.\n$/);
   assert.equal(await podCount(), pods, 'preflight created no pod');
 });
@@ -86,6 +87,36 @@ test('cli-preflight: cpc conformance runs it first and stops with exit 2 before 
     assert.match(r.stderr, /configuration error: preflight: the target is not ready \(CPC_API_KEY\); nothing was run/);
     assert.ok(!existsSync(join(dir, 'conformance.json')), 'no report: nothing ran');
     assert.doesNotMatch(r.stdout, /Running \d+ tests/);
+  } finally {
+    done();
+  }
+});
+
+test('cli-preflight: the plan comes from the tests\' declarations, --json writes it for machines, and a plan over a budget exits 2 naming it', { timeout: 180_000 }, () => {
+  const json = cpc(['preflight', '--json'], targetEnv(proxy));
+  assert.equal(json.code, 0, json.stdout + json.stderr);
+  const plan = JSON.parse(json.stdout) as { ready: boolean; creates: { counts: { gpuPods: number; cpuPods: number }; pools: string[]; requests: number; estimatedCostUsd?: number }; breaches: string[] };
+  assert.equal(plan.ready, true);
+  assert.ok(plan.creates.counts.gpuPods >= 1, 'the plan makes GPU pods');
+  assert.ok(plan.creates.pools.length > 0, 'a deployment borrows pooled resources');
+  assert.ok(plan.creates.requests > 0, 'a request estimate');
+  assert.equal(typeof plan.creates.estimatedCostUsd, 'number', 'the emulator catalog lists prices');
+  assert.deepEqual(plan.breaches, []);
+  for (const key of [emulator.vars.CPC_API_KEY!, emulator.vars.CPC_API_KEY_READONLY!]) assert.ok(!json.stdout.includes(key), 'no key in the JSON');
+
+  const over = cpc(['preflight', '--max-gpu-pods', '1'], targetEnv(proxy));
+  assert.equal(over.code, 2, over.stdout + over.stderr);
+  assert.match(over.stdout, /Over budget: --max-gpu-pods 1: the plan creates \d+ GPU pods/);
+
+  const { dir, done } = tempDir('preflight-budget');
+  try {
+    const pods = cpc(['conformance', '--out', dir, '--max-gpu-pods', '1'], targetEnv(proxy));
+    assert.equal(pods.code, 2, pods.stdout + pods.stderr);
+    assert.match(pods.stderr, /configuration error: the plan is over budget: --max-gpu-pods 1: the plan creates \d+ GPU pods; nothing was run/);
+    assert.ok(!existsSync(join(dir, 'conformance.json')), 'no report: nothing ran');
+    const bad = cpc(['conformance', '--out', dir, '--max-cost', 'cheap'], targetEnv(proxy));
+    assert.equal(bad.code, 2, bad.stdout + bad.stderr);
+    assert.match(bad.stderr, /--max-cost must be a number of USD of 0 or more, got "cheap"/);
   } finally {
     done();
   }

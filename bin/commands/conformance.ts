@@ -1,4 +1,6 @@
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ConfigKey, TargetConfig } from '../../lib/config.js';
 import { parseRunConfig, type RunConfig } from '../../lib/run-config.js';
@@ -12,6 +14,8 @@ import { replayCommand } from './seed.js';
 import { probe, runSupervised } from './supervise.js';
 import { startLoadBeside } from './load-beside.js';
 import type { BlockedGate } from './publish.js';
+import { budgetBreaches, type Budgets } from '../../lib/plan.js';
+import { budgetsOf, readRequestEstimates } from './budgets.js';
 
 // What only a deployment needs (the preflight, the control surface probe) and what runs after
 // the suites (reading the results, building and writing the report) is imported where it is
@@ -52,6 +56,8 @@ export interface ConformanceOptions {
   previous?: string;
   /** A strict gate: fail the run on blocked MUST rules (see publish.ts). */
   failOnBlocked?: BlockedGate;
+  /** `--max-*` flags; each wins over the profile's (lib/plan.ts). */
+  budgets?: Budgets;
 }
 
 export interface ConformanceOutcome { report: ConformanceReport; exitCode: number; files: string[] }
@@ -86,9 +92,12 @@ async function checkOptions(config: TargetConfig, o: ConformanceOptions): Promis
  */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceOutcome> {
   // The run's configuration, written once here and handed to Playwright as one value.
-  const given: RunConfig = parseRunConfig(process.env, options.flags);
+  const parsed: RunConfig = parseRunConfig(process.env, options.flags);
+  // CPC_EMULATOR_FAULTS and --faults both reach the run (their union).
+  const faults = [...new Set([...parsed.faults, ...options.faults])];
+  const given: RunConfig = { ...parsed, faults };
   const config = given.target;
-  await checkOptions(config, options);
+  await checkOptions(config, { ...options, faults });
   const { defaultTargetName } = await import('../../reports/target-name.js');
   const targetName = options.targetName ?? given.profile.targetName ?? defaultTargetName(config.kind, config.baseUrl);
   // A previous report of another target, or an unreadable one, stops the run before it starts.
@@ -113,23 +122,47 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   } else {
     const why = await probe(config.baseUrl!, 10_000);
     if (why) throw new TargetUnreachableError(config.baseUrl!, why);
-    if (!options.skipPreflight) {
-      // A configuration problem (a refused key, a missing id, a surface that does not answer) stops the run here, not as failed rules.
-      const [{ blockers, preflight, preflightText, listedTests }, { listPlaywright }] = await Promise.all([import('../../lib/preflight.js'), import('./playwright.js')]);
-      const pre = await preflight(given, { listTests: async () => listedTests(await listPlaywright(given)) });
-      if (!pre.ready) {
-        process.stderr.write(preflightText(pre) + '\n');
-        throw new ConfigError(`preflight: the target is not ready (${blockers(pre).join(', ')}); nothing was run`);
-      }
-      process.stdout.write(`Preflight: ready (${pre.plan ? `${pre.plan.runs.length} rule(s) will run, ${pre.plan.skipped.length} skipped by capability; ` : ''}cpc preflight shows the plan)\n`);
-    }
     const { EmulatorControl } = await import('../../lib/client/control.js');
     isEmulator = (await EmulatorControl.detect(config.baseUrl!)) !== undefined;
   }
-  const handed: RunConfig = { ...given, target: resolved, rawDir, faults: options.faults, suites: options.projects, ...(options.workers ? { workers: options.workers } : {}) };
+  // A deployment runs with one worker unless told otherwise: its rate limit, not the workers,
+  // sets the pace, and pooled resources are made once per worker (lib/plan.ts).
+  const workers = options.workers ?? (config.kind === 'remote' && !isEmulator ? 1 : undefined);
+  const budgets = budgetsOf(given.profile, options.budgets ?? {});
+  const runId = randomBytes(4).toString('hex');
+  let deployment: Partial<RunConfig> = {};
+  if (config.kind === 'remote' && !options.skipPreflight) {
+    // A configuration problem (a refused key, a missing id, a surface that does not answer) or a
+    // plan over a budget stops the run here, before anything is created.
+    const [{ blockers, preflight, preflightText, listedTests }, { listPlaywright }] = await Promise.all([import('../../lib/preflight.js'), import('./playwright.js')]);
+    const pre = await preflight({ ...given, ...(workers ? { workers } : {}) }, { listTests: async () => listedTests(await listPlaywright(given)), requestEstimates: readRequestEstimates() });
+    if (!pre.ready) {
+      process.stderr.write(preflightText(pre) + '\n');
+      throw new ConfigError(`preflight: the target is not ready (${blockers(pre).join(', ')}); nothing was run`);
+    }
+    const breaches = pre.creates ? budgetBreaches(pre.creates, budgets) : [];
+    if (breaches.length) {
+      process.stderr.write(preflightText(pre) + '\n');
+      throw new ConfigError(`the plan is over budget: ${breaches.join('; ')}; nothing was run (raise the budget, or --skip-preflight to run until it is reached)`, breaches[0]!.split(':')[0]);
+    }
+    const c = pre.creates;
+    process.stdout.write(`Preflight: ready (${pre.plan ? `${pre.plan.runs.length} rule(s) will run, ${pre.plan.skipped.length} skipped by capability; ` : ''}${c ? `plan: ${c.counts.gpuPods} GPU + ${c.counts.cpuPods} CPU pods, ${c.counts.networkVolumes} volumes, ${c.counts.endpoints} endpoints, about ${c.requests} requests, ${c.estimatedCostUsd !== undefined ? `USD ${c.estimatedCostUsd.toFixed(2)} at most` : 'cost unknown'}; ` : ''}cpc preflight shows the plan)\n`);
+    if (c) {
+      mkdirSync(outDir, { recursive: true });
+      const { catalog, counts, pools, requests, estimatedCostUsd } = c;
+      writeFileSync(join(outDir, 'plan.json'), JSON.stringify({ counts, pools, requests, ...(estimatedCostUsd !== undefined ? { estimatedCostUsd } : {}) }, null, 2) + '\n');
+      // The catalog as preflight read it: the run reads it once, not once per worker or test.
+      const catalogFile = join(tmpdir(), `cpc-catalog-${runId}.json`);
+      if (catalog) writeFileSync(catalogFile, JSON.stringify(catalog));
+      deployment = { ...(catalog ? { catalogFile } : {}), ...(c.prices ? { prices: c.prices } : {}) };
+    }
+  } else rmSync(join(outDir, 'plan.json'), { force: true });
+  const budgetFiles = { requests: join(tmpdir(), `cpc-requests-${runId}.count`), pods: join(tmpdir(), `cpc-pods-${runId}.jsonl`) };
+  const handed: RunConfig = { ...given, target: resolved, rawDir, faults, suites: options.projects, runId, budgetFiles, ...deployment,
+    ...(Object.keys(budgets).length ? { budgets } : {}), ...(workers ? { workers } : {}) };
 
   const args = [...(options.grep ? ['--grep', options.grep] : []),
-    ...(options.workers ? [`--workers=${options.workers}`] : []), ...(options.quiet ? ['--reporter=dot,./reports/playwright-reporter.ts'] : []),
+    ...(workers ? [`--workers=${workers}`] : []), ...(options.quiet ? ['--reporter=dot,./reports/playwright-reporter.ts'] : []),
     `--output=${resolve(options.artifactsDir ?? join(outputRoot(), 'test-results'))}`,
     ...(options.shard ? [`--shard=${options.shard.index}/${options.shard.total}`] : [])];
   // The load scenarios (smoke scale on the Node path, or k6 when on PATH). Against the embedded
@@ -140,7 +173,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const loadDir = options.loadDir ? resolve(options.loadDir) : join(outDir, 'load');
   const everyMs = options.probeEveryMs ?? 15_000;
   const supervised = runSupervised(args, handed,
-    config.kind === 'remote' ? { url: config.baseUrl!, everyMs, failures: 3 } : undefined);
+    config.kind === 'remote' ? { url: config.baseUrl!, everyMs, failures: 3, activity: budgetFiles.requests } : undefined);
   // The report's modules load while the suites run (awaited once they end; a failure is thrown there).
   const reportModules = afterRun();
   reportModules.catch(() => undefined);
@@ -193,14 +226,14 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       ...(config.endpointId ? { endpointId: config.endpointId } : {}),
       keys: { main: config.apiKey !== undefined, readonly: config.apiKeyReadonly !== undefined, other: config.apiKeyOther !== undefined },
       emulator: isEmulator,
-      faults: options.faults.map((id) => ({ id, ...(isFaultId(id) ? { rule: faultCatalog[id].rule, description: faultCatalog[id].description } : {}) })),
+      faults: faults.map((id) => ({ id, ...(isFaultId(id) ? { rule: faultCatalog[id].rule, description: faultCatalog[id].description } : {}) })),
     };
     const report = buildReport({
       rules, raw: raw.tests, planned: raw.planned, target, startedAt, finishedAt: new Date(),
       complete: interruption === undefined, ...(interruption ? { interruption } : {}),
       seed, replay, suiteVersion: SUITE_VERSION,
       configuration: {
-        projects: options.projects.join(','), workers: options.workers ?? 2,
+        projects: options.projects.join(','), workers: workers ?? 2,
         ...(options.grep ? { grep: options.grep } : {}),
         ...(options.baseline ? { baseline: options.baseline } : {}),
         load: runLoad,

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import type { RunConfig } from '../../lib/run-config.js';
 import { exitOf } from './child.js';
 import { spawnPlaywright } from './playwright.js';
@@ -8,6 +9,12 @@ export interface Watch {
   everyMs: number;
   /** Consecutive failed probes that mean the target stopped answering. */
   failures: number;
+  /**
+   * A file the run appends to as its requests go out (the run's request count): while it grew
+   * within the last interval the run is talking to the target, and no probe is sent (each probe
+   * is a request against the target's rate limit).
+   */
+  activity?: string;
 }
 
 export interface SupervisedRun {
@@ -16,6 +23,10 @@ export interface SupervisedRun {
   interruptedBy?: NodeJS.Signals;
   /** Why the watchdog stopped the run: the target stopped answering. */
   targetLost?: string;
+}
+
+function grewWithin(file: string, ms: number): boolean {
+  try { return Date.now() - statSync(file).mtimeMs < ms; } catch { return false; }
 }
 
 /** Any HTTP answer within the time limit: undefined; otherwise why not. */
@@ -62,6 +73,7 @@ export async function runSupervised(args: readonly string[], config: RunConfig, 
   let probing = false;
   const timer = watch && setInterval(() => {
     if (probing || outcome.targetLost || outcome.interruptedBy) return;
+    if (watch.activity && grewWithin(watch.activity, watch.everyMs)) { misses = 0; return; }
     probing = true;
     // A slow answer is still an answer: only a refused, failed or very late probe counts as a miss.
     void probe(watch.url, Math.max(watch.everyMs, 5_000)).then((why) => {

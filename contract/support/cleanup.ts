@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import type { OperationDefinitionNode } from 'graphql';
 import type { ApiClient, Exchange, KeyRole } from '../../lib/client/api.js';
 import { runConfig } from '../../lib/run-config.js';
+import { zeroCounts, type CountKind, type Counts } from '../../lib/plan.js';
 
 /**
  * What the suite creates on a target, and its deletion before the run ends.
@@ -30,6 +31,21 @@ export interface Resource {
   auth: KeyRole;
   /** The test that created it (its title path). */
   test: string;
+  /** Pods: the type or flavor it runs on; endpoints: the worker counts it was created with. */
+  shape?: ResourceShape;
+  /** A pooled resource (lib/plan.ts): shared by a worker's tests, deleted by the run's teardown. */
+  pool?: string;
+  /** When it was created (ms since the epoch): pod-minutes for the cost section. */
+  at?: number;
+}
+
+export interface ResourceShape {
+  gpu?: { id: string; count?: number };
+  cpu?: { id: string; vcpuCount?: number };
+  cloud?: string;
+  mounts?: 'persistent' | 'network';
+  workersMin?: number;
+  workersMax?: number;
 }
 
 export interface Leftover extends Resource { reason: string }
@@ -68,8 +84,27 @@ export function uniqueNameFactory(testId: string, repeat: number, retry: number,
 export class Registry {
   constructor(readonly file: string) {}
 
-  add(r: Resource): void { this.#write({ op: 'add', ...r }); }
-  done(r: Pick<Resource, 'kind' | 'id' | 'name'>): void { this.#write({ op: 'done', key: keyOf(r) }); }
+  add(r: Resource): void { this.#write({ op: 'add', at: Date.now(), ...r }); }
+  done(r: Pick<Resource, 'kind' | 'id' | 'name'>): void { this.#write({ op: 'done', key: keyOf(r), at: Date.now() }); }
+
+  /** Every creation of the run, with when it was deleted (absent: not deleted, or not seen deleted). */
+  records(): (Resource & { deletedAt?: number })[] {
+    if (!existsSync(this.file)) return [];
+    const byKey = new Map<string, Resource & { deletedAt?: number }>();
+    for (const line of readFileSync(this.file, 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      let entry: { op: string; key?: string; at?: number } & Resource;
+      try { entry = JSON.parse(line) as typeof entry; } catch { continue; }
+      if (entry.op === 'add') {
+        const { op: _op, ...r } = entry;
+        if (!byKey.has(keyOf(r))) byKey.set(keyOf(r), r);
+      } else if (entry.op === 'done' && entry.key) {
+        const r = byKey.get(entry.key);
+        if (r && r.deletedAt === undefined) r.deletedAt = entry.at ?? Date.now();
+      }
+    }
+    return [...byKey.values()];
+  }
 
   /** Everything added and not deleted, in deletion order, and how many were created. */
   outstanding(): { created: number; open: Resource[] } {
@@ -117,7 +152,25 @@ const roleOf = (auth: Exchange['auth']): KeyRole | undefined => {
   return undefined;
 };
 
-type Sink = { created(r: Omit<Resource, 'test'>): void; deleted(r: Pick<Resource, 'kind' | 'id' | 'name'>): void };
+type Sink = {
+  created(r: Omit<Resource, 'test'>): void;
+  deleted(r: Pick<Resource, 'kind' | 'id' | 'name'>): void;
+  /** An existing endpoint updated to `workersMin` > 0 (an always-on worker). */
+  warmed?(id: string): void;
+};
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** The shape of a pod body (what it runs on) for the cost section and the budgets. */
+export function podShapeOf(body: unknown): ResourceShape {
+  const b = (body ?? {}) as { gpu?: { id?: unknown; count?: unknown }; cpu?: { id?: unknown; vcpuCount?: unknown }; cloud?: unknown; mounts?: { persistent?: unknown; network?: unknown } };
+  return {
+    ...(b.gpu && typeof b.gpu.id === 'string' ? { gpu: { id: b.gpu.id, ...(num(b.gpu.count) !== undefined ? { count: num(b.gpu.count)! } : {}) } } : {}),
+    ...(b.cpu && typeof b.cpu.id === 'string' ? { cpu: { id: b.cpu.id, ...(num(b.cpu.vcpuCount) !== undefined ? { vcpuCount: num(b.cpu.vcpuCount)! } : {}) } } : {}),
+    ...(typeof b.cloud === 'string' ? { cloud: b.cloud } : {}),
+    ...(b.mounts?.persistent ? { mounts: 'persistent' as const } : b.mounts?.network ? { mounts: 'network' as const } : {}),
+  };
+}
 
 type Graphql = typeof import('graphql');
 let graphqlModule: Graphql | undefined;
@@ -145,7 +198,7 @@ function mutationFields(query: string, variables: Record<string, unknown> | unde
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** Reads one exchange for creations and deletions. */
-export function watch(exchange: Exchange, sink: Sink): void {
+export function watch(exchange: Omit<Exchange, 'surface'>, sink: Sink): void {
   const { operation, status, requestBody, responseBody } = exchange;
   const auth = roleOf(exchange.auth);
   if (auth === undefined) return;
@@ -153,9 +206,10 @@ export function watch(exchange: Exchange, sink: Sink): void {
   const res = (responseBody ?? {}) as Record<string, unknown>;
   const req = (requestBody ?? {}) as Record<string, unknown>;
   switch (operation) {
-    case 'createPod': if (ok && str(res.id)) sink.created({ kind: 'pod', id: res.id as string, auth, ...(str(req.name) ? { name: req.name as string } : {}) }); return;
+    case 'createPod': if (ok && str(res.id)) sink.created({ kind: 'pod', id: res.id as string, auth, ...(str(req.name) ? { name: req.name as string } : {}), shape: podShapeOf(req) }); return;
     case 'createNetworkVolume': if (ok && str(res.id)) sink.created({ kind: 'networkVolume', id: res.id as string, auth }); return;
-    case 'createEndpointV1': if (ok && str(res.id)) sink.created({ kind: 'endpoint', id: res.id as string, auth, ...(str(req.name) ? { name: req.name as string } : {}), ...(str(req.templateId) ? { templateId: req.templateId as string } : {}) }); return;
+    case 'createEndpointV1': if (ok && str(res.id)) sink.created({ kind: 'endpoint', id: res.id as string, auth, ...(str(req.name) ? { name: req.name as string } : {}), ...(str(req.templateId) ? { templateId: req.templateId as string } : {}),
+      shape: { ...(num(req.workersMin) !== undefined ? { workersMin: num(req.workersMin)! } : {}), ...(num(req.workersMax) !== undefined ? { workersMax: num(req.workersMax)! } : {}) } }); return;
     case 'deletePod': if (ok || status === 404) sink.deleted({ kind: 'pod', id: exchange.params?.podId }); return;
     case 'deleteNetworkVolume': if (ok || status === 404) sink.deleted({ kind: 'networkVolume', id: exchange.params?.networkVolumeId }); return;
     case 'graphql': break;
@@ -171,7 +225,10 @@ export function watch(exchange: Exchange, sink: Sink): void {
       const name = str(result.name) ?? str(input.name);
       if (name) sink.created({ kind: 'template', name, auth, ...(str(result.id) ? { id: result.id as string } : {}) });
     } else if (field === 'saveEndpoint' && value && input.id === undefined && str(result.id)) {
-      sink.created({ kind: 'endpoint', id: result.id as string, auth, ...(str(input.name) ? { name: input.name as string } : {}), ...(str(input.gpuIds) ? { gpuIds: input.gpuIds as string } : {}), ...(str(input.templateId) ? { templateId: input.templateId as string } : {}) });
+      sink.created({ kind: 'endpoint', id: result.id as string, auth, ...(str(input.name) ? { name: input.name as string } : {}), ...(str(input.gpuIds) ? { gpuIds: input.gpuIds as string } : {}), ...(str(input.templateId) ? { templateId: input.templateId as string } : {}),
+        shape: { ...(num(input.workersMin) !== undefined ? { workersMin: num(input.workersMin)! } : {}), ...(num(input.workersMax) !== undefined ? { workersMax: num(input.workersMax)! } : {}) } });
+    } else if (field === 'saveEndpoint' && value && str(input.id) && (num(input.workersMin) ?? 0) > 0) {
+      sink.warmed?.(input.id as string);
     } else if (field === 'secretCreate' && value) {
       sink.created({ kind: 'secret', auth, ...(str(result.id) ? { id: result.id as string } : {}), ...(str(input.name) ? { name: input.name as string } : {}) });
     } else if (field === 'deleteEndpoint' && alias in data && str(args.id) && !hasErrors(res)) sink.deleted({ kind: 'endpoint', id: args.id as string });
@@ -183,19 +240,46 @@ export function watch(exchange: Exchange, sink: Sink): void {
 const hasErrors = (body: Record<string, unknown>): boolean => Array.isArray(body.errors) && body.errors.length > 0;
 
 /**
- * One test's tracker: records into the registry and keeps the test's own open resources, so
- * its teardown deletes them at once (the run's teardown catches the rest).
+ * One test's tracker: records into the registry (on a deployment) and keeps the test's own open
+ * resources, so its teardown deletes them at once (the run's teardown catches the rest). It
+ * also counts what the test made by kind, against its declaration (lib/plan.ts): what a pool
+ * makes while {@link pool} is set belongs to the pool, not to the test.
  */
 export class TestTracker {
   readonly open = new Map<string, Resource>();
-  constructor(readonly registry: Registry, readonly test: string) {}
+  /** What the test made itself, by kind. */
+  readonly made: Counts = zeroCounts();
+  /** Set while a pooled resource is made: its creations belong to that pool. */
+  pool: string | undefined;
+  constructor(readonly registry: Registry | undefined, readonly test: string) {}
 
   readonly sink: Sink = {
-    created: (r) => { const full = { ...r, test: this.test }; this.open.set(keyOf(full), full); this.registry.add(full); },
-    deleted: (r) => { if (r.id === undefined && r.name === undefined) return; this.open.delete(keyOf(r)); this.registry.done(r); },
+    created: (r) => {
+      const full: Resource = { ...r, test: this.test, ...(this.pool ? { pool: this.pool } : {}) };
+      if (!this.pool) {
+        this.open.set(keyOf(full), full);
+        const kind = countKindOf(full);
+        this.made[kind] += 1;
+        if (kind === 'endpoints' && (full.shape?.workersMin ?? 0) > 0) this.made.warmEndpoints += 1;
+      }
+      this.registry?.add(full);
+    },
+    deleted: (r) => { if (r.id === undefined && r.name === undefined) return; this.open.delete(keyOf(r)); this.registry?.done(r); },
+    warmed: () => { if (!this.pool) this.made.warmEndpoints += 1; },
   };
 
   attach(api: ApiClient): void { api.observers.push((e) => watch(e, this.sink)); }
+}
+
+/** The plan's kind of a created resource. */
+export function countKindOf(r: Pick<Resource, 'kind' | 'shape'>): CountKind {
+  switch (r.kind) {
+    case 'pod': return r.shape?.cpu && !r.shape.gpu ? 'cpuPods' : 'gpuPods';
+    case 'networkVolume': return 'networkVolumes';
+    case 'endpoint': return 'endpoints';
+    case 'template': return 'templates';
+    case 'secret': return 'secrets';
+  }
 }
 
 const gqlString = (s: string) => JSON.stringify(s);

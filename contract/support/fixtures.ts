@@ -15,8 +15,11 @@ import { exchangesKept } from '../../lib/evidence.js';
 import { EmulatorControl, type WorldInfo, type WorldOptions } from '../../lib/client/control.js';
 import { lostAnswerTransport, undiciTransport, type Transport } from '../../lib/client/transport.js';
 import { Pacer, pacedTransport, type PacingStats } from '../../lib/client/pacing.js';
-import { blocked as blockedTest } from './rules.js';
+import { blocked as blockedTest, declarationOf } from './rules.js';
 import { Registry, TestTracker, deleteResource, sortForDeletion, uniqueNameFactory, type UniqueName } from './cleanup.js';
+import { RunBudget } from './budget.js';
+import { COUNT_KINDS, type Counts, type Creates } from '../../lib/plan.js';
+import { PoolShelf, borrowing, type Pools } from './pools.js';
 
 /** What every test knows about the target, resolved once per worker. */
 export interface TargetContext {
@@ -45,7 +48,7 @@ const CLEANUP_RESERVE_MS = 20_000;
 /** Quotas for test worlds: high enough that only rate-limit tests meet a 429. */
 export const TEST_WORLD_QUOTAS = { minute: 100_000, hour: 1_000_000, day: 10_000_000 } as const;
 
-type WorkerFixtures = { target: TargetContext; faults: string[]; variants: string[]; detection: boolean; pacer: Pacer };
+type WorkerFixtures = { target: TargetContext; faults: string[]; variants: string[]; detection: boolean; pacer: Pacer; budget: RunBudget | undefined; shelf: PoolShelf };
 type TestFixtures = {
   /** The test's own connection pool: a connection a server closed under one test never carries another test's request. */
   httpTransport: Transport;
@@ -54,8 +57,15 @@ type TestFixtures = {
   selfLimited: { on: boolean };
   /** A name unique to this run and this test, for everything the test creates on the target. */
   uniqueName: UniqueName;
-  /** On a target without control surface: records what the test creates and deletes it after the test. */
-  cleanup: TestTracker | undefined;
+  /**
+   * What the test creates, counted against its declaration (lib/plan.ts); on a target without
+   * control surface it is also recorded run-wide and deleted after the test.
+   */
+  tracker: TestTracker;
+  /** Pooled resources (lib/plan.ts): shared by a worker's tests on a deployment, the test's own in a world. */
+  pools: Pools;
+  /** On a target without control surface: deletes what the test made, after it. */
+  cleanup: undefined;
 };
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -89,6 +99,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   pacer: [async ({}, use, workerInfo) => {
     await use(new Pacer({ workers: workerInfo.config.workers }));
   }, { scope: 'worker', box: 'self' }],
+
+  // The run's budgets and request count, across workers (contract/support/budget.ts).
+  budget: [async ({}, use) => {
+    const run = runConfig();
+    await use(run.budgetFiles ? new RunBudget(run.budgets ?? {}, run.budgetFiles, run.prices, run.profile.readyTimeoutMs) : undefined);
+  }, { scope: 'worker', box: 'self' }],
+
+  shelf: [async ({}, use) => { await use(new PoolShelf()); }, { scope: 'worker', box: 'self' }],
 
   // One keep-alive connection pool per test (undici, as the rest of the product: a Playwright
   // request context per test cost more CPU than the tests' own checks). Per test, not per
@@ -130,7 +148,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await target.control.deleteWorld(world.id).catch(() => undefined);
   }, { box: 'self' }],
 
-  api: [async ({ httpTransport, target, world, pacer, selfLimited }, use, testInfo) => {
+  tracker: [async ({ target }, use, testInfo) => {
+    const file = runConfig().cleanupFile;
+    await use(new TestTracker(!target.control && file ? new Registry(file) : undefined, testInfo.titlePath.slice(1).join(' › ')));
+  }, { box: 'self' }],
+
+  api: [async ({ httpTransport, target, world, pacer, selfLimited, tracker, budget }, use, testInfo) => {
     const keys = world ? world.keys : target.envKeys;
     // A connection broken before any answer (a read already tried twice) decides no rule: the test is blocked.
     const reaching = lostAnswerTransport(httpTransport, (lost) => blockedTest(lost.message));
@@ -141,7 +164,30 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     });
     const client = new ApiClient(target.urls, keys, transport, world ? { 'x-emulator-world': world.id } : {},
       (role: KeyRole) => testInfo.skip(true, `the target has no ${role} key (set ${role === 'main' ? 'CPC_API_KEY' : role === 'readonly' ? 'CPC_API_KEY_READONLY' : 'CPC_API_KEY_OTHER'})`));
+    const declared = declarationOf(testInfo.annotations);
+    const sent: Record<string, number> = {};
+    // Reservations of the pods this test (or a pool it fills) means to create, in the order sent.
+    const reservations: string[] = [];
+    const createsPods = (declared.gpuPods ?? 0) + (declared.cpuPods ?? 0) > 0;
+    client.gates.push((call) => {
+      const reached = budget?.request(call);
+      if (reached) blockedTest(`budget reached: ${reached}`);
+      sent[call.surface] = (sent[call.surface] ?? 0) + 1;
+      if (budget && call.operation === 'createPod' && (createsPods || tracker.pool)) {
+        const r = budget.reservePod(call.requestBody);
+        if ('reached' in r) blockedTest(`budget reached: ${r.reached}`);
+        reservations.push(r.id);
+      }
+    });
+    client.observers.push((e) => {
+      if (e.operation !== 'createPod' || reservations.length === 0) return;
+      const id = reservations.shift()!;
+      if (e.status < 200 || e.status >= 300) budget?.release(id);
+    });
+    tracker.attach(client);
     await use(client);
+    const total = Object.values(sent).reduce((a, b) => a + b, 0);
+    testInfo.annotations.push({ type: ANNOTATION.usage, description: JSON.stringify({ requests: { total, bySurface: sent }, created: tracker.made }) });
     const note = pacingNote(transport.stats);
     if (note) {
       testInfo.annotations.push({ type: ANNOTATION.rateLimitWait, description: note });
@@ -155,16 +201,25 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     if (evidence.length > 0) {
       await testInfo.attach('evidence', { body: JSON.stringify(evidence, null, 2), contentType: 'application/json' });
     }
+    // Creating more than the test declares is a defect of the suite (the plan and the budgets
+    // would be wrong): the test fails, naming the kind, and what it made is deleted as usual.
+    const over = overDeclaration(declared, tracker.made);
+    if (over) throw new Error(`${over}: declare it with rules(..., creates({...})) (lib/plan.ts)`);
+  }, { box: 'self' }],
+
+  pools: [async ({ api, tracker, shelf, target, world }, use, testInfo) => {
+    const declared = declarationOf(testInfo.annotations).pools ?? [];
+    const pools = borrowing(shelf, { api, tracker, shared: !target.control || !world, declared, runId: runConfig().runId ?? 'local' });
+    await use(pools);
+    const failed = testInfo.status !== testInfo.expectedStatus && testInfo.status !== 'skipped';
+    await pools.returnAll(failed);
   }, { box: 'self' }],
 
   // Auto, so it is set up before (and torn down after) the helpers that delete their own creations.
-  cleanup: [async ({ api, target }, use, testInfo) => {
-    const file = runConfig().cleanupFile;
-    if (target.control || !file) { await use(undefined); return; }
-    const tracker = new TestTracker(new Registry(file), testInfo.titlePath.slice(1).join(' › '));
-    tracker.attach(api);
+  cleanup: [async ({ api, target, tracker }, use, testInfo) => {
+    if (target.control || !tracker.registry) { await use(undefined); return; }
     const started = Date.now();
-    await use(tracker);
+    await use(undefined);
     // Whatever the test left (failed or not): deleted now, while the test's time lasts (a paced
     // target may take seconds a deletion); what remains or resists is the run's teardown's to
     // delete, so cleaning up never stops a test that passed its checks.
@@ -217,4 +272,10 @@ export function countsAreOwn(emu: Emu, what: string): boolean {
 function pacingNote(stats: PacingStats): string | undefined {
   if (stats.pacedMs + stats.retryAfterMs === 0 && stats.gaveUp === 0) return undefined;
   return `waited ${((stats.pacedMs + stats.retryAfterMs) / 1000).toFixed(1)} s for the target's rate limit (${(stats.pacedMs / 1000).toFixed(1)} s pacing by RateLimit, ${(stats.retryAfterMs / 1000).toFixed(1)} s after ${stats.retried} 429 answer(s) by Retry-After${stats.gaveUp ? `; ${stats.gaveUp} 429 answer(s) returned to the test when the budget of CPC_RATE_LIMIT_BUDGET_MS ran out` : ''})`;
+}
+
+/** What the test made beyond its declaration, by kind; undefined when within it. */
+export function overDeclaration(declared: Creates, made: Counts): string | undefined {
+  const over = COUNT_KINDS.filter((k) => (made[k] ?? 0) > (declared[k] ?? 0));
+  return over.length ? `the test created ${over.map((k) => `${made[k]} ${k} (declares ${declared[k] ?? 0})`).join(', ')}` : undefined;
 }

@@ -2,16 +2,36 @@ import { test } from '@playwright/test';
 import { assertRuleIds } from '../../lib/rules.js';
 import { ANNOTATION } from '../../lib/annotations.js';
 import { InternalError, throwFindings, type Finding } from '../../lib/errors.js';
+import type { Creates } from '../../lib/plan.js';
 
 export type { Finding };
 
+/** What a test creates, for {@link rules}: `rules('POD.X', creates({ cpuPods: 1, pools: ['networkVolume'] }))`. */
+export interface Declaration { readonly creates: Creates }
+
+export const creates = (what: Creates): Declaration => ({ creates: what });
+
 /**
  * Test details declaring the rules a test verifies: tags (`@POD.MOUNT.BOTH_KINDS_400`) for
- * `--grep`, and `rule` annotations the report reads. Unknown ids fail at load time.
+ * `--grep`, and `rule` annotations the report reads. Unknown ids fail at load time. A
+ * {@link creates} declaration among them says what the test creates on the target (lib/plan.ts):
+ * a test without one creates nothing, and a creation beyond its declaration fails it.
  */
-export function rules(...ids: string[]): { tag: string[]; annotation: { type: string; description: string }[] } {
+export function rules(...items: (string | Declaration)[]): { tag: string[]; annotation: { type: string; description: string }[] } {
+  const ids = items.filter((i): i is string => typeof i === 'string');
+  const declared = items.filter((i): i is Declaration => typeof i !== 'string');
   assertRuleIds(ids);
-  return { tag: ids.map((id) => `@${id}`), annotation: ids.map((id) => ({ type: ANNOTATION.rule, description: id })) };
+  if (declared.length > 1) throw new InternalError('one creates(...) declaration per test');
+  return {
+    tag: ids.map((id) => `@${id}`),
+    annotation: [...ids.map((id) => ({ type: ANNOTATION.rule, description: id })), ...declared.map((d) => ({ type: ANNOTATION.creates, description: JSON.stringify(d.creates) }))],
+  };
+}
+
+/** The declaration among a test's annotations (none: it creates nothing). */
+export function declarationOf(annotations: readonly { type: string; description?: string }[]): Creates {
+  const a = annotations.find((x) => x.type === ANNOTATION.creates);
+  return a?.description ? JSON.parse(a.description) as Creates : {};
 }
 
 /** Records what the target does for an OBSERVED rule (where the spec says "not shown"). */

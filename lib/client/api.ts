@@ -64,6 +64,7 @@ export interface ApiResult<T = unknown> {
 /** One call as observers see it (the cleanup registry reads creations and deletions from these). */
 export interface Exchange {
   operation: string;
+  surface: ApiSurface;
   auth: AuthChoice;
   params?: Record<string, string>;
   /** The JSON body sent (undefined for raw bodies). */
@@ -72,6 +73,10 @@ export interface Exchange {
   responseBody: unknown;
 }
 export type ExchangeObserver = (exchange: Exchange) => void;
+
+/** A call about to be sent, as a gate sees it: a gate may throw (a budget reached) and nothing is sent. */
+export interface OutgoingCall { operation: string; surface: ApiSurface; method: string; auth: AuthChoice; requestBody?: unknown }
+export type SendGate = (call: OutgoingCall) => void;
 
 const DEFAULT_STYLE: Record<ApiSurface, AuthStyle> = {
   'rest-v2': 'bearer', 'rest-v1': 'bearer', 'public-model': 'bearer', serverless: 'raw', graphql: 'query',
@@ -98,6 +103,7 @@ export class ApiClient {
     readonly onMissingKey: (role: KeyRole) => void = () => undefined,
     /** Told of every answered call; shared with {@link withKeys} copies. */
     readonly observers: ExchangeObserver[] = [],
+    readonly gates: SendGate[] = [],
   ) {}
 
   /**
@@ -130,6 +136,7 @@ export class ApiClient {
     const bodyText = body === undefined ? undefined : typeof body === 'string' ? body : `<${bodyBytes} bytes>`;
     const curlInput = { operation, method, url: url.toString(), headers, ...(bodyText !== undefined ? { body: bodyText } : {}), bodyBytes, ...(key ? { key } : {}), ...(keyVariable ? { keyVariable } : {}) };
 
+    for (const gate of this.gates) gate({ operation, surface, method, auth: options.auth ?? 'main', ...(options.body !== undefined ? { requestBody: options.body } : {}) });
     let response;
     try {
       response = await this.transport.send({ method, url: url.toString(), headers, ...(body !== undefined ? { body } : {}), ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}), ...(options.pace === false ? { pace: false } : {}), ...(options.brokenConnectionExpected ? { brokenConnectionExpected: true } : {}) });
@@ -146,7 +153,7 @@ export class ApiClient {
     const evidence = redactLater(draftEvidence(curlInput, { status: response.status, headers: response.headers, text, bytes: response.bytes.byteLength, durationMs: response.durationMs }));
     this.#remember(evidence);
     for (const observe of this.observers) {
-      observe({ operation, auth: options.auth ?? 'main', ...(options.params ? { params: options.params } : {}), ...(options.body !== undefined ? { requestBody: options.body } : {}), status: response.status, responseBody: parsed });
+      observe({ operation, surface, auth: options.auth ?? 'main', ...(options.params ? { params: options.params } : {}), ...(options.body !== undefined ? { requestBody: options.body } : {}), status: response.status, responseBody: parsed });
     }
     return { operation, status: response.status, headers: response.headers, contentType, text, body: parsed as T, bytes: response.bytes.byteLength, durationMs: response.durationMs, get evidence() { return evidence(); } };
   }
@@ -158,7 +165,7 @@ export class ApiClient {
 
   /** A copy of this client with other keys (for another account) and the same transport. */
   withKeys(keys: Keys): ApiClient {
-    return new ApiClient(this.urls, keys, this.transport, this.defaultHeaders, this.onMissingKey, this.observers);
+    return new ApiClient(this.urls, keys, this.transport, this.defaultHeaders, this.onMissingKey, this.observers, this.gates);
   }
 
   #applyAuth(surface: ApiSurface, auth: AuthChoice, headers: Record<string, string>, url: URL): { key?: string; keyVariable?: string } {

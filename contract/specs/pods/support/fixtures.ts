@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { test as base } from '../../../support/fixtures.js';
 import type { ApiClient, ApiResult, CallOptions } from '../../../../lib/client/api.js';
 import type { CreateCpuConfig, CreatePodRequest, NetworkVolume, Pod } from '../../../../lib/types.gen.js';
@@ -54,6 +55,18 @@ export interface PodKit {
    */
   madeSince(before: Map<string, string | undefined>): Promise<string[]>;
   waitFor(podId: string, statuses: readonly string[], options?: WaitOptions): Promise<WaitResult>;
+  /**
+   * A pooled pod or volume (lib/plan.ts `PoolName`; the test declares it with
+   * `creates({ pools: [...] })`): on a deployment one per worker, lent to each test that
+   * declares it; in an emulator world the test's own. `gpuPod` a GPU pod without mounts,
+   * `gpuPersistentPod` one with a 20 GB persistent mount at /workspace, `cpuPod` a CPU pod
+   * without mounts, `cpuNetworkPod` a CPU pod with the pooled `networkVolume` at /data, in its
+   * data center. A test that changes one restores it ({@link Pools.restoreAfter}); reading or
+   * being refused changes nothing. Pooled pods are never waited for: a test that needs one
+   * RUNNING waits itself.
+   */
+  pooled(name: 'gpuPod' | 'gpuPersistentPod' | 'cpuPod' | 'cpuNetworkPod'): Promise<Pod>;
+  pooledVolume(name: 'networkVolume' | 'otherNetworkVolume'): Promise<NetworkVolume>;
 }
 
 /** A real target's catalog, read once per worker (an emulator world has its own, read per test). */
@@ -65,7 +78,7 @@ const placementOf = (body: CreatePodRequest): Partial<CreatePodRequest> => ({
 });
 
 export const test = base.extend<{ pods: PodKit }>({
-  pods: [async ({ api, emu, uniqueName }, use, testInfo) => {
+  pods: [async ({ api, emu, uniqueName, pools }, use, testInfo) => {
     const madePods: string[] = [];
     const madeVolumes: string[] = [];
     const profile = runConfig().profile;
@@ -101,7 +114,9 @@ export const test = base.extend<{ pods: PodKit }>({
       catalog: () => {
         if (emu.available) return (catalog ??= loadCatalog(api));
         const key = api.urls.baseUrl;
-        if (!workerCatalogs.has(key)) workerCatalogs.set(key, loadCatalog(api));
+        // The catalog preflight read for this run (a deployment reads it once per run), else once per worker.
+        const file = runConfig().catalogFile;
+        if (!workerCatalogs.has(key)) workerCatalogs.set(key, file && existsSync(file) ? Promise.resolve(JSON.parse(readFileSync(file, 'utf8')) as PodCatalog) : loadCatalog(api));
         return workerCatalogs.get(key)!;
       },
       async gpuCandidates() {
@@ -176,7 +191,36 @@ export const test = base.extend<{ pods: PodKit }>({
         return [...now].filter(([id, name]) => !before.has(id) && !others.has(id) && !(name?.startsWith('cpc-') && !name.startsWith(mine))).map(([id]) => id);
       },
       waitFor: (podId, statuses, options) => waitForStatus(api, emu, podId, statuses, options),
+      pooledVolume(name) {
+        return pools.borrow(name, async () => {
+          const dc = (await kit.catalog()).dataCenters.find((d) => !profile.dataCenter || d.id === profile.dataCenter) ?? (await kit.catalog()).dataCenters[0];
+          testInfo.skip(!dc, 'the target lists no data center');
+          const res = await api.op<NetworkVolume>('createNetworkVolume', { body: { name: poolName(name === 'networkVolume' ? 'vol' : 'vol2'), size: 10, dataCenter: dc!.id } });
+          testInfo.skip(res.status !== 201, `the target could not make a network volume in ${dc!.id} (${res.status})`);
+          return res.body;
+        });
+      },
+      pooled(name) {
+        return pools.borrow(name, async () => {
+          const named = { name: poolName(name) };
+          let body: CreatePodRequest;
+          if (name === 'gpuPod') body = await kit.gpuBody(named);
+          else if (name === 'gpuPersistentPod') body = await kit.gpuBody({ ...named, mounts: { persistent: { size: 20, path: '/workspace' } } });
+          else if (name === 'cpuPod') body = await kit.cpuBody(named);
+          else {
+            const volume = await kit.pooledVolume('networkVolume');
+            body = await kit.cpuBody({ ...named, dataCenterIds: [volume.dataCenter], mounts: { network: [{ volumeId: volume.id, path: '/data' }] } });
+          }
+          const res = await kit.place(body);
+          conform(res.status === 201 ? [] : [{ rule: 'POD.CREATE.201_POD', message: `createPod of a valid body answered ${res.status}: ${res.text.slice(0, 300)}` }]);
+          // Made by the pool, deleted by the run's teardown (not by this test's).
+          const i = madePods.indexOf(res.body.id);
+          if (i >= 0) madePods.splice(i, 1);
+          return res.body;
+        });
+      },
     };
+    const poolName = (what: string) => `cpc-${runConfig().runId ?? 'local'}-pool-${what}`;
     await use(kit);
     // A fresh emulator world disappears with the test; a real target keeps what the test made.
     if (!emu.available) await cleanUp(api, madePods, madeVolumes);

@@ -1,0 +1,93 @@
+import type { ApiClient } from '../../lib/client/api.js';
+import { InternalError } from '../../lib/errors.js';
+import { poolClosure, type PoolName } from '../../lib/plan.js';
+import { deleteResource, type Resource, type TestTracker } from './cleanup.js';
+
+/**
+ * Pooled resources (lib/plan.ts): what checks only read, or what refusals leave unchanged, made
+ * once per worker on a deployment and lent to each test that declares it. A test that changes
+ * a pooled resource says how to put it back ({@link Pools.restoreAfter}); a restore that fails,
+ * or a test that failed while holding one, retires the resource (deleted at once, made again
+ * for the next borrower), so one test's effect never decides another's rule. In an emulator
+ * world every test makes its own, exactly as before: a world per test, free and parallel.
+ */
+export interface Pools {
+  /**
+   * The pooled resource `name`: the worker's when shared, else made now by `make` (whose
+   * creations are recorded as the pool's, not the test's). The test must declare the pool.
+   */
+  borrow<T>(name: PoolName, make: () => Promise<T>): Promise<T>;
+  /** After the test, `restore` puts `name` back as it was lent; false or a throw retires it. */
+  restoreAfter(name: PoolName, restore: () => Promise<boolean>): void;
+  /** Gives back everything borrowed: restores, retires what failed (or everything, after a failed test). */
+  returnAll(failed: boolean): Promise<void>;
+  /** Whether pooled resources are shared with other tests (a deployment), so a test must leave them as lent. */
+  readonly shared: boolean;
+}
+
+interface Held { value: unknown; resources: Resource[] }
+
+/** A worker's pooled resources, across its tests (Playwright worker fixture). */
+export class PoolShelf {
+  readonly held = new Map<PoolName, Held>();
+  /** Pools being made now, so that two borrowers in one test share one. */
+  readonly making = new Map<PoolName, Promise<unknown>>();
+}
+
+export function borrowing(shelf: PoolShelf, ctx: { api: ApiClient; tracker: TestTracker; shared: boolean; declared: readonly PoolName[]; runId: string }): Pools {
+  const allowed = poolClosure(ctx.declared);
+  const own = new Map<PoolName, Held>();
+  const restores: { name: PoolName; restore: () => Promise<boolean> }[] = [];
+  const borrowed = new Set<PoolName>();
+  const store = ctx.shared ? shelf.held : own;
+
+  const make = async <T>(name: PoolName, maker: () => Promise<T>): Promise<T> => {
+    const previous = ctx.tracker.pool;
+    ctx.tracker.pool = name;
+    const seen: Resource[] = [];
+    const observe = (r: Resource) => { seen.push(r); };
+    const sink = ctx.tracker.sink;
+    const created = sink.created;
+    // Record what the maker creates as the pool's, so a retirement deletes exactly that.
+    ctx.tracker.sink.created = (r) => { created(r); observe({ ...r, test: `(pool ${name})`, pool: name }); };
+    try {
+      const value = await maker();
+      store.set(name, { value, resources: seen });
+      return value;
+    } finally {
+      ctx.tracker.sink.created = created;
+      ctx.tracker.pool = previous;
+    }
+  };
+
+  const retire = async (name: PoolName): Promise<void> => {
+    const held = store.get(name);
+    store.delete(name);
+    for (const r of [...(held?.resources ?? [])].reverse()) await deleteResource(ctx.api, r);
+  };
+
+  return {
+    shared: ctx.shared,
+    async borrow<T>(name: PoolName, maker: () => Promise<T>): Promise<T> {
+      if (!allowed.has(name)) throw new InternalError(`the test borrows the pooled ${name} without declaring it: rules(..., creates({ pools: ['${name}'] }))`);
+      borrowed.add(name);
+      const held = store.get(name);
+      if (held) return held.value as T;
+      const pending = shelf.making.get(name);
+      if (pending && ctx.shared) return pending as Promise<T>;
+      const p = make(name, maker);
+      if (ctx.shared) shelf.making.set(name, p);
+      try { return await p; } finally { if (ctx.shared) shelf.making.delete(name); }
+    },
+    restoreAfter(name, restore) { restores.push({ name, restore }); },
+    async returnAll(failed) {
+      if (!ctx.shared) { own.clear(); return; }
+      for (const { name, restore } of restores) {
+        let ok = false;
+        try { ok = !failed && await restore(); } catch { ok = false; }
+        if (!ok && store.has(name)) await retire(name);
+      }
+      if (failed) for (const name of borrowed) if (store.has(name)) await retire(name);
+    },
+  };
+}
