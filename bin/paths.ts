@@ -45,9 +45,9 @@ export function playwrightEnv(env: NodeJS.ProcessEnv, options: { loopbackOnly?: 
  * Environment for a child process whose every connection is plain HTTP to an emulator on
  * loopback (an embedded run's Playwright and its load scenarios): `env` without
  * `NODE_EXTRA_CA_CERTS`. Node reads and parses that file as each process starts, whether or
- * not the process ever verifies a certificate: about 60 ms of CPU per process where it names
- * the system's whole bundle, and an embedded run starts five such processes, three of them
- * one after the other before the first test. A run against a deployment keeps it.
+ * not the process ever verifies a certificate, which is costly where it names the system's
+ * whole bundle, and an embedded run starts several such processes, some of them one after the
+ * other before the first test (docs/benchmarks.md). A run against a deployment keeps it.
  */
 export function loopbackOnlyEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const { NODE_EXTRA_CA_CERTS: _unused, ...rest } = env;

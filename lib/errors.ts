@@ -17,8 +17,8 @@ import { ControlSurfaceError, LoadConfigError, StructuredFieldError } from './is
 interface CpcErrorOptions extends ErrorOptions {
   /**
    * An answer the emulator sends, not a failure: the message is kept as given (never redacted),
-   * and no stack is captured: nothing ever reads it, and capturing one costs about 9 µs, paid by
-   * every refused request (the property suites send thousands).
+   * and no stack is captured: nothing ever reads it, and capturing one would be paid by every
+   * refused request (the property suites send thousands).
    */
   reply?: boolean;
 }

@@ -85,8 +85,8 @@ export const isNvidia = (g: GpuEntry): boolean => (g.manufacturer ?? g.id).toUpp
 
 /**
  * The vCPU counts the request schema allows (spec: "Minimum 2; ... a power of two"), read from
- * it on first use: reading the schemas at import would cost every process that only lists the
- * tests (Playwright's runner) about 100 ms.
+ * it on first use: reading the schemas at import would slow every process that only lists the
+ * tests (Playwright's runner).
  */
 export function schemaVcpuCounts(): readonly number[] {
   vcpuEnum ??= (schemaOf('cpu-config-request') as { properties: { vcpuCount: { enum: number[] } } }).properties.vcpuCount.enum;

@@ -1,5 +1,5 @@
 /**
- * JSON Schemas compiled ahead of time. Compiling with Ajv costs about 0.2 s of CPU in every
+ * JSON Schemas compiled ahead of time. Compiling with Ajv costs CPU time in every
  * process that validates (the emulator, each Playwright worker, each load process, and `cpc`
  * checking its report at the end of a run), so the schemas also come as Ajv's standalone code:
  * `lib/validators.gen.cjs` for schemas/ (lib/schema-registry.ts) and `reports/validators.gen.cjs`

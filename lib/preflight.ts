@@ -293,7 +293,8 @@ export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'tem
       const planned = planCounts(running.map((t) => t.creates), { pooled: !capabilities.control, workers: run.workers ?? (capabilities.control ? 2 : 1) });
       creates.counts = planned.counts;
       creates.pools = planned.pools;
-      creates.requests = estimateRequests(running, options.requestEstimates);
+      // The tests' own requests, and the teardown's: a deletion per pooled resource and the two listings of strays.
+      creates.requests = estimateRequests(running, options.requestEstimates) + (capabilities.control ? 0 : planned.pools.length + 2);
       const cost = estimateCost(creates, profile);
       if (cost !== undefined) creates.estimatedCostUsd = cost;
     }

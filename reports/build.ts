@@ -7,6 +7,7 @@ import type { LoadSection } from './load-model.js';
 import type { MutationSection } from './mutation-model.js';
 import { loadOutcomes } from './load.js';
 import { ruleResults, toOutcomes } from './verdicts.js';
+import { addCostFiles, costFromRaw, type CostFiles } from './cost.js';
 
 export interface BuildInput {
   rules: readonly Rule[];
@@ -24,6 +25,8 @@ export interface BuildInput {
   suiteVersion: string;
   load?: LoadSection;
   mutation?: MutationSection;
+  /** The files a deployment run leaves beside the report (reports/cost.ts `readCostFiles`); publishing reads them when not given here. */
+  costFiles?: CostFiles;
 }
 
 export const emptyCounts = (): Counts => ({ total: 0, pass: 0, fail: 0, blocked: 0, skip: 0, observed: 0, untested: 0 });
@@ -50,6 +53,7 @@ export function buildReport(input: BuildInput): ConformanceReport {
   const results = ruleResults(input.rules, outcomes);
   const tests = countTests(outcomes);
   const mustFailed = results.some((r) => r.level === 'MUST' && r.verdict === 'fail');
+  const cost = addCostFiles(costFromRaw(input.raw), input.costFiles ?? {});
   return {
     schemaVersion: REPORT_SCHEMA_VERSION,
     suite: { name: 'compute-platform-conformance', version: input.suiteVersion },
@@ -69,5 +73,6 @@ export function buildReport(input: BuildInput): ConformanceReport {
     tests: outcomes,
     ...(input.load ? { load: input.load } : {}),
     ...(input.mutation ? { mutation: input.mutation } : {}),
+    ...(cost ? { cost } : {}),
   };
 }

@@ -10,6 +10,7 @@ import { ConfigError } from '../lib/errors.js';
 import type { ConformanceReport, RunInfo } from './model.js';
 import { countRules, countTests } from './build.js';
 import { ruleResults } from './verdicts.js';
+import { mergeCost } from './cost.js';
 
 /** `i/n` of a partial report, or undefined for a report of a whole run. */
 export function shardOf(report: ConformanceReport): { index: number; total: number } | undefined {
@@ -34,6 +35,12 @@ const catalogOf = (report: ConformanceReport): Rule[] =>
 
 const without = (config: RunInfo['configuration'], ...keys: string[]): RunInfo['configuration'] =>
   Object.fromEntries(Object.entries(config).filter(([k]) => !keys.includes(k)));
+
+const newestVersion = (versions: readonly string[]): string =>
+  [...versions].sort((a, b) => {
+    const [x, y] = [a, b].map((v) => v.split('.').map(Number));
+    return x!.map((n, i) => n - (y![i] ?? 0)).find((d) => d !== 0) ?? 0;
+  }).at(-1)!;
 
 /**
  * One report from the partial reports of every shard of one run. Refuses (a configuration
@@ -86,9 +93,11 @@ export function mergeReports(reports: readonly ConformanceReport[], labels: read
   const startedAt = reports.map((r) => r.run.startedAt).sort()[0]!;
   const finishedAt = reports.map((r) => r.run.finishedAt).sort().at(-1)!;
   const loads = reports.filter((r) => r.load);
+  const cost = mergeCost(reports.map((r) => r.cost));
   const replay = first.run.replay?.replace(/\s--shard\s+\S+/, '').replace(/ --$/, '');
   return {
-    schemaVersion: first.schemaVersion,
+    // The newest of the inputs: a section one shard has (the cost section since 2.2) is in the merged report.
+    schemaVersion: newestVersion(reports.map((r) => r.schemaVersion)),
     suite: first.suite,
     target: first.target,
     run: {
@@ -103,5 +112,6 @@ export function mergeReports(reports: readonly ConformanceReport[], labels: read
     tests,
     ...(loads[0]?.load ? { load: loads[0].load } : {}),
     ...(first.mutation ? { mutation: first.mutation } : {}),
+    ...(cost ? { cost } : {}),
   };
 }

@@ -9,12 +9,14 @@ import type { Evidence } from '../lib/evidence.js';
 import type { PropertyRecord } from './raw.js';
 import type { LoadSection } from './load-model.js';
 import type { MutationSection } from './mutation-model.js';
+import type { CostSection } from './cost-model.js';
 
 export type { LoadSection, LoadScenarioResult } from './load-model.js';
 export type { MutationSection } from './mutation-model.js';
+export type { CostSection, CostCounts } from './cost-model.js';
 
 /** Major.minor.patch; a reader accepts every report of its own major version. */
-export const REPORT_SCHEMA_VERSION = '2.1.0';
+export const REPORT_SCHEMA_VERSION = '2.2.0';
 
 /**
  * `blocked`: every test that declares the rule stopped before checking it, because something
@@ -165,6 +167,8 @@ export interface ConformanceReport {
   mutation?: MutationSection;
   /** What changed since a previous report of the same target (`--previous`). */
   changes?: ChangesSection;
+  /** What the run made and spent on its target (since 2.2; reports/cost-model.ts). */
+  cost?: CostSection;
 }
 
 /** A rule's verdict in one run of a trail; `absent` when that run's catalog did not have the rule. */

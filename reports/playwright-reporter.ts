@@ -4,7 +4,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } fr
 import { runConfig } from '../lib/run-config.js';
 import { ANNOTATION } from '../lib/annotations.js';
 import type { Evidence } from '../lib/evidence.js';
-import { RAW_FILE, type PropertyRecord, type RawPlannedTest, type RawRunFooter, type RawRunHeader, type RawRunPlan, type RawTestResult } from './raw.js';
+import { RAW_FILE, type PropertyRecord, type RawPlannedTest, type RawRunFooter, type RawRunHeader, type RawRunPlan, type RawTestResult, type TestUsage } from './raw.js';
 import { harvestValue, redactValue } from '../lib/redact.js';
 
 const parse = <T>(text: string | undefined): T | undefined => {
@@ -66,6 +66,7 @@ export default class RawResultsReporter implements Reporter {
     const property = parse<PropertyRecord>(all.find((a) => a.type === ANNOTATION.property)?.description);
     const fault = all.find((a) => a.type === ANNOTATION.fault)?.description;
     const blocked = all.find((a) => a.type === ANNOTATION.blocked)?.description;
+    const usage = usageOf(test, result);
     const evidenceAttachment = result.attachments.find((a) => a.name === 'evidence' && a.body);
     const evidence = parse<Evidence[]>(evidenceAttachment?.body?.toString('utf8'));
     const record: RawTestResult = {
@@ -81,6 +82,7 @@ export default class RawResultsReporter implements Reporter {
       ...(Array.isArray(evidence) ? { evidence } : {}),
       ...(property ? { property } : {}),
       ...(fault ? { fault } : {}),
+      ...(usage ? { usage } : {}),
     };
     this.#append(record);
   }
@@ -108,6 +110,29 @@ export default class RawResultsReporter implements Reporter {
   printsToStdio(): boolean {
     return false;
   }
+}
+
+/**
+ * This attempt's `usage` annotations, summed (one per API client a test used). They are read from
+ * the result: the test's own list repeats the last attempt's, so reading both would count twice.
+ */
+function usageOf(test: TestCase, result: TestResult): TestUsage | undefined {
+  const own = (result.annotations ?? []).filter((a) => a.type === ANNOTATION.usage);
+  const found = (own.length ? own : test.annotations.filter((a) => a.type === ANNOTATION.usage))
+    .map((a) => parse<Partial<TestUsage>>(a.description))
+    .filter((u): u is Partial<TestUsage> => typeof u === 'object' && u !== null);
+  if (found.length === 0) return undefined;
+  const usage: TestUsage = { requests: { total: 0, bySurface: {} }, created: {} };
+  const add = (into: Record<string, number>, from: unknown) => {
+    if (typeof from !== 'object' || from === null) return;
+    for (const [k, v] of Object.entries(from)) if (typeof v === 'number' && Number.isFinite(v)) into[k] = (into[k] ?? 0) + v;
+  };
+  for (const u of found) {
+    if (typeof u.requests?.total === 'number' && Number.isFinite(u.requests.total)) usage.requests.total += u.requests.total;
+    add(usage.requests.bySurface, u.requests?.bySurface);
+    add(usage.created, u.created);
+  }
+  return usage;
 }
 
 // eslint-disable-next-line no-control-regex

@@ -27,7 +27,12 @@ export interface RawTestResult {
   property?: PropertyRecord;
   /** Detection runs: the emulator fault this run of the test had switched on. */
   fault?: string;
+  /** What this attempt sent and made (lib/annotations.ts `usage`): the report's cost section sums it. */
+  usage?: TestUsage;
 }
+
+/** A test's `usage` annotation: requests per surface and creations per kind (lib/plan.ts `Counts`). */
+export interface TestUsage { requests: { total: number; bySurface: Record<string, number> }; created: Record<string, number> }
 
 /** A test the run was going to execute, as known when it began. */
 export interface RawPlannedTest { id: string; project: string; file: string; title: string; titlePath: string[]; rules: string[] }

@@ -1,6 +1,7 @@
 import type { ConformanceReport, Counts } from './model.js';
 import { resultLabel, targetLabel } from './render/labels.js';
 import { newFailures, newPasses } from './changes.js';
+import { costHeadline } from './render/cost-text.js';
 
 const row = (name: string, c: Counts): string =>
   `  ${name.padEnd(12)} ${String(c.total).padStart(5)} ${String(c.pass).padStart(6)} ${String(c.fail).padStart(6)} ${String(c.blocked).padStart(8)} ${String(c.observed).padStart(9)} ${String(c.skip).padStart(6)} ${String(c.untested).padStart(9)}`;
@@ -39,6 +40,7 @@ export function textSummary(report: ConformanceReport): string {
   }
   const t = report.summary.tests;
   lines.push('', `tests: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped${t.interrupted ? `, ${t.interrupted} interrupted` : ''}${t.notRun ? `, ${t.notRun} not run` : ''}`);
+  if (report.cost) lines.push(`cost: ${costHeadline(report.cost)}`);
   if (report.run.seed !== undefined) lines.push(`seed: ${report.run.seed}${report.run.replay ? ` (replay: ${report.run.replay})` : ''}`);
   lines.push(`Result: ${resultLabel(report)}`);
   return lines.join('\n');

@@ -10,7 +10,7 @@ const validators = (function () {
 const exports = {};
 "use strict";
 exports.report = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/reports/report.schema.json","title":"Conformance report","description":"The result model of one conformance run (reports/model.ts): target identity (URLs, never keys), run, per-rule verdicts with evidence, tests, property counterexamples, load results and the baseline status. Readers accept every report whose schemaVersion has their major version.","type":"object","additionalProperties":false,"required":["schemaVersion","suite","target","run","summary","rules","tests"],"properties":{"schemaVersion":{"type":"string","pattern":"^2\\.[0-9]+\\.[0-9]+$"},"suite":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1},"version":{"type":"string","minLength":1}}},"target":{"type":"object","additionalProperties":false,"required":["kind","keys","emulator","faults"],"properties":{"kind":{"enum":["embedded","remote"]},"name":{"description":"The label of the target's history (--target-name): by default the base URL, or 'embedded emulator'.","type":"string","minLength":1},"baseUrl":{"$ref":"#/$defs/url"},"serverlessUrl":{"$ref":"#/$defs/url"},"restV1Url":{"$ref":"#/$defs/url"},"endpointId":{"type":"string","minLength":1},"keys":{"description":"Which keys were configured; never the keys themselves.","type":"object","additionalProperties":false,"required":["main","readonly","other"],"properties":{"main":{"type":"boolean"},"readonly":{"type":"boolean"},"other":{"type":"boolean"}}},"emulator":{"type":"boolean"},"faults":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1},"rule":{"type":"string"},"description":{"type":"string"}}}}}},"run":{"type":"object","additionalProperties":false,"required":["startedAt","finishedAt","durationMs","complete","configuration"],"properties":{"startedAt":{"type":"string","format":"date-time"},"finishedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"complete":{"type":"boolean"},"interruption":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"replay":{"type":"string","minLength":1},"configuration":{"type":"object","additionalProperties":{"type":["string","number","boolean"]}}}},"summary":{"type":"object","additionalProperties":false,"required":["rules","bySurface","byLevel","tests","conformant"],"properties":{"rules":{"$ref":"#/$defs/counts"},"bySurface":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"byLevel":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"tests":{"type":"object","additionalProperties":false,"required":["total","passed","failed","skipped","interrupted","notRun"],"properties":{"total":{"$ref":"#/$defs/count"},"passed":{"$ref":"#/$defs/count"},"failed":{"$ref":"#/$defs/count"},"skipped":{"$ref":"#/$defs/count"},"interrupted":{"$ref":"#/$defs/count"},"notRun":{"$ref":"#/$defs/count"}}},"conformant":{"type":"boolean"}}},"rules":{"type":"array","items":{"$ref":"#/$defs/ruleResult"}},"tests":{"type":"array","items":{"$ref":"#/$defs/testOutcome"}},"load":{"$ref":"#/$defs/loadSection"},"baseline":{"$ref":"#/$defs/baselineStatus"},"detection":{"$ref":"#/$defs/detectionSection"},"blastRadius":{"$ref":"#/$defs/blastRadiusSection"},"mutation":{"$ref":"#/$defs/mutationSection"},"changes":{"$ref":"#/$defs/changesSection"}},"$defs":{"url":{"type":"string","pattern":"^https?://[^\\s?#]+$"},"count":{"type":"integer","minimum":0},"verdict":{"enum":["pass","fail","blocked","skip","observed","untested"]},"counts":{"type":"object","additionalProperties":false,"required":["total","pass","fail","blocked","skip","observed","untested"],"properties":{"total":{"$ref":"#/$defs/count"},"pass":{"$ref":"#/$defs/count"},"fail":{"$ref":"#/$defs/count"},"blocked":{"$ref":"#/$defs/count"},"skip":{"$ref":"#/$defs/count"},"observed":{"$ref":"#/$defs/count"},"untested":{"$ref":"#/$defs/count"}}},"ruleResult":{"type":"object","additionalProperties":false,"required":["id","level","surface","section","statement","verdict","tests"],"properties":{"id":{"type":"string","minLength":1},"level":{"enum":["MUST","OBSERVED"]},"surface":{"enum":["rest-v2","serverless","rest-v1","graphql","all"]},"section":{"type":"string"},"statement":{"type":"string"},"observedExpectation":{"type":"string"},"verdict":{"$ref":"#/$defs/verdict"},"tests":{"type":"array","items":{"type":"string"}},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","value"],"properties":{"test":{"type":"string"},"value":{}}}},"skipReasons":{"type":"array","items":{"type":"string"}},"blockedReasons":{"description":"For blocked: what stopped each test before it checked the rule.","type":"array","items":{"type":"object","additionalProperties":false,"required":["test","reason"],"properties":{"test":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"reason":{"type":"string"}}}},"failures":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","message"],"properties":{"test":{"type":"string"},"message":{"type":"string"}}}},"baseline":{"type":"object","additionalProperties":false,"required":["expected","status"],"properties":{"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming"]},"status":{"enum":["as-expected","changed"]},"note":{"type":"string"}}}}},"evidence":{"type":"object","additionalProperties":false,"required":["request","curl"],"properties":{"operation":{"type":"string"},"request":{"type":"object","additionalProperties":false,"required":["method","url","headers","bodyBytes"],"properties":{"method":{"type":"string"},"url":{"type":"string"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"}}},"response":{"type":"object","additionalProperties":false,"required":["status","headers","bodyBytes","durationMs"],"properties":{"status":{"type":"integer"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"},"durationMs":{"type":"number","minimum":0}}},"curl":{"type":"string"},"error":{"type":"string"}}},"headers":{"type":"object","additionalProperties":{"type":"string"}},"property":{"type":"object","additionalProperties":false,"required":["seed","numRuns"],"properties":{"seed":{"type":"integer"},"numRuns":{"type":"integer","minimum":0},"path":{"type":"string"},"counterexample":{"type":"string"},"replay":{"type":"string"}}},"testOutcome":{"type":"object","additionalProperties":false,"required":["id","kind","title","file","status","durationMs","rules","failedRules"],"properties":{"id":{"type":"string","minLength":1},"kind":{"enum":["contract","property","load","other"]},"title":{"type":"string"},"file":{"type":"string"},"status":{"enum":["passed","failed","skipped","interrupted","notRun"]},"durationMs":{"type":"integer","minimum":0},"rules":{"type":"array","items":{"type":"string"}},"failedRules":{"type":"array","items":{"type":"string"}},"skipReason":{"type":"string"},"blocked":{"type":"string","description":"A skipped test that the target's circumstances stopped before its checks (no GPU capacity on any candidate, a budget reached): its rules are blocked with this reason."},"error":{"type":"string"},"evidence":{"type":"array","items":{"$ref":"#/$defs/evidence"}},"property":{"$ref":"#/$defs/property"},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","value"],"properties":{"rule":{"type":"string"},"value":{}}}}}},"series":{"type":"array","items":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"minItems":2,"items":false}},"loadSummary":{"description":"What a k6 scenario's handleSummary writes to reports/out/load/*.json (fields outside this list are dropped when read).","type":"object","additionalProperties":false,"required":["scenario","thresholds","checks","metrics"],"properties":{"scenario":{"type":"string","minLength":1},"description":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"startedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"number","minimum":0},"thresholds":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"}}}},"checks":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","passes","fails"],"properties":{"name":{"type":"string"},"passes":{"$ref":"#/$defs/count"},"fails":{"$ref":"#/$defs/count"}}}},"metrics":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":["number","null"]}}},"series":{"type":"object","additionalProperties":{"$ref":"#/$defs/series"}}}},"loadSection":{"type":"object","additionalProperties":false,"required":["dir","scenarios","errors"],"properties":{"dir":{"type":"string"},"scenarios":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","writtenAt","ok","failedThresholds","summary"],"properties":{"file":{"type":"string"},"writtenAt":{"type":"string","format":"date-time"},"ok":{"type":"boolean"},"failedThresholds":{"type":"array","items":{"type":"string"}},"summary":{"$ref":"#/$defs/loadSummary"}}}},"errors":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","message"],"properties":{"file":{"type":"string"},"message":{"type":"string"}}}}}},"baselineStatus":{"type":"object","additionalProperties":false,"required":["file","updated","matched","entries","changes"],"properties":{"file":{"type":"string"},"updated":{"type":"boolean"},"matched":{"type":"boolean"},"entries":{"$ref":"#/$defs/count"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","expected","actual","kind"],"properties":{"rule":{"type":"string"},"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming","absent"]},"actual":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"kind":{"enum":["new-failure","new-pass","changed","stale-entry"]},"note":{"type":"string"}}}}}},"detectionSection":{"description":"The detection matrix: each emulator fault breaks one MUST rule; the suite must fail that rule with the fault on.","type":"object","additionalProperties":false,"required":["generatedAt","faults","detected","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"faults":{"type":"integer","minimum":0},"detected":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","description","detection","tests","failedTests","failedRules"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"description":{"type":"string"},"detection":{"enum":["detected","other-rule","missed","no-tests"]},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"failedRules":{"type":"array","items":{"type":"string"}},"witness":{"type":"string"},"failedMust":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}},"overLimit":{"type":"integer","minimum":0}}},"mutationSection":{"description":"Mutation testing of the emulator's validation and state-machine code (npm run mutation, StrykerJS): counts, score and every surviving mutant, listed as equivalent (with a reason) or unresolved.","type":"object","additionalProperties":false,"required":["score","scoreExcludingEquivalent","killed","survived","timeout","noCoverage","total","ignored","generatedAt","file","equivalent","unresolved"],"properties":{"score":{"type":"number","minimum":0,"maximum":100},"scoreExcludingEquivalent":{"type":"number","minimum":0,"maximum":100},"killed":{"$ref":"#/$defs/count"},"survived":{"$ref":"#/$defs/count"},"timeout":{"$ref":"#/$defs/count"},"noCoverage":{"$ref":"#/$defs/count"},"total":{"$ref":"#/$defs/count"},"ignored":{"$ref":"#/$defs/count"},"generatedAt":{"type":"string","format":"date-time"},"file":{"type":"string"},"equivalent":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator","reason"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"},"reason":{"type":"string","minLength":1}}}},"unresolved":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"}}}}}},"blastRadiusSection":{"description":"cpc detect --full: the whole contract and property suite run once per emulator fault; the MUST rules that failed with each fault on. The fault's own rule must be among them, and at most `limit` rules.","type":"object","additionalProperties":false,"required":["generatedAt","durationMs","faults","limit","median","max","missingOwnRule","overLimit","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"faults":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":0},"median":{"type":"number","minimum":0},"max":{"type":"integer","minimum":0},"missingOwnRule":{"type":"integer","minimum":0},"overLimit":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","failedMust","ownRule","tests","failedTests","blockedTests"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"failedMust":{"type":"array","items":{"type":"string"}},"ownRule":{"type":"boolean"},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}}}},"trailVerdict":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"trailRun":{"type":"object","additionalProperties":false,"required":["startedAt","suiteVersion","comparable"],"properties":{"startedAt":{"type":"string","format":"date-time"},"suiteVersion":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"comparable":{"type":"boolean"},"file":{"type":"string","minLength":1}}},"changesSection":{"description":"What changed since a previous report of the same target (reports/changes.ts).","type":"object","additionalProperties":false,"required":["previous","changed","runs","trail","unstable"],"properties":{"previous":{"$ref":"#/$defs/trailRun"},"changed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","from","to"],"properties":{"rule":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/trailVerdict"},"to":{"$ref":"#/$defs/trailVerdict"}}}},"runs":{"type":"array","minItems":2,"items":{"$ref":"#/$defs/trailRun"}},"trail":{"type":"object","additionalProperties":{"type":"array","items":{"$ref":"#/$defs/trailVerdict"}}},"unstable":{"type":"array","items":{"type":"string","minLength":1}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/reports/report.schema.json","title":"Conformance report","description":"The result model of one conformance run (reports/model.ts): target identity (URLs, never keys), run, per-rule verdicts with evidence, tests, property counterexamples, load results, the baseline status and the cost section. Readers accept every report whose schemaVersion has their major version.","type":"object","additionalProperties":false,"required":["schemaVersion","suite","target","run","summary","rules","tests"],"properties":{"schemaVersion":{"type":"string","pattern":"^2\\.[0-9]+\\.[0-9]+$"},"suite":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1},"version":{"type":"string","minLength":1}}},"target":{"type":"object","additionalProperties":false,"required":["kind","keys","emulator","faults"],"properties":{"kind":{"enum":["embedded","remote"]},"name":{"description":"The label of the target's history (--target-name): by default the base URL, or 'embedded emulator'.","type":"string","minLength":1},"baseUrl":{"$ref":"#/$defs/url"},"serverlessUrl":{"$ref":"#/$defs/url"},"restV1Url":{"$ref":"#/$defs/url"},"endpointId":{"type":"string","minLength":1},"keys":{"description":"Which keys were configured; never the keys themselves.","type":"object","additionalProperties":false,"required":["main","readonly","other"],"properties":{"main":{"type":"boolean"},"readonly":{"type":"boolean"},"other":{"type":"boolean"}}},"emulator":{"type":"boolean"},"faults":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1},"rule":{"type":"string"},"description":{"type":"string"}}}}}},"run":{"type":"object","additionalProperties":false,"required":["startedAt","finishedAt","durationMs","complete","configuration"],"properties":{"startedAt":{"type":"string","format":"date-time"},"finishedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"complete":{"type":"boolean"},"interruption":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"replay":{"type":"string","minLength":1},"configuration":{"type":"object","additionalProperties":{"type":["string","number","boolean"]}}}},"summary":{"type":"object","additionalProperties":false,"required":["rules","bySurface","byLevel","tests","conformant"],"properties":{"rules":{"$ref":"#/$defs/counts"},"bySurface":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"byLevel":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"tests":{"type":"object","additionalProperties":false,"required":["total","passed","failed","skipped","interrupted","notRun"],"properties":{"total":{"$ref":"#/$defs/count"},"passed":{"$ref":"#/$defs/count"},"failed":{"$ref":"#/$defs/count"},"skipped":{"$ref":"#/$defs/count"},"interrupted":{"$ref":"#/$defs/count"},"notRun":{"$ref":"#/$defs/count"}}},"conformant":{"type":"boolean"}}},"rules":{"type":"array","items":{"$ref":"#/$defs/ruleResult"}},"tests":{"type":"array","items":{"$ref":"#/$defs/testOutcome"}},"load":{"$ref":"#/$defs/loadSection"},"baseline":{"$ref":"#/$defs/baselineStatus"},"detection":{"$ref":"#/$defs/detectionSection"},"blastRadius":{"$ref":"#/$defs/blastRadiusSection"},"mutation":{"$ref":"#/$defs/mutationSection"},"changes":{"$ref":"#/$defs/changesSection"},"cost":{"$ref":"#/$defs/costSection"}},"$defs":{"url":{"type":"string","pattern":"^https?://[^\\s?#]+$"},"count":{"type":"integer","minimum":0},"verdict":{"enum":["pass","fail","blocked","skip","observed","untested"]},"counts":{"type":"object","additionalProperties":false,"required":["total","pass","fail","blocked","skip","observed","untested"],"properties":{"total":{"$ref":"#/$defs/count"},"pass":{"$ref":"#/$defs/count"},"fail":{"$ref":"#/$defs/count"},"blocked":{"$ref":"#/$defs/count"},"skip":{"$ref":"#/$defs/count"},"observed":{"$ref":"#/$defs/count"},"untested":{"$ref":"#/$defs/count"}}},"ruleResult":{"type":"object","additionalProperties":false,"required":["id","level","surface","section","statement","verdict","tests"],"properties":{"id":{"type":"string","minLength":1},"level":{"enum":["MUST","OBSERVED"]},"surface":{"enum":["rest-v2","serverless","rest-v1","graphql","all"]},"section":{"type":"string"},"statement":{"type":"string"},"observedExpectation":{"type":"string"},"verdict":{"$ref":"#/$defs/verdict"},"tests":{"type":"array","items":{"type":"string"}},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","value"],"properties":{"test":{"type":"string"},"value":{}}}},"skipReasons":{"type":"array","items":{"type":"string"}},"blockedReasons":{"description":"For blocked: what stopped each test before it checked the rule.","type":"array","items":{"type":"object","additionalProperties":false,"required":["test","reason"],"properties":{"test":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"reason":{"type":"string"}}}},"failures":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","message"],"properties":{"test":{"type":"string"},"message":{"type":"string"}}}},"baseline":{"type":"object","additionalProperties":false,"required":["expected","status"],"properties":{"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming"]},"status":{"enum":["as-expected","changed"]},"note":{"type":"string"}}}}},"evidence":{"type":"object","additionalProperties":false,"required":["request","curl"],"properties":{"operation":{"type":"string"},"request":{"type":"object","additionalProperties":false,"required":["method","url","headers","bodyBytes"],"properties":{"method":{"type":"string"},"url":{"type":"string"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"}}},"response":{"type":"object","additionalProperties":false,"required":["status","headers","bodyBytes","durationMs"],"properties":{"status":{"type":"integer"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"},"durationMs":{"type":"number","minimum":0}}},"curl":{"type":"string"},"error":{"type":"string"}}},"headers":{"type":"object","additionalProperties":{"type":"string"}},"property":{"type":"object","additionalProperties":false,"required":["seed","numRuns"],"properties":{"seed":{"type":"integer"},"numRuns":{"type":"integer","minimum":0},"path":{"type":"string"},"counterexample":{"type":"string"},"replay":{"type":"string"}}},"testOutcome":{"type":"object","additionalProperties":false,"required":["id","kind","title","file","status","durationMs","rules","failedRules"],"properties":{"id":{"type":"string","minLength":1},"kind":{"enum":["contract","property","load","other"]},"title":{"type":"string"},"file":{"type":"string"},"status":{"enum":["passed","failed","skipped","interrupted","notRun"]},"durationMs":{"type":"integer","minimum":0},"rules":{"type":"array","items":{"type":"string"}},"failedRules":{"type":"array","items":{"type":"string"}},"skipReason":{"type":"string"},"blocked":{"type":"string","description":"A skipped test that the target's circumstances stopped before its checks (no GPU capacity on any candidate, a budget reached): its rules are blocked with this reason."},"error":{"type":"string"},"evidence":{"type":"array","items":{"$ref":"#/$defs/evidence"}},"property":{"$ref":"#/$defs/property"},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","value"],"properties":{"rule":{"type":"string"},"value":{}}}}}},"series":{"type":"array","items":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"minItems":2,"items":false}},"loadSummary":{"description":"What a k6 scenario's handleSummary writes to reports/out/load/*.json (fields outside this list are dropped when read).","type":"object","additionalProperties":false,"required":["scenario","thresholds","checks","metrics"],"properties":{"scenario":{"type":"string","minLength":1},"description":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"startedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"number","minimum":0},"thresholds":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"}}}},"checks":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","passes","fails"],"properties":{"name":{"type":"string"},"passes":{"$ref":"#/$defs/count"},"fails":{"$ref":"#/$defs/count"}}}},"metrics":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":["number","null"]}}},"series":{"type":"object","additionalProperties":{"$ref":"#/$defs/series"}}}},"loadSection":{"type":"object","additionalProperties":false,"required":["dir","scenarios","errors"],"properties":{"dir":{"type":"string"},"scenarios":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","writtenAt","ok","failedThresholds","summary"],"properties":{"file":{"type":"string"},"writtenAt":{"type":"string","format":"date-time"},"ok":{"type":"boolean"},"failedThresholds":{"type":"array","items":{"type":"string"}},"summary":{"$ref":"#/$defs/loadSummary"}}}},"errors":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","message"],"properties":{"file":{"type":"string"},"message":{"type":"string"}}}}}},"baselineStatus":{"type":"object","additionalProperties":false,"required":["file","updated","matched","entries","changes"],"properties":{"file":{"type":"string"},"updated":{"type":"boolean"},"matched":{"type":"boolean"},"entries":{"$ref":"#/$defs/count"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","expected","actual","kind"],"properties":{"rule":{"type":"string"},"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming","absent"]},"actual":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"kind":{"enum":["new-failure","new-pass","changed","stale-entry"]},"note":{"type":"string"}}}}}},"detectionSection":{"description":"The detection matrix: each emulator fault breaks one MUST rule; the suite must fail that rule with the fault on.","type":"object","additionalProperties":false,"required":["generatedAt","faults","detected","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"faults":{"type":"integer","minimum":0},"detected":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","description","detection","tests","failedTests","failedRules"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"description":{"type":"string"},"detection":{"enum":["detected","other-rule","missed","no-tests"]},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"failedRules":{"type":"array","items":{"type":"string"}},"witness":{"type":"string"},"failedMust":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}},"overLimit":{"type":"integer","minimum":0}}},"mutationSection":{"description":"Mutation testing of the emulator's validation and state-machine code (npm run mutation, StrykerJS): counts, score and every surviving mutant, listed as equivalent (with a reason) or unresolved.","type":"object","additionalProperties":false,"required":["score","scoreExcludingEquivalent","killed","survived","timeout","noCoverage","total","ignored","generatedAt","file","equivalent","unresolved"],"properties":{"score":{"type":"number","minimum":0,"maximum":100},"scoreExcludingEquivalent":{"type":"number","minimum":0,"maximum":100},"killed":{"$ref":"#/$defs/count"},"survived":{"$ref":"#/$defs/count"},"timeout":{"$ref":"#/$defs/count"},"noCoverage":{"$ref":"#/$defs/count"},"total":{"$ref":"#/$defs/count"},"ignored":{"$ref":"#/$defs/count"},"generatedAt":{"type":"string","format":"date-time"},"file":{"type":"string"},"equivalent":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator","reason"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"},"reason":{"type":"string","minLength":1}}}},"unresolved":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"}}}}}},"blastRadiusSection":{"description":"cpc detect --full: the whole contract and property suite run once per emulator fault; the MUST rules that failed with each fault on. The fault's own rule must be among them, and at most `limit` rules.","type":"object","additionalProperties":false,"required":["generatedAt","durationMs","faults","limit","median","max","missingOwnRule","overLimit","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"faults":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":0},"median":{"type":"number","minimum":0},"max":{"type":"integer","minimum":0},"missingOwnRule":{"type":"integer","minimum":0},"overLimit":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","failedMust","ownRule","tests","failedTests","blockedTests"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"failedMust":{"type":"array","items":{"type":"string"}},"ownRule":{"type":"boolean"},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}}}},"trailVerdict":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"trailRun":{"type":"object","additionalProperties":false,"required":["startedAt","suiteVersion","comparable"],"properties":{"startedAt":{"type":"string","format":"date-time"},"suiteVersion":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"comparable":{"type":"boolean"},"file":{"type":"string","minLength":1}}},"changesSection":{"description":"What changed since a previous report of the same target (reports/changes.ts).","type":"object","additionalProperties":false,"required":["previous","changed","runs","trail","unstable"],"properties":{"previous":{"$ref":"#/$defs/trailRun"},"changed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","from","to"],"properties":{"rule":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/trailVerdict"},"to":{"$ref":"#/$defs/trailVerdict"}}}},"runs":{"type":"array","minItems":2,"items":{"$ref":"#/$defs/trailRun"}},"trail":{"type":"object","additionalProperties":{"type":"array","items":{"$ref":"#/$defs/trailVerdict"}}},"unstable":{"type":"array","items":{"type":"string","minLength":1}}}},"costCounts":{"description":"Resources by kind (lib/plan.ts Counts); warmEndpoints are endpoints with workersMin > 0, also counted in endpoints.","type":"object","additionalProperties":false,"required":["gpuPods","cpuPods","networkVolumes","endpoints","warmEndpoints","templates","secrets"],"properties":{"gpuPods":{"$ref":"#/$defs/count"},"cpuPods":{"$ref":"#/$defs/count"},"networkVolumes":{"$ref":"#/$defs/count"},"endpoints":{"$ref":"#/$defs/count"},"warmEndpoints":{"$ref":"#/$defs/count"},"templates":{"$ref":"#/$defs/count"},"secrets":{"$ref":"#/$defs/count"}}},"costSection":{"description":"What the run made and spent on its target (since 2.2): requests and creations summed from the tests' usage annotations, and from the files a deployment run writes beside the report (usage.json, pacing.json, leftovers.json, plan.json) pod-minutes, the estimated cost, rate-limit waits, leftovers and the plan. A part whose input was absent is absent: not measured on this target.","type":"object","additionalProperties":false,"required":["sources","requests","created"],"properties":{"sources":{"description":"What the section was built from: how many test records carried usage, and which files were there.","type":"object","additionalProperties":false,"required":["tests","usage","pacing","leftovers","plan"],"properties":{"tests":{"$ref":"#/$defs/count"},"usage":{"type":"boolean"},"pacing":{"type":"boolean"},"leftovers":{"type":"boolean"},"plan":{"type":"boolean"}}},"requests":{"type":"object","additionalProperties":false,"required":["total","bySurface","top"],"properties":{"total":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}},"run":{"description":"Every request of the run, the teardown's included (usage.json).","$ref":"#/$defs/count"},"top":{"description":"The tests that sent the most, most first.","type":"array","maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["id","title","total","bySurface"],"properties":{"id":{"type":"string"},"title":{"type":"string"},"total":{"$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}}}}},"created":{"type":"object","additionalProperties":false,"required":["tests"],"properties":{"tests":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/costCounts"},"run":{"description":"The run's record of its creations (usage.json), pooled resources included.","$ref":"#/$defs/costCounts"},"planned":{"description":"Preflight's plan (plan.json).","$ref":"#/$defs/costCounts"},"byShape":{"description":"Shape → how many (usage.json).","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}},"plan":{"type":"object","additionalProperties":false,"required":["pools","requests"],"properties":{"pools":{"type":"array","items":{"type":"string"}},"requests":{"$ref":"#/$defs/count"},"estimatedCostUsd":{"type":"number","minimum":0}}},"podMinutes":{"description":"GPU type or CPU flavor → minutes from each pod's creation to its deletion (usage.json).","type":"object","additionalProperties":false,"required":["gpu","cpu"],"properties":{"gpu":{"description":"GPU type → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}},"cpu":{"description":"CPU flavor → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}}}},"estimatedCostUsd":{"description":"USD from pod-minutes and catalog prices; absent when the catalog gives no prices.","type":"number","minimum":0},"unpriced":{"description":"Pods the catalog gave no price for.","$ref":"#/$defs/count"},"rateLimit":{"description":"The time tests waited for the target's rate limit (pacing.json).","type":"object","additionalProperties":false,"required":["waitedMs","retried","gaveUp","tests"],"properties":{"waitedMs":{"$ref":"#/$defs/count"},"retried":{"$ref":"#/$defs/count"},"gaveUp":{"$ref":"#/$defs/count"},"tests":{"$ref":"#/$defs/count"}}},"leftovers":{"description":"What the run could not delete (leftovers.json): ids and names, never a key.","type":"object","additionalProperties":false,"required":["created","items"],"properties":{"created":{"$ref":"#/$defs/count"},"items":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["kind","reason","test"],"properties":{"kind":{"type":"string","minLength":1},"id":{"type":"string"},"name":{"type":"string"},"reason":{"type":"string"},"test":{"type":"string"}}}}}}}}}};
 const schema32 = {"type":"string","pattern":"^https?://[^\\s?#]+$"};
 const schema36 = {"type":"integer","minimum":0};
 const schema65 = {"description":"The detection matrix: each emulator fault breaks one MUST rule; the suite must fail that rule with the fault on.","type":"object","additionalProperties":false,"required":["generatedAt","faults","detected","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"faults":{"type":"integer","minimum":0},"detected":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","description","detection","tests","failedTests","failedRules"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"description":{"type":"string"},"detection":{"enum":["detected","other-rule","missed","no-tests"]},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"failedRules":{"type":"array","items":{"type":"string"}},"witness":{"type":"string"},"failedMust":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}},"overLimit":{"type":"integer","minimum":0}}};
@@ -4518,6 +4518,1624 @@ return errors === 0;
 }
 validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+const schema80 = {"description":"What the run made and spent on its target (since 2.2): requests and creations summed from the tests' usage annotations, and from the files a deployment run writes beside the report (usage.json, pacing.json, leftovers.json, plan.json) pod-minutes, the estimated cost, rate-limit waits, leftovers and the plan. A part whose input was absent is absent: not measured on this target.","type":"object","additionalProperties":false,"required":["sources","requests","created"],"properties":{"sources":{"description":"What the section was built from: how many test records carried usage, and which files were there.","type":"object","additionalProperties":false,"required":["tests","usage","pacing","leftovers","plan"],"properties":{"tests":{"$ref":"#/$defs/count"},"usage":{"type":"boolean"},"pacing":{"type":"boolean"},"leftovers":{"type":"boolean"},"plan":{"type":"boolean"}}},"requests":{"type":"object","additionalProperties":false,"required":["total","bySurface","top"],"properties":{"total":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}},"run":{"description":"Every request of the run, the teardown's included (usage.json).","$ref":"#/$defs/count"},"top":{"description":"The tests that sent the most, most first.","type":"array","maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["id","title","total","bySurface"],"properties":{"id":{"type":"string"},"title":{"type":"string"},"total":{"$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}}}}},"created":{"type":"object","additionalProperties":false,"required":["tests"],"properties":{"tests":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/costCounts"},"run":{"description":"The run's record of its creations (usage.json), pooled resources included.","$ref":"#/$defs/costCounts"},"planned":{"description":"Preflight's plan (plan.json).","$ref":"#/$defs/costCounts"},"byShape":{"description":"Shape → how many (usage.json).","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}},"plan":{"type":"object","additionalProperties":false,"required":["pools","requests"],"properties":{"pools":{"type":"array","items":{"type":"string"}},"requests":{"$ref":"#/$defs/count"},"estimatedCostUsd":{"type":"number","minimum":0}}},"podMinutes":{"description":"GPU type or CPU flavor → minutes from each pod's creation to its deletion (usage.json).","type":"object","additionalProperties":false,"required":["gpu","cpu"],"properties":{"gpu":{"description":"GPU type → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}},"cpu":{"description":"CPU flavor → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}}}},"estimatedCostUsd":{"description":"USD from pod-minutes and catalog prices; absent when the catalog gives no prices.","type":"number","minimum":0},"unpriced":{"description":"Pods the catalog gave no price for.","$ref":"#/$defs/count"},"rateLimit":{"description":"The time tests waited for the target's rate limit (pacing.json).","type":"object","additionalProperties":false,"required":["waitedMs","retried","gaveUp","tests"],"properties":{"waitedMs":{"$ref":"#/$defs/count"},"retried":{"$ref":"#/$defs/count"},"gaveUp":{"$ref":"#/$defs/count"},"tests":{"$ref":"#/$defs/count"}}},"leftovers":{"description":"What the run could not delete (leftovers.json): ids and names, never a key.","type":"object","additionalProperties":false,"required":["created","items"],"properties":{"created":{"$ref":"#/$defs/count"},"items":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["kind","reason","test"],"properties":{"kind":{"type":"string","minLength":1},"id":{"type":"string"},"name":{"type":"string"},"reason":{"type":"string"},"test":{"type":"string"}}}}}}}};
+const schema87 = {"description":"Resources by kind (lib/plan.ts Counts); warmEndpoints are endpoints with workersMin > 0, also counted in endpoints.","type":"object","additionalProperties":false,"required":["gpuPods","cpuPods","networkVolumes","endpoints","warmEndpoints","templates","secrets"],"properties":{"gpuPods":{"$ref":"#/$defs/count"},"cpuPods":{"$ref":"#/$defs/count"},"networkVolumes":{"$ref":"#/$defs/count"},"endpoints":{"$ref":"#/$defs/count"},"warmEndpoints":{"$ref":"#/$defs/count"},"templates":{"$ref":"#/$defs/count"},"secrets":{"$ref":"#/$defs/count"}}};
+
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate42.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.gpuPods === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "gpuPods"},message:"must have required property '"+"gpuPods"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.cpuPods === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "cpuPods"},message:"must have required property '"+"cpuPods"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.networkVolumes === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "networkVolumes"},message:"must have required property '"+"networkVolumes"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+if(data.endpoints === undefined){
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "endpoints"},message:"must have required property '"+"endpoints"+"'"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(data.warmEndpoints === undefined){
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "warmEndpoints"},message:"must have required property '"+"warmEndpoints"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data.templates === undefined){
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "templates"},message:"must have required property '"+"templates"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data.secrets === undefined){
+const err6 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "secrets"},message:"must have required property '"+"secrets"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "gpuPods") || (key0 === "cpuPods")) || (key0 === "networkVolumes")) || (key0 === "endpoints")) || (key0 === "warmEndpoints")) || (key0 === "templates")) || (key0 === "secrets"))){
+const err7 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.gpuPods !== undefined){
+let data0 = data.gpuPods;
+if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
+const err8 = {instancePath:instancePath+"/gpuPods",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+if((typeof data0 == "number") && (isFinite(data0))){
+if(data0 < 0 || isNaN(data0)){
+const err9 = {instancePath:instancePath+"/gpuPods",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+if(data.cpuPods !== undefined){
+let data1 = data.cpuPods;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err10 = {instancePath:instancePath+"/cpuPods",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 0 || isNaN(data1)){
+const err11 = {instancePath:instancePath+"/cpuPods",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data.networkVolumes !== undefined){
+let data2 = data.networkVolumes;
+if(!(((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2))) && (isFinite(data2)))){
+const err12 = {instancePath:instancePath+"/networkVolumes",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if((typeof data2 == "number") && (isFinite(data2))){
+if(data2 < 0 || isNaN(data2)){
+const err13 = {instancePath:instancePath+"/networkVolumes",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+if(data.endpoints !== undefined){
+let data3 = data.endpoints;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+const err14 = {instancePath:instancePath+"/endpoints",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 < 0 || isNaN(data3)){
+const err15 = {instancePath:instancePath+"/endpoints",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+if(data.warmEndpoints !== undefined){
+let data4 = data.warmEndpoints;
+if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+const err16 = {instancePath:instancePath+"/warmEndpoints",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+if((typeof data4 == "number") && (isFinite(data4))){
+if(data4 < 0 || isNaN(data4)){
+const err17 = {instancePath:instancePath+"/warmEndpoints",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+}
+if(data.templates !== undefined){
+let data5 = data.templates;
+if(!(((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5))) && (isFinite(data5)))){
+const err18 = {instancePath:instancePath+"/templates",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if((typeof data5 == "number") && (isFinite(data5))){
+if(data5 < 0 || isNaN(data5)){
+const err19 = {instancePath:instancePath+"/templates",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+}
+if(data.secrets !== undefined){
+let data6 = data.secrets;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+const err20 = {instancePath:instancePath+"/secrets",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
+const err21 = {instancePath:instancePath+"/secrets",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err22 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+validate42.errors = vErrors;
+return errors === 0;
+}
+validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate41.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.sources === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "sources"},message:"must have required property '"+"sources"+"'"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.requests === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "requests"},message:"must have required property '"+"requests"+"'"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.created === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "created"},message:"must have required property '"+"created"+"'"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(func1.call(schema80.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.sources !== undefined){
+let data0 = data.sources;
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.tests === undefined){
+const err4 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data0.usage === undefined){
+const err5 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/required",keyword:"required",params:{missingProperty: "usage"},message:"must have required property '"+"usage"+"'"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+if(data0.pacing === undefined){
+const err6 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/required",keyword:"required",params:{missingProperty: "pacing"},message:"must have required property '"+"pacing"+"'"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+if(data0.leftovers === undefined){
+const err7 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/required",keyword:"required",params:{missingProperty: "leftovers"},message:"must have required property '"+"leftovers"+"'"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+if(data0.plan === undefined){
+const err8 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/required",keyword:"required",params:{missingProperty: "plan"},message:"must have required property '"+"plan"+"'"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+for(const key1 in data0){
+if(!(((((key1 === "tests") || (key1 === "usage")) || (key1 === "pacing")) || (key1 === "leftovers")) || (key1 === "plan"))){
+const err9 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+if(data0.tests !== undefined){
+let data1 = data0.tests;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+const err10 = {instancePath:instancePath+"/sources/tests",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 0 || isNaN(data1)){
+const err11 = {instancePath:instancePath+"/sources/tests",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+}
+if(data0.usage !== undefined){
+if(typeof data0.usage !== "boolean"){
+const err12 = {instancePath:instancePath+"/sources/usage",schemaPath:"#/properties/sources/properties/usage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data0.pacing !== undefined){
+if(typeof data0.pacing !== "boolean"){
+const err13 = {instancePath:instancePath+"/sources/pacing",schemaPath:"#/properties/sources/properties/pacing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data0.leftovers !== undefined){
+if(typeof data0.leftovers !== "boolean"){
+const err14 = {instancePath:instancePath+"/sources/leftovers",schemaPath:"#/properties/sources/properties/leftovers/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+if(data0.plan !== undefined){
+if(typeof data0.plan !== "boolean"){
+const err15 = {instancePath:instancePath+"/sources/plan",schemaPath:"#/properties/sources/properties/plan/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/sources",schemaPath:"#/properties/sources/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data.requests !== undefined){
+let data6 = data.requests;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.total === undefined){
+const err17 = {instancePath:instancePath+"/requests",schemaPath:"#/properties/requests/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+if(data6.bySurface === undefined){
+const err18 = {instancePath:instancePath+"/requests",schemaPath:"#/properties/requests/required",keyword:"required",params:{missingProperty: "bySurface"},message:"must have required property '"+"bySurface"+"'"};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(data6.top === undefined){
+const err19 = {instancePath:instancePath+"/requests",schemaPath:"#/properties/requests/required",keyword:"required",params:{missingProperty: "top"},message:"must have required property '"+"top"+"'"};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+for(const key2 in data6){
+if(!((((key2 === "total") || (key2 === "bySurface")) || (key2 === "run")) || (key2 === "top"))){
+const err20 = {instancePath:instancePath+"/requests",schemaPath:"#/properties/requests/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data6.total !== undefined){
+let data7 = data6.total;
+if(!(((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7))) && (isFinite(data7)))){
+const err21 = {instancePath:instancePath+"/requests/total",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+if((typeof data7 == "number") && (isFinite(data7))){
+if(data7 < 0 || isNaN(data7)){
+const err22 = {instancePath:instancePath+"/requests/total",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+if(data6.bySurface !== undefined){
+let data8 = data6.bySurface;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key3 in data8){
+let data9 = data8[key3];
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+const err23 = {instancePath:instancePath+"/requests/bySurface/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+const err24 = {instancePath:instancePath+"/requests/bySurface/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/requests/bySurface",schemaPath:"#/properties/requests/properties/bySurface/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data6.run !== undefined){
+let data10 = data6.run;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err26 = {instancePath:instancePath+"/requests/run",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 < 0 || isNaN(data10)){
+const err27 = {instancePath:instancePath+"/requests/run",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+if(data6.top !== undefined){
+let data11 = data6.top;
+if(Array.isArray(data11)){
+if(data11.length > 10){
+const err28 = {instancePath:instancePath+"/requests/top",schemaPath:"#/properties/requests/properties/top/maxItems",keyword:"maxItems",params:{limit: 10},message:"must NOT have more than 10 items"};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const len0 = data11.length;
+for(let i0=0; i0<len0; i0++){
+let data12 = data11[i0];
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+if(data12.id === undefined){
+const err29 = {instancePath:instancePath+"/requests/top/" + i0,schemaPath:"#/properties/requests/properties/top/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+if(data12.title === undefined){
+const err30 = {instancePath:instancePath+"/requests/top/" + i0,schemaPath:"#/properties/requests/properties/top/items/required",keyword:"required",params:{missingProperty: "title"},message:"must have required property '"+"title"+"'"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(data12.total === undefined){
+const err31 = {instancePath:instancePath+"/requests/top/" + i0,schemaPath:"#/properties/requests/properties/top/items/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(data12.bySurface === undefined){
+const err32 = {instancePath:instancePath+"/requests/top/" + i0,schemaPath:"#/properties/requests/properties/top/items/required",keyword:"required",params:{missingProperty: "bySurface"},message:"must have required property '"+"bySurface"+"'"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+for(const key4 in data12){
+if(!((((key4 === "id") || (key4 === "title")) || (key4 === "total")) || (key4 === "bySurface"))){
+const err33 = {instancePath:instancePath+"/requests/top/" + i0,schemaPath:"#/properties/requests/properties/top/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data12.id !== undefined){
+if(typeof data12.id !== "string"){
+const err34 = {instancePath:instancePath+"/requests/top/" + i0+"/id",schemaPath:"#/properties/requests/properties/top/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data12.title !== undefined){
+if(typeof data12.title !== "string"){
+const err35 = {instancePath:instancePath+"/requests/top/" + i0+"/title",schemaPath:"#/properties/requests/properties/top/items/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+if(data12.total !== undefined){
+let data15 = data12.total;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err36 = {instancePath:instancePath+"/requests/top/" + i0+"/total",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 < 0 || isNaN(data15)){
+const err37 = {instancePath:instancePath+"/requests/top/" + i0+"/total",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+if(data12.bySurface !== undefined){
+let data16 = data12.bySurface;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(const key5 in data16){
+let data17 = data16[key5];
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+const err38 = {instancePath:instancePath+"/requests/top/" + i0+"/bySurface/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 < 0 || isNaN(data17)){
+const err39 = {instancePath:instancePath+"/requests/top/" + i0+"/bySurface/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/requests/top/" + i0+"/bySurface",schemaPath:"#/properties/requests/properties/top/items/properties/bySurface/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/requests/top/" + i0,schemaPath:"#/properties/requests/properties/top/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/requests/top",schemaPath:"#/properties/requests/properties/top/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+}
+}
+else {
+const err43 = {instancePath:instancePath+"/requests",schemaPath:"#/properties/requests/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.created !== undefined){
+let data18 = data.created;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+if(data18.tests === undefined){
+const err44 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+for(const key6 in data18){
+if(!((((key6 === "tests") || (key6 === "run")) || (key6 === "planned")) || (key6 === "byShape"))){
+const err45 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+if(data18.tests !== undefined){
+if(!(validate42(data18.tests, {instancePath:instancePath+"/created/tests",parentData:data18,parentDataProperty:"tests",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+errors = vErrors.length;
+}
+}
+if(data18.run !== undefined){
+if(!(validate42(data18.run, {instancePath:instancePath+"/created/run",parentData:data18,parentDataProperty:"run",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+errors = vErrors.length;
+}
+}
+if(data18.planned !== undefined){
+if(!(validate42(data18.planned, {instancePath:instancePath+"/created/planned",parentData:data18,parentDataProperty:"planned",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+errors = vErrors.length;
+}
+}
+if(data18.byShape !== undefined){
+let data22 = data18.byShape;
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+for(const key7 in data22){
+let data23 = data22[key7];
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+const err46 = {instancePath:instancePath+"/created/byShape/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 < 0 || isNaN(data23)){
+const err47 = {instancePath:instancePath+"/created/byShape/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/created/byShape",schemaPath:"#/properties/created/properties/byShape/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/created",schemaPath:"#/properties/created/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data.plan !== undefined){
+let data24 = data.plan;
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+if(data24.pools === undefined){
+const err50 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/required",keyword:"required",params:{missingProperty: "pools"},message:"must have required property '"+"pools"+"'"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+if(data24.requests === undefined){
+const err51 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/required",keyword:"required",params:{missingProperty: "requests"},message:"must have required property '"+"requests"+"'"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+for(const key8 in data24){
+if(!(((key8 === "pools") || (key8 === "requests")) || (key8 === "estimatedCostUsd"))){
+const err52 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+if(data24.pools !== undefined){
+let data25 = data24.pools;
+if(Array.isArray(data25)){
+const len1 = data25.length;
+for(let i1=0; i1<len1; i1++){
+if(typeof data25[i1] !== "string"){
+const err53 = {instancePath:instancePath+"/plan/pools/" + i1,schemaPath:"#/properties/plan/properties/pools/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+}
+else {
+const err54 = {instancePath:instancePath+"/plan/pools",schemaPath:"#/properties/plan/properties/pools/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+if(data24.requests !== undefined){
+let data27 = data24.requests;
+if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
+const err55 = {instancePath:instancePath+"/plan/requests",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+if((typeof data27 == "number") && (isFinite(data27))){
+if(data27 < 0 || isNaN(data27)){
+const err56 = {instancePath:instancePath+"/plan/requests",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+}
+if(data24.estimatedCostUsd !== undefined){
+let data28 = data24.estimatedCostUsd;
+if((typeof data28 == "number") && (isFinite(data28))){
+if(data28 < 0 || isNaN(data28)){
+const err57 = {instancePath:instancePath+"/plan/estimatedCostUsd",schemaPath:"#/properties/plan/properties/estimatedCostUsd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+else {
+const err58 = {instancePath:instancePath+"/plan/estimatedCostUsd",schemaPath:"#/properties/plan/properties/estimatedCostUsd/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+}
+else {
+const err59 = {instancePath:instancePath+"/plan",schemaPath:"#/properties/plan/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+}
+if(data.podMinutes !== undefined){
+let data29 = data.podMinutes;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if(data29.gpu === undefined){
+const err60 = {instancePath:instancePath+"/podMinutes",schemaPath:"#/properties/podMinutes/required",keyword:"required",params:{missingProperty: "gpu"},message:"must have required property '"+"gpu"+"'"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+if(data29.cpu === undefined){
+const err61 = {instancePath:instancePath+"/podMinutes",schemaPath:"#/properties/podMinutes/required",keyword:"required",params:{missingProperty: "cpu"},message:"must have required property '"+"cpu"+"'"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+for(const key9 in data29){
+if(!((key9 === "gpu") || (key9 === "cpu"))){
+const err62 = {instancePath:instancePath+"/podMinutes",schemaPath:"#/properties/podMinutes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+if(data29.gpu !== undefined){
+let data30 = data29.gpu;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+for(const key10 in data30){
+let data31 = data30[key10];
+if((typeof data31 == "number") && (isFinite(data31))){
+if(data31 < 0 || isNaN(data31)){
+const err63 = {instancePath:instancePath+"/podMinutes/gpu/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/podMinutes/properties/gpu/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+else {
+const err64 = {instancePath:instancePath+"/podMinutes/gpu/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/podMinutes/properties/gpu/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/podMinutes/gpu",schemaPath:"#/properties/podMinutes/properties/gpu/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data29.cpu !== undefined){
+let data32 = data29.cpu;
+if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
+for(const key11 in data32){
+let data33 = data32[key11];
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 < 0 || isNaN(data33)){
+const err66 = {instancePath:instancePath+"/podMinutes/cpu/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/podMinutes/properties/cpu/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/podMinutes/cpu/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/podMinutes/properties/cpu/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+}
+else {
+const err68 = {instancePath:instancePath+"/podMinutes/cpu",schemaPath:"#/properties/podMinutes/properties/cpu/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+}
+else {
+const err69 = {instancePath:instancePath+"/podMinutes",schemaPath:"#/properties/podMinutes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+if(data.estimatedCostUsd !== undefined){
+let data34 = data.estimatedCostUsd;
+if((typeof data34 == "number") && (isFinite(data34))){
+if(data34 < 0 || isNaN(data34)){
+const err70 = {instancePath:instancePath+"/estimatedCostUsd",schemaPath:"#/properties/estimatedCostUsd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/estimatedCostUsd",schemaPath:"#/properties/estimatedCostUsd/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+if(data.unpriced !== undefined){
+let data35 = data.unpriced;
+if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
+const err72 = {instancePath:instancePath+"/unpriced",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 < 0 || isNaN(data35)){
+const err73 = {instancePath:instancePath+"/unpriced",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+}
+if(data.rateLimit !== undefined){
+let data36 = data.rateLimit;
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+if(data36.waitedMs === undefined){
+const err74 = {instancePath:instancePath+"/rateLimit",schemaPath:"#/properties/rateLimit/required",keyword:"required",params:{missingProperty: "waitedMs"},message:"must have required property '"+"waitedMs"+"'"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+if(data36.retried === undefined){
+const err75 = {instancePath:instancePath+"/rateLimit",schemaPath:"#/properties/rateLimit/required",keyword:"required",params:{missingProperty: "retried"},message:"must have required property '"+"retried"+"'"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+if(data36.gaveUp === undefined){
+const err76 = {instancePath:instancePath+"/rateLimit",schemaPath:"#/properties/rateLimit/required",keyword:"required",params:{missingProperty: "gaveUp"},message:"must have required property '"+"gaveUp"+"'"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+if(data36.tests === undefined){
+const err77 = {instancePath:instancePath+"/rateLimit",schemaPath:"#/properties/rateLimit/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
+}
+errors++;
+}
+for(const key12 in data36){
+if(!((((key12 === "waitedMs") || (key12 === "retried")) || (key12 === "gaveUp")) || (key12 === "tests"))){
+const err78 = {instancePath:instancePath+"/rateLimit",schemaPath:"#/properties/rateLimit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err78];
+}
+else {
+vErrors.push(err78);
+}
+errors++;
+}
+}
+if(data36.waitedMs !== undefined){
+let data37 = data36.waitedMs;
+if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
+const err79 = {instancePath:instancePath+"/rateLimit/waitedMs",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err79];
+}
+else {
+vErrors.push(err79);
+}
+errors++;
+}
+if((typeof data37 == "number") && (isFinite(data37))){
+if(data37 < 0 || isNaN(data37)){
+const err80 = {instancePath:instancePath+"/rateLimit/waitedMs",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err80];
+}
+else {
+vErrors.push(err80);
+}
+errors++;
+}
+}
+}
+if(data36.retried !== undefined){
+let data38 = data36.retried;
+if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
+const err81 = {instancePath:instancePath+"/rateLimit/retried",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err81];
+}
+else {
+vErrors.push(err81);
+}
+errors++;
+}
+if((typeof data38 == "number") && (isFinite(data38))){
+if(data38 < 0 || isNaN(data38)){
+const err82 = {instancePath:instancePath+"/rateLimit/retried",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err82];
+}
+else {
+vErrors.push(err82);
+}
+errors++;
+}
+}
+}
+if(data36.gaveUp !== undefined){
+let data39 = data36.gaveUp;
+if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
+const err83 = {instancePath:instancePath+"/rateLimit/gaveUp",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err83];
+}
+else {
+vErrors.push(err83);
+}
+errors++;
+}
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 < 0 || isNaN(data39)){
+const err84 = {instancePath:instancePath+"/rateLimit/gaveUp",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err84];
+}
+else {
+vErrors.push(err84);
+}
+errors++;
+}
+}
+}
+if(data36.tests !== undefined){
+let data40 = data36.tests;
+if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
+const err85 = {instancePath:instancePath+"/rateLimit/tests",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err85];
+}
+else {
+vErrors.push(err85);
+}
+errors++;
+}
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 < 0 || isNaN(data40)){
+const err86 = {instancePath:instancePath+"/rateLimit/tests",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err86];
+}
+else {
+vErrors.push(err86);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/rateLimit",schemaPath:"#/properties/rateLimit/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err87];
+}
+else {
+vErrors.push(err87);
+}
+errors++;
+}
+}
+if(data.leftovers !== undefined){
+let data41 = data.leftovers;
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+if(data41.created === undefined){
+const err88 = {instancePath:instancePath+"/leftovers",schemaPath:"#/properties/leftovers/required",keyword:"required",params:{missingProperty: "created"},message:"must have required property '"+"created"+"'"};
+if(vErrors === null){
+vErrors = [err88];
+}
+else {
+vErrors.push(err88);
+}
+errors++;
+}
+if(data41.items === undefined){
+const err89 = {instancePath:instancePath+"/leftovers",schemaPath:"#/properties/leftovers/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
+if(vErrors === null){
+vErrors = [err89];
+}
+else {
+vErrors.push(err89);
+}
+errors++;
+}
+for(const key13 in data41){
+if(!((key13 === "created") || (key13 === "items"))){
+const err90 = {instancePath:instancePath+"/leftovers",schemaPath:"#/properties/leftovers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err90];
+}
+else {
+vErrors.push(err90);
+}
+errors++;
+}
+}
+if(data41.created !== undefined){
+let data42 = data41.created;
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
+const err91 = {instancePath:instancePath+"/leftovers/created",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err91];
+}
+else {
+vErrors.push(err91);
+}
+errors++;
+}
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 < 0 || isNaN(data42)){
+const err92 = {instancePath:instancePath+"/leftovers/created",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err92];
+}
+else {
+vErrors.push(err92);
+}
+errors++;
+}
+}
+}
+if(data41.items !== undefined){
+let data43 = data41.items;
+if(Array.isArray(data43)){
+const len2 = data43.length;
+for(let i2=0; i2<len2; i2++){
+let data44 = data43[i2];
+if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
+if(data44.kind === undefined){
+const err93 = {instancePath:instancePath+"/leftovers/items/" + i2,schemaPath:"#/properties/leftovers/properties/items/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err93];
+}
+else {
+vErrors.push(err93);
+}
+errors++;
+}
+if(data44.reason === undefined){
+const err94 = {instancePath:instancePath+"/leftovers/items/" + i2,schemaPath:"#/properties/leftovers/properties/items/items/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+if(vErrors === null){
+vErrors = [err94];
+}
+else {
+vErrors.push(err94);
+}
+errors++;
+}
+if(data44.test === undefined){
+const err95 = {instancePath:instancePath+"/leftovers/items/" + i2,schemaPath:"#/properties/leftovers/properties/items/items/required",keyword:"required",params:{missingProperty: "test"},message:"must have required property '"+"test"+"'"};
+if(vErrors === null){
+vErrors = [err95];
+}
+else {
+vErrors.push(err95);
+}
+errors++;
+}
+for(const key14 in data44){
+if(!(((((key14 === "kind") || (key14 === "id")) || (key14 === "name")) || (key14 === "reason")) || (key14 === "test"))){
+const err96 = {instancePath:instancePath+"/leftovers/items/" + i2,schemaPath:"#/properties/leftovers/properties/items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err96];
+}
+else {
+vErrors.push(err96);
+}
+errors++;
+}
+}
+if(data44.kind !== undefined){
+let data45 = data44.kind;
+if(typeof data45 === "string"){
+if(func2(data45) < 1){
+const err97 = {instancePath:instancePath+"/leftovers/items/" + i2+"/kind",schemaPath:"#/properties/leftovers/properties/items/items/properties/kind/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err97];
+}
+else {
+vErrors.push(err97);
+}
+errors++;
+}
+}
+else {
+const err98 = {instancePath:instancePath+"/leftovers/items/" + i2+"/kind",schemaPath:"#/properties/leftovers/properties/items/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err98];
+}
+else {
+vErrors.push(err98);
+}
+errors++;
+}
+}
+if(data44.id !== undefined){
+if(typeof data44.id !== "string"){
+const err99 = {instancePath:instancePath+"/leftovers/items/" + i2+"/id",schemaPath:"#/properties/leftovers/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err99];
+}
+else {
+vErrors.push(err99);
+}
+errors++;
+}
+}
+if(data44.name !== undefined){
+if(typeof data44.name !== "string"){
+const err100 = {instancePath:instancePath+"/leftovers/items/" + i2+"/name",schemaPath:"#/properties/leftovers/properties/items/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err100];
+}
+else {
+vErrors.push(err100);
+}
+errors++;
+}
+}
+if(data44.reason !== undefined){
+if(typeof data44.reason !== "string"){
+const err101 = {instancePath:instancePath+"/leftovers/items/" + i2+"/reason",schemaPath:"#/properties/leftovers/properties/items/items/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err101];
+}
+else {
+vErrors.push(err101);
+}
+errors++;
+}
+}
+if(data44.test !== undefined){
+if(typeof data44.test !== "string"){
+const err102 = {instancePath:instancePath+"/leftovers/items/" + i2+"/test",schemaPath:"#/properties/leftovers/properties/items/items/properties/test/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err102];
+}
+else {
+vErrors.push(err102);
+}
+errors++;
+}
+}
+}
+else {
+const err103 = {instancePath:instancePath+"/leftovers/items/" + i2,schemaPath:"#/properties/leftovers/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err103];
+}
+else {
+vErrors.push(err103);
+}
+errors++;
+}
+}
+}
+else {
+const err104 = {instancePath:instancePath+"/leftovers/items",schemaPath:"#/properties/leftovers/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err104];
+}
+else {
+vErrors.push(err104);
+}
+errors++;
+}
+}
+}
+else {
+const err105 = {instancePath:instancePath+"/leftovers",schemaPath:"#/properties/leftovers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err105];
+}
+else {
+vErrors.push(err105);
+}
+errors++;
+}
+}
+}
+else {
+const err106 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+validate41.errors = vErrors;
+return errors === 0;
+}
+validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.compute-platform.test/reports/report.schema.json" */;
@@ -6904,6 +8522,12 @@ vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.error
 errors = vErrors.length;
 }
 }
+if(data.cost !== undefined){
+if(!(validate41(data.cost, {instancePath:instancePath+"/cost",parentData:data,parentDataProperty:"cost",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
+errors = vErrors.length;
+}
+}
 }
 else {
 const err194 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
@@ -6920,12 +8544,12 @@ return errors === 0;
 }
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.load = validate41;
+exports.load = validate47;
 
-function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate41.evaluated;
+const evaluated0 = validate47.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7447,20 +9071,20 @@ vErrors.push(err40);
 }
 errors++;
 }
-validate41.errors = vErrors;
+validate47.errors = vErrors;
 return errors === 0;
 }
-validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.baseline = validate42;
-const schema84 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/reports/baseline.schema.json","title":"Baseline of known differences","description":"A target's expectations file (cpc conformance --baseline FILE): the verdict each listed rule is expected to have, with a note saying why. A rule the file does not list is expected to conform (pass, or observed for an OBSERVED rule). A run fails on any change, a new failure as much as a new pass; --update-baseline rewrites the file on purpose.","type":"object","additionalProperties":false,"required":["rules"],"properties":{"$schema":{"type":"string"},"description":{"type":"string"},"target":{"type":"string","description":"Which deployment the file describes (free text, never a key)."},"updatedAt":{"type":"string","format":"date-time"},"rules":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Z0-9]+(\\.[A-Z0-9_]+)+$"},"additionalProperties":{"type":"object","additionalProperties":false,"required":["verdict","note"],"properties":{"verdict":{"enum":["pass","fail","blocked","skip","observed","untested"]},"note":{"type":"string","minLength":1}}}}}};
+exports.baseline = validate48;
+const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/reports/baseline.schema.json","title":"Baseline of known differences","description":"A target's expectations file (cpc conformance --baseline FILE): the verdict each listed rule is expected to have, with a note saying why. A rule the file does not list is expected to conform (pass, or observed for an OBSERVED rule). A run fails on any change, a new failure as much as a new pass; --update-baseline rewrites the file on purpose.","type":"object","additionalProperties":false,"required":["rules"],"properties":{"$schema":{"type":"string"},"description":{"type":"string"},"target":{"type":"string","description":"Which deployment the file describes (free text, never a key)."},"updatedAt":{"type":"string","format":"date-time"},"rules":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Z0-9]+(\\.[A-Z0-9_]+)+$"},"additionalProperties":{"type":"object","additionalProperties":false,"required":["verdict","note"],"properties":{"verdict":{"enum":["pass","fail","blocked","skip","observed","untested"]},"note":{"type":"string","minLength":1}}}}}};
 const pattern8 = new RegExp("^[A-Z0-9]+(\\.[A-Z0-9_]+)+$", "u");
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.compute-platform.test/reports/baseline.schema.json" */;
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
+const evaluated0 = validate48.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -7628,7 +9252,7 @@ errors++;
 if(data5.verdict !== undefined){
 let data6 = data5.verdict;
 if(!((((((data6 === "pass") || (data6 === "fail")) || (data6 === "blocked")) || (data6 === "skip")) || (data6 === "observed")) || (data6 === "untested"))){
-const err13 = {instancePath:instancePath+"/rules/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/verdict",schemaPath:"#/properties/rules/additionalProperties/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema84.properties.rules.additionalProperties.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/rules/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/verdict",schemaPath:"#/properties/rules/additionalProperties/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema107.properties.rules.additionalProperties.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -7698,11 +9322,11 @@ vErrors.push(err18);
 }
 errors++;
 }
-validate42.errors = vErrors;
+validate48.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 return exports;
 })();
-module.exports = { digest: "365db4bb306312e756c26a0e676a09cf4577b20319bd849d8fc95270609c370f", validators };
+module.exports = { digest: "d92ce8bc16cbf7cab22b029a2e0ccbef322e3f1409097c1bd57770965dd4bd26", validators };

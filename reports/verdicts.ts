@@ -28,7 +28,8 @@ import { exchangesKept } from '../lib/evidence.js';
 
 /** A test's kind: its suite, by its file (one project runs both suites in `cpc conformance`), else its project's name. */
 const kindOf = (project: string, file: string): TestOutcome['kind'] => suiteOfFile(file) ?? (project === 'contract' || project === 'property' || project === 'load' ? project : 'other');
-const titleOf = (t: { title: string; titlePath: string[] }): string => [...t.titlePath.slice(0, -1), t.title].filter(Boolean).join(' › ');
+/** A test's title with its describe blocks (`outer › inner › test`). */
+export const titleOf = (t: { title: string; titlePath: string[] }): string => [...t.titlePath.slice(0, -1), t.title].filter(Boolean).join(' › ');
 
 function statusOf(s: RawTestResult['status']): TestOutcome['status'] {
   if (s === 'passed' || s === 'skipped' || s === 'interrupted') return s;

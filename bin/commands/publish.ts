@@ -4,6 +4,7 @@ import { applyBaseline, readBaseline, updatedBaseline, writeBaseline } from '../
 import { writeReports } from '../../reports/write.js';
 import { validateReport } from '../../reports/validate.js';
 import { textSummary } from '../../reports/summary.js';
+import { withCostFiles } from '../../reports/cost.js';
 import { ConfigError } from '../../lib/errors.js';
 
 export interface BaselineOptions { path: string; update: boolean }
@@ -16,21 +17,22 @@ const shown = (path: string): string => {
 };
 
 /**
- * The last steps of every command that produces a report: compare with (or rewrite) the
+ * The last steps of every command that produces a report: add what a deployment run left
+ * beside it (the cost section's files, reports/cost.ts), compare with (or rewrite) the
  * baseline, check the model against its schema, write every format and print the summary.
  */
 export function publish(report: ConformanceReport, outDir: string, baseline?: BaselineOptions): Published {
-  let final = report;
+  let final = withCostFiles(report, outDir);
   if (baseline) {
     const old = readBaseline(baseline.path, { allowMissing: baseline.update });
-    if (baseline.update && report.run.complete) {
-      const next = updatedBaseline(report, old);
+    if (baseline.update && final.run.complete) {
+      const next = updatedBaseline(final, old);
       writeBaseline(baseline.path, next);
-      final = applyBaseline(report, next, shown(baseline.path), true);
+      final = applyBaseline(final, next, shown(baseline.path), true);
       process.stdout.write(`Baseline rewritten: ${shown(baseline.path)} (${Object.keys(next.rules).length} known difference(s))\n`);
     } else {
       if (baseline.update) process.stderr.write('cpc: the run is incomplete; the baseline was NOT rewritten from it\n');
-      final = applyBaseline(report, old, shown(baseline.path));
+      final = applyBaseline(final, old, shown(baseline.path));
     }
   }
   const check = validateReport(final);

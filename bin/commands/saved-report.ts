@@ -1,10 +1,11 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '../../lib/errors.js';
 import type { ConformanceReport } from '../../reports/model.js';
 import { REPORT_SCHEMA_VERSION } from '../../reports/model.js';
 import { validateReport } from '../../reports/validate.js';
 import { targetNameOf } from '../../reports/target-name.js';
+import { withCostFiles } from '../../reports/cost.js';
 import type { SavedReport } from '../../reports/history/model.js';
 
 const [MAJOR, MINOR] = REPORT_SCHEMA_VERSION.split('.').map(Number) as [number, number];
@@ -13,7 +14,8 @@ const [MAJOR, MINOR] = REPORT_SCHEMA_VERSION.split('.').map(Number) as [number, 
  * Reads a saved `conformance.json`: it must exist, be JSON, have this suite's major schema
  * version (and no newer minor one: it may hold sections this suite does not know) and
  * validate against `reports/report.schema.json`. Anything else is a configuration error
- * (exit 2) naming the file and the first problems.
+ * (exit 2) naming the file and the first problems. The cost section gets the files its run
+ * left beside it (a deployment run's usage, pacing, leftovers and plan), when it has not yet.
  */
 export function loadReport(path: string): ConformanceReport {
   if (!existsSync(path)) throw new ConfigError(`report not found: ${path}`);
@@ -30,7 +32,7 @@ export function loadReport(path: string): ConformanceReport {
   }
   const check = validateReport(doc);
   if (!check.valid) throw new ConfigError(`${path} is not a valid report: ${check.issues.slice(0, 5).join('; ')}`);
-  return doc as ConformanceReport;
+  return withCostFiles(doc as ConformanceReport, dirname(path));
 }
 
 const byStart = (a: SavedReport, b: SavedReport): number => a.report.run.startedAt.localeCompare(b.report.run.startedAt) || a.file.localeCompare(b.file);

@@ -83,7 +83,7 @@ export function borrowing(shelf: PoolShelf, ctx: { api: ApiClient; tracker: Test
     async returnAll(failed) {
       if (!ctx.shared) { own.clear(); return; }
       for (const { name, restore } of restores) {
-        let ok = false;
+        let ok: boolean;
         try { ok = !failed && await restore(); } catch { ok = false; }
         if (!ok && store.has(name)) await retire(name);
       }

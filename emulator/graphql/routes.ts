@@ -7,7 +7,7 @@ let handler: Promise<Handler> | undefined;
 /**
  * `POST {base_url}/graphql` (emulator/graphql/handler.ts). graphql-js and the surface's modules
  * load with the first GraphQL request: an emulator that never gets one (a load scenario's, most
- * of the unit tests') does not spend the 90 ms of CPU that graphql-js alone costs to load.
+ * of the unit tests') does not pay the CPU time of loading graphql-js.
  */
 async function handleGraphql(ctx: Ctx): Promise<Reply> {
   return (await (handler ??= import('./handler.js'))).handleGraphql(ctx);

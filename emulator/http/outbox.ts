@@ -7,7 +7,7 @@ import type { ServerResponse } from 'node:http';
  * (the flush consolidation of Netty's FlushConsolidationHandler, or uWebSockets' corking). When
  * the client waits on another CPU, as on loopback, the write that wakes a sleeping client is the
  * most expensive part of a small request; written together, one wake-up serves the whole batch
- * instead of one each (README, Benchmarks, has the figures).
+ * instead of one each (docs/benchmarks.md has the figures).
  *
  * Order per connection is kept (a turn's answers leave in the order they were made), and an
  * answer waits at most until the current turn's I/O callbacks are done: `setImmediate` runs

@@ -86,7 +86,7 @@ let dropped: Json | undefined;
 
 /**
  * The YAML parser, loaded with the first description built: most emulators (a load scenario's,
- * a test world's) never serve the description, and loading the parser costs about 50 ms of CPU.
+ * a test world's) never serve the description, and loading the parser costs CPU time they need not pay.
  */
 const yaml = (): typeof import('yaml') => createRequire(import.meta.url)('yaml') as typeof import('yaml');
 

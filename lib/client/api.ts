@@ -87,7 +87,7 @@ const DEFAULT_STYLE: Record<ApiSurface, AuthStyle> = {
  * exchange as evidence and keeps the latest 20 for failure reports ({@link recentEvidence}).
  * Evidence is drafted per call (bodies clipped) and redacted when it is read: a test attaches its
  * last few exchanges, and a property test makes hundreds (redacting each against every key the
- * worker registered cost a worker about a fifth of its time).
+ * worker registered would be a large share of a worker's time).
  */
 export class ApiClient {
   readonly #history: (() => Evidence)[] = [];

@@ -6,7 +6,7 @@ let undici: Promise<Undici> | undefined;
 
 /**
  * undici, imported on first use: Playwright's runner imports the clients to list the tests and
- * never sends a request, and undici is about 0.1 s of CPU to load.
+ * never sends a request, and loading undici takes CPU time those processes do not need.
  */
 export const loadUndici = (): Promise<Undici> => (undici ??= import('undici'));
 

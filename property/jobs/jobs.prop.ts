@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { test } from '../../contract/support/fixtures.js';
-import { rules } from '../../contract/support/rules.js';
+import { creates, rules } from '../../contract/support/rules.js';
 import { setTimings } from '../../contract/specs/serverless/support/jobs.js';
 import { checkProperty, runSeed } from '../support/run.js';
 import { runConfig } from '../../lib/run-config.js';
@@ -17,6 +17,8 @@ test(`the job state machine follows its model through run, runsync, status, canc
   'JOB.STATE.PURGE_KEEPS_RUNNING', 'JOB.PURGE.REMOVED_COUNT', 'HEALTH.JOBS.COUNTS', 'LIMIT.RUNSYNC.RETENTION_1_MIN',
   'LIMIT.RUNSYNC.RETENTION_WAIT_5_MIN', 'LIMIT.RUN.RETENTION_30_MIN', 'LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING', 'SERVICE.QB.AUTOMATIC_RETRIES',
   'SERVICE.QB.REQUESTS_BECOME_JOBS', 'LIMIT.RUNSYNC.DEFAULT_WAIT_90S',
+  // Only where the virtual clock moves (an emulator world): one endpoint per run, workersMin 0.
+  creates({ endpoints: RUNS }),
 ), async ({ api, emu }) => {
   emu.require('move the virtual clock under the model');
   test.setTimeout(240_000);

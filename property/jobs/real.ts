@@ -27,7 +27,7 @@ export class RealEndpoint {
 
   static async create(api: ApiClient, emu: Emu, templateId: string, workers: number): Promise<RealEndpoint> {
     // REST v1 takes GPU type ids as the REST v2 catalog lists them (platform notes).
-    const gpuTypeIds = (await catalogGpus(api)).map((g) => g.id);
+    const gpuTypeIds = (await catalogGpus(api, emu)).map((g) => g.id);
     const res = await api.op('createEndpointV1', { body: { name: 'model-run', templateId, gpuTypeIds, workersMin: 0, workersMax: workers, idleTimeout: 5 } });
     const id = (res.body as { id?: unknown } | undefined)?.id;
     // Setup, not a divergence: the run is blocked, its rules unchecked.

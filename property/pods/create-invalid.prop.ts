@@ -1,5 +1,5 @@
 import { test } from '../../contract/specs/pods/support/fixtures.js';
-import { rules } from '../../contract/support/rules.js';
+import { creates, rules } from '../../contract/support/rules.js';
 import { PROBLEM_RULES } from '../../contract/specs/pods/support/rule-sets.js';
 import { checkProperty, runSeed } from '../support/run.js';
 import { loadPodContext } from './support/context.js';
@@ -7,11 +7,13 @@ import { invalidCreateProperty } from './properties/create-invalid.js';
 import { MUTATIONS } from './arbitraries/mutations.js';
 import { buildable } from './arbitraries/invalid-create-pod-request.js';
 import { fastClient } from './support/fast-client.js';
-import { propertyRuns, realTargetSkip } from './support/budget.js';
+import { podPropertyCreates, propertyRuns, realTargetSkip } from './support/budget.js';
 
 // One property per labelled mutation, so each rule gets its own runs and its own verdict.
 for (const m of MUTATIONS) {
-  test(`createPod refuses a valid request with ${m.label} (seed ${runSeed()})`, rules(m.rule, 'POD.CREATE.ERRORS_HAVE_BODY', ...PROBLEM_RULES), async ({ api, emu, pods }) => {
+  test(`createPod refuses a valid request with ${m.label} (seed ${runSeed()})`, rules(m.rule, 'POD.CREATE.ERRORS_HAVE_BODY', ...PROBLEM_RULES,
+    // A conforming target refuses every body, so only the context's volumes are made.
+    creates(podPropertyCreates({ volumes: 2 }))), async ({ api, emu, pods }) => {
     const skip = realTargetSkip(emu.available, 'sends an invalid createPod');
     test.skip(skip !== undefined, skip ?? '');
     const ctx = await loadPodContext(api, (dc) => pods.volume(dc));

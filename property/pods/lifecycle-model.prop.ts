@@ -1,5 +1,5 @@
 import { test } from '../../contract/specs/pods/support/fixtures.js';
-import { rules } from '../../contract/support/rules.js';
+import { creates, rules } from '../../contract/support/rules.js';
 import { checkProperty, runSeed } from '../support/run.js';
 import { podLifecycleProperty } from './model/pod-lifecycle.js';
 import type { PodReal } from './model/model.js';
@@ -12,6 +12,9 @@ test(`a pod's life agrees with the model of the spec's rules (seed ${runSeed()})
   'MOUNT.UPDATE.NETWORK_ON_PERSISTENT_POD_400', 'MOUNT.UPDATE.MOUNT_ON_UNMOUNTED_POD_400', 'MOUNT.UPDATE.DIFFERENT_VOLUME_ID_400',
   'MOUNT.UPDATE.INCOMPLETE_PERSISTENT_422', 'MOUNT.UPDATE.INCOMPLETE_NETWORK_422', 'MOUNT.UPDATE.PERSISTENT_PATH_CHANGEABLE', 'MOUNT.UPDATE.NETWORK_PATH_CHANGEABLE',
   'POD.RESPONSE.COST_ZERO_WHEN_STOPPED', 'POD.RESPONSE.RUNTIME_NULL_UNLESS_RUNNING', 'POD.STATUS.CREATED_PROVISIONING',
+  // Only where the virtual clock moves (an emulator world): its pods go through the run's own
+  // client; the two volumes (an existing or new one, and a fresh one) through the test's.
+  creates({ networkVolumes: 2 }),
 ), async ({ api, emu, pods }) => {
   emu.require('move the virtual clock between commands');
   const dc = (await pods.catalog()).dataCenters[0];

@@ -80,9 +80,9 @@ function costNumbers(cost: unknown, prefix = '', depth = 0): [string, number][] 
 }
 
 /**
- * The cost section's figures, when some report of the window has one. No report model holds
- * a cost section yet, so it is read as a plain object under `cost`: every number in it,
- * charted by its path.
+ * The cost section's figures, when some report of the window has one (2.2 and later,
+ * reports/cost-model.ts). It is read as a plain object under `cost`, so a later version's
+ * additions chart too: every number in it, charted by its path.
  */
 export function costFigures(reports: readonly ConformanceReport[]): FigureSeries[] | undefined {
   const costs = reports.map((r) => (r as unknown as { cost?: unknown }).cost);

@@ -17,9 +17,10 @@ import { testsSection } from './html/sections/tests.js';
 import { detectionSection } from './html/sections/detection.js';
 import { mutationSection } from './html/sections/mutation.js';
 import { changesSection } from './html/sections/changes.js';
+import { costSection } from './html/sections/cost.js';
 
 const TOC: [string, string][] = [
-  ['totals', 'Totals'], ['baseline', 'Baseline'], ['matrix', 'Rule matrix'], ['observed', 'Observed'], ['property', 'Property tests'],
+  ['totals', 'Totals'], ['baseline', 'Baseline'], ['cost', 'Cost'], ['matrix', 'Rule matrix'], ['observed', 'Observed'], ['property', 'Property tests'],
   ['load', 'Load'], ['detection', 'Detection'], ['mutation', 'Mutation'], ['untested', 'Rules without tests'], ['tests', 'Tests'],
 ];
 
@@ -29,7 +30,7 @@ export const htmlRenderer: Renderer = {
   fileName: 'report.html',
   render(report: ConformanceReport) {
     const sections = [
-      totalsSection(report), baselineSection(report), matrixSection(report), observedSection(report),
+      totalsSection(report), baselineSection(report), costSection(report), matrixSection(report), observedSection(report),
       propertySection(report), loadSection(report), detectionSection(report), mutationSection(report), untestedSection(report), testsSection(report),
     ];
     const present = TOC.filter(([id]) => sections.some((s) => s.text.includes(`<section id="${id}"`)));

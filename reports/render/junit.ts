@@ -1,6 +1,9 @@
 import type { ConformanceReport, RuleResult, TestOutcome } from '../model.js';
 import { failureLine, firstLine } from './labels.js';
 import type { Renderer } from './renderer.js';
+import type { CostSection } from '../cost-model.js';
+import { COST_KINDS } from '../cost-model.js';
+import { costHeadline } from './cost-text.js';
 
 // XML 1.0 forbids most control characters even when escaped.
 // eslint-disable-next-line no-control-regex
@@ -56,10 +59,36 @@ function suite(name: string, cases: { xml: string; outcome: Outcome; ms: number 
   return `  <testsuite name="${esc(name)}" tests="${cases.length}" failures="${count('failure')}" errors="0" skipped="${count('skipped')}" time="${seconds(time)}" timestamp="${timestamp.slice(0, 19)}">\n${cases.map((c) => c.xml).join('\n')}\n  </testsuite>`;
 }
 
+/** The cost section as name/value pairs: every figure by its path, and the headline. */
+function costProperties(c: CostSection): [string, string][] {
+  const out: [string, string][] = [['cost.summary', costHeadline(c)], ['cost.requests.total', String(c.requests.total)]];
+  for (const [s, n] of Object.entries(c.requests.bySurface)) out.push([`cost.requests.${s}`, String(n)]);
+  if (c.requests.run !== undefined) out.push(['cost.requests.run', String(c.requests.run)]);
+  for (const [which, counts] of [['tests', c.created.tests], ['run', c.created.run], ['planned', c.created.planned]] as const) {
+    if (counts) for (const k of COST_KINDS) out.push([`cost.created.${which}.${k}`, String(counts[k])]);
+  }
+  for (const [kind, m] of Object.entries(c.podMinutes ?? {})) for (const [type, n] of Object.entries(m)) out.push([`cost.podMinutes.${kind}.${type}`, n.toFixed(1)]);
+  if (c.estimatedCostUsd !== undefined) out.push(['cost.estimatedUsd', c.estimatedCostUsd.toFixed(2)]);
+  if (c.unpriced !== undefined) out.push(['cost.unpricedPods', String(c.unpriced)]);
+  if (c.rateLimit) out.push(['cost.rateLimit.waitedMs', String(c.rateLimit.waitedMs)], ['cost.rateLimit.retried', String(c.rateLimit.retried)], ['cost.rateLimit.gaveUp', String(c.rateLimit.gaveUp)]);
+  if (c.leftovers) out.push(['cost.leftovers', String(c.leftovers.items.length)], ...c.leftovers.items.map((l, i): [string, string] => [`cost.leftover.${i + 1}`, `${l.kind} ${l.id ?? ''}${l.name ? ` (${l.name})` : ''}: ${l.reason}`]));
+  return out;
+}
+
+/**
+ * The cost section as a suite of no test cases whose `<properties>` hold it: the schema lets
+ * `<testsuites>` hold only suites, and readers that show properties show a suite's.
+ */
+function costSuite(c: CostSection, timestamp: string): string {
+  const props = costProperties(c).map(([name, value]) => `      <property name="${esc(name)}" value="${esc(value)}"/>`);
+  return `  <testsuite name="cost" tests="0" failures="0" errors="0" skipped="0" time="0.000" timestamp="${timestamp.slice(0, 19)}">\n    <properties>\n${props.join('\n')}\n    </properties>\n  </testsuite>`;
+}
+
 /**
  * JUnit XML (the Jenkins/Ant schema, `reports/junit.xsd`): one test case per rule (a suite per
  * surface) and one per test (a suite per kind), so CI systems list both. With a baseline,
- * an expected difference is skipped and every change fails, as the gate does.
+ * an expected difference is skipped and every change fails, as the gate does. The cost section,
+ * when the report has one, is the `<properties>` of a suite named `cost`.
  */
 export const junitRenderer: Renderer = {
   format: 'junit',
@@ -84,6 +113,7 @@ export const junitRenderer: Renderer = {
       all.push(...cases.map((c) => c.outcome));
       suites.push(suite(`tests: ${kind}`, cases, report.run.startedAt));
     }
+    if (report.cost) suites.push(costSuite(report.cost, report.run.startedAt));
     const failures = all.filter((o) => o.kind === 'failure').length;
     return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${esc(report.suite.name)}" tests="${all.length}" failures="${failures}" errors="0" time="${seconds(report.run.durationMs)}">\n${suites.join('\n')}\n</testsuites>\n`;
   },

@@ -4,6 +4,7 @@ import { VERDICT_ICON, failureLine, partialRun, propertyRuns, resultLabel, secon
 import { capped, htmlText, mdBlock, mdCode, mdTable, mdText } from './md.js';
 import type { Renderer } from './renderer.js';
 import { blockedLead, sinceSection, verdictLine } from './markdown-lead.js';
+import { KIND_LABEL, costTotals, int, notMeasured, kindRows, minuteRows, minutes, surfaceRows, usd, waited } from './cost-text.js';
 
 const COLS = ['pass', 'fail', 'blocked', 'observed', 'skip', 'untested'] as const;
 
@@ -111,6 +112,41 @@ function mutation(r: ConformanceReport): string {
   return `${head}\n\n${mdTable(['Mutant', 'Where', 'Mutator', 'Replacement'], shown.map((x) => [x.id, mdCode(`${x.file}:${x.line}`), x.mutator, mdCode(x.replacement ?? '', 120)]))}${more}`;
 }
 
+/** Text with `$` escaped too: GitHub reads two dollar signs on a line as a formula. */
+const mdMoney = (s: string, max = 600): string => mdText(s, max).replace(/\$/g, '\\$');
+
+function cost(r: ConformanceReport): string {
+  const c = r.cost;
+  if (!c) return '';
+  const missing = notMeasured(c);
+  const lines = [`## Cost\n\n**${mdMoney(costTotals(c))}**${missing.length ? `  \nNot measured on this target: ${mdText(missing.join(', '))}.` : ''}`];
+  const kinds = kindRows(c);
+  if (kinds.length) {
+    const cols: [string, (k: (typeof kinds)[number]) => string][] = [['Kind', (k) => mdText(KIND_LABEL[k.kind])]];
+    if (c.created.planned) cols.push(['Planned', (k) => String(k.planned ?? 0)]);
+    if (c.created.run) cols.push(['Created', (k) => String(k.run ?? 0)]);
+    cols.push([c.created.run ? 'By the tests' : 'Created by the tests', (k) => String(k.tests)]);
+    lines.push(mdTable(cols.map(([h]) => h), kinds.map((k) => cols.map(([, f]) => f(k))), cols.map((_, i) => (i === 0 ? 'l' : 'r'))));
+  }
+  const facts: string[] = [];
+  const surfaces = surfaceRows(c);
+  if (surfaces.length) facts.push(`**Requests by surface:** ${surfaces.map(([s, n]) => `${mdText(s)} ${int(n)}`).join(' · ')}${c.requests.run !== undefined ? ` (the whole run, teardown included: ${int(c.requests.run)})` : ''}`);
+  const mins = minuteRows(c);
+  if (mins.length) facts.push(`**Pod-minutes:** ${mins.map((m) => `${m.kind} ${mdText(m.type)} ${minutes(m.minutes)}`).join(' · ')}`);
+  if (c.plan) facts.push(`**Plan:** ${int(c.plan.requests)} requests${c.plan.estimatedCostUsd !== undefined ? `, ≈ ${mdMoney(usd(c.plan.estimatedCostUsd))} at most` : ''}${c.plan.pools.length ? `; pools: ${mdText(c.plan.pools.join(', '))}` : ''}`);
+  if (c.rateLimit) facts.push(`**Rate limit:** ${waited(c.rateLimit.waitedMs)} waited by ${int(c.rateLimit.tests)} test(s); ${int(c.rateLimit.retried)} 429 answer(s) waited out, ${int(c.rateLimit.gaveUp)} given back`);
+  if (facts.length) lines.push(facts.join('  \n'));
+  const left = c.leftovers?.items ?? [];
+  if (left.length) {
+    const { shown, more } = capped(left, 50);
+    lines.push(`> [!WARNING]\n> **${left.length} resource(s) could not be deleted**: delete them by hand.\n\n${mdTable(['Kind', 'Id', 'Name', 'Reason', 'Created by'], shown.map((l) => [mdText(l.kind), mdCode(l.id ?? ''), mdText(l.name ?? '', 120), mdText(l.reason, 200), mdText(l.test, 160)]))}${more}`);
+  }
+  if (c.requests.top.length) {
+    lines.push(`<details><summary>Top ${c.requests.top.length} tests by requests</summary>\n\n${mdTable(['Test', 'Requests', 'By surface'], c.requests.top.map((t) => [mdText(t.title, 200), int(t.total), mdText(Object.entries(t.bySurface).map(([s, n]) => `${s} ${n}`).join(', '), 200)]), ['l', 'r', 'l'])}\n</details>`);
+  }
+  return lines.join('\n\n');
+}
+
 function untested(r: ConformanceReport): string {
   const rows = r.rules.filter((x) => x.verdict === 'untested');
   if (!rows.length) return '';
@@ -127,7 +163,7 @@ export const markdownRenderer: Renderer = {
     const parts = [
       header(r),
       `## Totals\n\n${totals('Surface', r.summary.bySurface, r.summary.rules)}\n\n${totals('Level', r.summary.byLevel, r.summary.rules)}\n\nTests: ${t.total} · ${t.passed} passed · ${t.failed} failed · ${t.skipped} skipped${t.interrupted ? ` · ${t.interrupted} interrupted` : ''}${t.notRun ? ` · ${t.notRun} never started` : ''}`,
-      baseline(r), failures(r), blocked(r), observed(r), properties(r), load(r), detection(r), blastRadius(r), mutation(r), untested(r),
+      baseline(r), failures(r), blocked(r), cost(r), observed(r), properties(r), load(r), detection(r), blastRadius(r), mutation(r), untested(r),
       '_Full report with evidence: `report.html` (self-contained); data: `conformance.json`; CI: `junit.xml`._',
     ];
     return parts.filter(Boolean).join('\n\n') + '\n';

@@ -1,15 +1,16 @@
-import { test } from '../../support/fixtures.js';
+import { test, type PodKit } from '../pods/support/fixtures.js';
 import { conform, must, rules } from '../../support/rules.js';
 import { statusCodeConformance } from '../../checks/status.js';
 import { problemJsonConformance } from '../../checks/problem-json.js';
 import type { ApiClient, AuthChoice } from '../../../lib/client/api.js';
 import { listOf } from '../../../lib/pod-catalog.js';
 
-/** A createPod body that is valid on any target: the first GPU type its catalog lists, and a name unique to the test. */
-async function probePod(api: ApiClient, name: string): Promise<Record<string, unknown>> {
-  const gpus = await api.op<unknown>('listGpuTypes');
-  const list = Array.isArray(gpus.body) ? gpus.body : ((gpus.body as { gpus?: unknown[] } | undefined)?.gpus ?? []);
-  const id = (list[0] as { id?: string } | undefined)?.id ?? 'NVIDIA GeForce RTX 4090';
+/**
+ * A createPod body that is valid on any target: the first GPU type its catalog lists, and a name
+ * unique to the test. The catalog is the pod kit's, read once per worker on a real target.
+ */
+async function probePod(pods: PodKit, name: string): Promise<Record<string, unknown>> {
+  const id = (await pods.catalog()).gpus[0]?.id ?? 'NVIDIA GeForce RTX 4090';
   return { name, image: 'busybox:latest', gpu: { id } };
 }
 
@@ -35,11 +36,11 @@ const unauthenticated: { title: string; rule: string; auth: (keys: { expired?: s
 
 test.describe('REST v2 authentication', () => {
   for (const c of unauthenticated) {
-    test(`createPod with ${c.title} answers 401 problem+json and creates nothing`, rules(c.rule, 'ERR.CREATE_POD.401'), async ({ api, emu, uniqueName }) => {
+    test(`createPod with ${c.title} answers 401 problem+json and creates nothing`, rules(c.rule, 'ERR.CREATE_POD.401'), async ({ api, emu, uniqueName, pods }) => {
       const auth = c.auth(emu.world?.keys ?? {});
       test.skip(auth === undefined, 'needs an expired key, which only the emulator can mint');
       const name = uniqueName('probe');
-      const body = await probePod(api, name);
+      const body = await probePod(pods, name);
       const res = await api.op('createPod', { body, auth: auth! });
       const made = await podsNamed(api, name);
       conform(
@@ -58,9 +59,9 @@ test.describe('REST v2 authentication', () => {
       statusCodeConformance('AUTH.REST_V2.BEARER_ACCEPTED', res, 'success'));
   });
 
-  test('a key without write access gets 403 problem+json on createPod and creates nothing', rules('AUTH.REST_V2.FORBIDDEN_403', 'ERR.CREATE_POD.403'), async ({ api, uniqueName }) => {
+  test('a key without write access gets 403 problem+json on createPod and creates nothing', rules('AUTH.REST_V2.FORBIDDEN_403', 'ERR.CREATE_POD.403'), async ({ api, uniqueName, pods }) => {
     const name = uniqueName('probe');
-    const body = await probePod(api, name);
+    const body = await probePod(pods, name);
     const res = await api.op('createPod', { body, auth: 'readonly' });
     const made = await podsNamed(api, name);
     conform(

@@ -1,5 +1,5 @@
 import { test } from './support/fixtures.js';
-import { conform, must, observe, rules } from '../../support/rules.js';
+import { conform, creates, must, observe, rules } from '../../support/rules.js';
 import { failureFormat, graphqlConformance, graphqlFailureConformance } from '../../checks/graphql-conformance.js';
 import { doc } from './support/documents.js';
 import { nameIsFree, templateExists, unusedTemplateDeletes } from './support/template-probe.js';
@@ -22,10 +22,11 @@ async function waitOutDelay(emu: Emu): Promise<void> {
 
 // Spec, GraphQL rule 4: "`deleteTemplate` identifies the template by its name, not its id".
 // Lifecycle rule 2: "A template can be deleted only when no pod or serverless endpoint uses it;
-// deletion can take up to 2 minutes after the template's most recent use."
+// deletion can take up to 2 minutes after the template's most recent use." Each test deletes
+// (or tries to) a template of its own: the template under test is never the pooled one.
 test.describe('deleteTemplate', () => {
   test('deletes by name and answers null; the id passed as templateName deletes nothing',
-    rules('GQL.DELETE_TEMPLATE.BY_NAME', 'TEMPLATE.DELETE.UNUSED_OK'),
+    rules('GQL.DELETE_TEMPLATE.BY_NAME', 'TEMPLATE.DELETE.UNUSED_OK', creates({ templates: 2 })),
     async ({ gql }) => {
       const rule = 'GQL.DELETE_TEMPLATE.BY_NAME';
       const t = await gql.serverlessTemplate(rule);
@@ -39,7 +40,7 @@ test.describe('deleteTemplate', () => {
     });
 
   test('refuses a template an endpoint uses, even 2 minutes after the endpoint was saved: it fails and the template is not deleted',
-    rules('TEMPLATE.DELETE.IN_USE_FAILS', 'GQL.ERRORS.FAILURE_SIGNALLED', 'GQL.ERRORS.NO_RESULT_FOR_FAILED_OP', 'GQL.ERRORS.FORMAT'),
+    rules('TEMPLATE.DELETE.IN_USE_FAILS', 'GQL.ERRORS.FAILURE_SIGNALLED', 'GQL.ERRORS.NO_RESULT_FOR_FAILED_OP', 'GQL.ERRORS.FORMAT', creates({ endpoints: 1, templates: 1 })),
     async ({ gql, emu }) => {
       const rule = 'TEMPLATE.DELETE.IN_USE_FAILS';
       const template = await gql.serverlessTemplate(rule);
@@ -55,7 +56,7 @@ test.describe('deleteTemplate', () => {
     });
 
   test('succeeds once 2 minutes have passed since the template was last used; an earlier attempt is recorded',
-    rules('LIMIT.TEMPLATE.DELETE_DELAY_2_MIN', 'TEMPLATE.DELETE.WITHIN_DELAY', 'TEMPLATE.DELETE.UNUSED_OK'),
+    rules('LIMIT.TEMPLATE.DELETE_DELAY_2_MIN', 'TEMPLATE.DELETE.WITHIN_DELAY', 'TEMPLATE.DELETE.UNUSED_OK', creates({ endpoints: 1, templates: 1 })),
     async ({ gql, emu }) => {
       test.setTimeout(emu.available ? 30_000 : 240_000);
       const rule = 'LIMIT.TEMPLATE.DELETE_DELAY_2_MIN';

@@ -3,6 +3,7 @@ import { conform, must, rules } from '../../support/rules.js';
 import { errorBodyConformance, rejectionConformance } from '../../checks/rejection.js';
 import { schemaVcpuCounts, type PodCatalog } from '../../../lib/pod-catalog.js';
 import { PROBLEM_RULES } from './support/rule-sets.js';
+import { refusals } from './support/creates.js';
 import type { CpuFlavor } from '../../../lib/types.gen.js';
 
 /** Flavors whose `vcpu.min` is above a count the request schema allows, each with such a count. */
@@ -20,20 +21,19 @@ function belowMinimum(catalog: PodCatalog): { flavor: CpuFlavor; vcpuCount: numb
 // flavor's range has two ends; a power of two below its minimum is no more valid than one above.
 test.describe('createPod: edges of the CPU flavor range', () => {
   test('createPod with a power-of-two vcpuCount below the flavor\'s minimum is refused',
-    rules('POD.CPU.VCPU_VALID_FOR_FLAVOR', 'POD.CREATE.ERRORS_HAVE_BODY', ...PROBLEM_RULES), async ({ pods }) => {
+    rules('POD.CPU.VCPU_VALID_FOR_FLAVOR', 'POD.CREATE.ERRORS_HAVE_BODY', ...PROBLEM_RULES), async ({ api, pods, uniqueName }) => {
       const targets = belowMinimum(await pods.catalog());
       test.skip(targets.length === 0, 'setup: no CPU flavor of the target\'s catalog starts above a power-of-two vCPU count the schema allows');
       const base = await pods.cpuBody();
-      for (const { flavor, vcpuCount } of targets) {
-        const before = await pods.snapshot();
-        const res = await pods.create({ ...base, cpu: { id: flavor.id, vcpuCount } });
-        const made = await pods.madeSince(before);
-        conform(
-          rejectionConformance('POD.CPU.VCPU_VALID_FOR_FLAVOR', res, 'client-error'),
-          errorBodyConformance('POD.CREATE.ERRORS_HAVE_BODY', res),
-          must(made.length === 0, 'POD.CPU.VCPU_VALID_FOR_FLAVOR',
-            `vcpuCount ${vcpuCount} for ${flavor.id} (range ${flavor.vcpu.min}..${flavor.vcpu.max}) answered ${res.status} and created a pod (${made.join(', ')})`),
-        );
-      }
+      // Each flavor's refusal is sent once; one listing afterwards tells whether any made a pod.
+      const refused = refusals({ api, pods, uniqueName });
+      const answers = [];
+      for (const { flavor, vcpuCount } of targets) answers.push({ flavor, vcpuCount, res: await refused.send({ ...base, cpu: { id: flavor.id, vcpuCount } }) });
+      const made = await refused.made();
+      conform(
+        ...answers.flatMap(({ res }) => [rejectionConformance('POD.CPU.VCPU_VALID_FOR_FLAVOR', res, 'client-error'), errorBodyConformance('POD.CREATE.ERRORS_HAVE_BODY', res)]),
+        must(made.length === 0, 'POD.CPU.VCPU_VALID_FOR_FLAVOR',
+          `${answers.map(({ flavor, vcpuCount, res }) => `vcpuCount ${vcpuCount} for ${flavor.id} (range ${flavor.vcpu.min}..${flavor.vcpu.max}) answered ${res.status}`).join('; ')}, and created a pod (${made.join(', ')})`),
+      );
     });
 });

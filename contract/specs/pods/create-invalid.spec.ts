@@ -1,7 +1,8 @@
 import { test } from './support/fixtures.js';
-import { conform, must, observe, rules } from '../../support/rules.js';
+import { conform, creates, must, observe, rules } from '../../support/rules.js';
 import { errorBodyConformance, rejectionConformance } from '../../checks/rejection.js';
-import { acceptedConformance, type ExpectedStatus } from '../../checks/status.js';
+import type { ExpectedStatus } from '../../checks/status.js';
+import { pooledCreate, refusals } from './support/creates.js';
 import { schemaVcpuCounts, vcpuCounts, type PodCatalog } from '../../../lib/pod-catalog.js';
 import { PROBLEM_RULES } from './support/rule-sets.js';
 import type { CpuFlavor } from '../../../lib/types.gen.js';
@@ -72,13 +73,13 @@ const cases: Case[] = [
 
 test.describe('createPod: invalid requests are refused with problem+json and create nothing', () => {
   for (const c of cases) {
-    test(`createPod ${c.title} is refused`, rules(c.rule, 'POD.CREATE.ERRORS_HAVE_BODY', ...PROBLEM_RULES, ...(c.observed ? [c.observed] : [])), async ({ pods }) => {
+    test(`createPod ${c.title} is refused`, rules(c.rule, 'POD.CREATE.ERRORS_HAVE_BODY', ...PROBLEM_RULES, ...(c.observed ? [c.observed] : [])), async ({ api, pods, uniqueName }) => {
       const base = (c.base === 'gpu' ? await pods.gpuBody() : await pods.cpuBody()) as unknown as Body;
       const body = c.build(base, await pods.catalog());
       test.skip(body === undefined, 'the target\'s catalog offers nothing to build this case from');
-      const before = await pods.snapshot();
-      const res = await pods.create(body);
-      const made = await pods.madeSince(before);
+      const refused = refusals({ api, pods, uniqueName });
+      const res = await refused.send(body);
+      const made = await refused.made();
       if (c.observed) observe(c.observed, { status: res.status, contentType: res.contentType });
       conform(
         rejectionConformance(c.rule, res, c.expected),
@@ -90,9 +91,9 @@ test.describe('createPod: invalid requests are refused with problem+json and cre
 
   // Spec, Errors: `errors` holds "Individual request-validation failures, one string each". Two
   // unknown top-level properties are two failures: an `errors` array, when sent, names both.
-  test('errors[] has one string per validation failure', rules('ERR.REST_V2.ERRORS_PER_FAILURE', ...PROBLEM_RULES), async ({ pods }) => {
+  test('errors[] has one string per validation failure', rules('ERR.REST_V2.ERRORS_PER_FAILURE', ...PROBLEM_RULES), async ({ api, pods, uniqueName }) => {
     const rule = 'ERR.REST_V2.ERRORS_PER_FAILURE';
-    const res = await pods.create({ ...(await pods.gpuBody()), colour: 'blue', flavour: 'mint' } as unknown as Body);
+    const res = await refusals({ api, pods, uniqueName }).send({ ...(await pods.gpuBody()), colour: 'blue', flavour: 'mint' } as unknown as Body);
     const errors = (res.body as { errors?: unknown } | undefined)?.errors;
     conform(
       rejectionConformance(rule, res, badRequest),
@@ -100,18 +101,20 @@ test.describe('createPod: invalid requests are refused with problem+json and cre
     );
   });
 
-  test('createPod without a body is refused', rules('POD.CREATE.BODY_REQUIRED', 'POD.CREATE.ERRORS_HAVE_BODY'), async ({ pods }) => {
-    const before = await pods.snapshot();
-    const res = await pods.create(undefined, { contentType: 'application/json' });
-    conform(rejectionConformance('POD.CREATE.BODY_REQUIRED', res, 'client-error'), must((await pods.madeSince(before)).length === 0, 'POD.CREATE.BODY_REQUIRED', 'a pod was created'));
+  test('createPod without a body is refused', rules('POD.CREATE.BODY_REQUIRED', 'POD.CREATE.ERRORS_HAVE_BODY'), async ({ api, pods, uniqueName }) => {
+    const refused = refusals({ api, pods, uniqueName });
+    const res = await refused.send(undefined, { contentType: 'application/json' });
+    conform(rejectionConformance('POD.CREATE.BODY_REQUIRED', res, 'client-error'), must((await refused.made()).length === 0, 'POD.CREATE.BODY_REQUIRED', 'a pod was created'));
   });
 
-  test('every vcpuCount a listed flavor offers is accepted', rules('POD.CPU.ID_FROM_CATALOG'), async ({ pods, uniqueName }) => {
-    const flavor = (await pods.catalog()).cpus.find((f) => vcpuCounts(f).length > 1);
-    test.skip(!flavor, 'no CPU flavor offers two power-of-two counts');
-    for (const vcpuCount of vcpuCounts(flavor!)) {
-      const res = await pods.create({ name: uniqueName('vcpu'), image: 'busybox:latest', cpu: { id: flavor!.id, vcpuCount } });
-      conform(acceptedConformance('POD.CPU.ID_FROM_CATALOG', 'POD.CREATE.201_POD', res, 201, `vcpuCount ${vcpuCount} of ${flavor!.id} (range ${flavor!.vcpu.min}..${flavor!.vcpu.max})`));
-    }
+  // "CPU flavor identifier as listed by `GET /v2/catalog/cpus`", with a `vcpuCount` that "must be
+  // valid for the flavor": a listed flavor with a count its range offers is created. Each count
+  // would be a pod of its own; the pooled CPU pod sends its flavor's smallest count, and the
+  // container-field pod of create-valid the same flavor's largest: the range's two ends.
+  test('a vcpuCount a listed flavor offers is accepted', rules('POD.CPU.ID_FROM_CATALOG', creates({ pools: ['cpuPod'] })), async ({ pods }) => {
+    const { sent, pod } = await pooledCreate(pods, 'cpuPod', ['POD.CPU.ID_FROM_CATALOG']);
+    const flavor = (await pods.catalog()).cpus.find((f) => f.id === sent.cpu!.id)!;
+    conform(must(pod.cpu?.id === flavor.id, 'POD.CPU.ID_FROM_CATALOG',
+      `vcpuCount ${sent.cpu!.vcpuCount} of ${flavor.id} (range ${flavor.vcpu.min}..${flavor.vcpu.max}) was answered with cpu ${JSON.stringify(pod.cpu)}`));
   });
 });

@@ -1,5 +1,6 @@
 import { test } from './support/fixtures.js';
-import { conform, must, rules } from '../../support/rules.js';
+import { conform, creates, must, rules } from '../../support/rules.js';
+import { refusals } from './support/creates.js';
 import { errorBodyConformance, rejectionConformance } from '../../checks/rejection.js';
 import { tooManyRequestsConformance } from '../../checks/rate-limit.js';
 import { PROBLEM_RULES } from './support/rule-sets.js';
@@ -7,18 +8,18 @@ import { PROBLEM_RULES } from './support/rule-sets.js';
 // Spec, Errors, "Status codes for `createPod`": 400, 401, 403, 422, 429, and "Any other status
 // returns an `application/problem+json` error body of the same shape."
 test.describe('createPod status codes', () => {
-  test('401 without a bearer token', rules('ERR.CREATE_POD.401', 'POD.CREATE.ERRORS_HAVE_BODY', ...PROBLEM_RULES), async ({ pods }) => {
-    const before = await pods.snapshot();
-    const res = await pods.create(await pods.gpuBody(), { auth: 'none' });
+  test('401 without a bearer token', rules('ERR.CREATE_POD.401', 'POD.CREATE.ERRORS_HAVE_BODY', ...PROBLEM_RULES), async ({ api, pods, uniqueName }) => {
+    const refused = refusals({ api, pods, uniqueName });
+    const res = await refused.send(await pods.gpuBody(), { auth: 'none' });
     conform(rejectionConformance('ERR.CREATE_POD.401', res, 401), errorBodyConformance('POD.CREATE.ERRORS_HAVE_BODY', res),
-      must((await pods.madeSince(before)).length === 0, 'ERR.CREATE_POD.401', 'an unauthenticated createPod created a pod'));
+      must((await refused.made()).length === 0, 'ERR.CREATE_POD.401', 'an unauthenticated createPod created a pod'));
   });
 
-  test('403 for a valid key without write access; nothing is created', rules('ERR.CREATE_POD.403', 'AUTH.REST_V2.FORBIDDEN_403', ...PROBLEM_RULES), async ({ pods }) => {
-    const before = await pods.snapshot();
-    const res = await pods.create(await pods.gpuBody(), { auth: 'readonly' });
+  test('403 for a valid key without write access; nothing is created', rules('ERR.CREATE_POD.403', 'AUTH.REST_V2.FORBIDDEN_403', ...PROBLEM_RULES), async ({ api, pods, uniqueName }) => {
+    const refused = refusals({ api, pods, uniqueName });
+    const res = await refused.send(await pods.gpuBody(), { auth: 'readonly' });
     conform(rejectionConformance('ERR.CREATE_POD.403', res, 403), rejectionConformance('AUTH.REST_V2.FORBIDDEN_403', res, 403),
-      must((await pods.madeSince(before)).length === 0, 'ERR.CREATE_POD.403', 'a forbidden createPod created a pod'));
+      must((await refused.made()).length === 0, 'ERR.CREATE_POD.403', 'a forbidden createPod created a pod'));
   });
 
   test('400 for a body that is not JSON', rules('ERR.CREATE_POD.400_MALFORMED', ...PROBLEM_RULES), async ({ pods }) => {
@@ -26,8 +27,10 @@ test.describe('createPod status codes', () => {
     conform(rejectionConformance('ERR.CREATE_POD.400_MALFORMED', res, 400));
   });
 
+  // Only in an emulator world (a small quota of its own): the two creates the window admits make two GPU pods there.
   test('429 once the minute window is exhausted, with Retry-After and both rate-limit headers', rules(
     'RATE.429.ON_EXCEEDED', 'RATE.429.RETRY_AFTER_INTEGER', 'RATE.429.RETRY_AFTER_WINDOW', 'RATE.429.HEADERS', 'RATE.429.DETAIL_NAMES_WINDOW', ...PROBLEM_RULES,
+    creates({ gpuPods: 2 }),
   ), async ({ pods, emu }) => {
     emu.require('set a small quota so the window can be exhausted without blocking a real user');
     const body = await pods.gpuBody();

@@ -1,5 +1,5 @@
 import { test } from './support/fixtures.js';
-import { conform, must, observe, rules } from '../../support/rules.js';
+import { conform, creates, must, observe, rules } from '../../support/rules.js';
 import { rejectionConformance } from '../../checks/rejection.js';
 import { acceptedConformance, isSuccess } from '../../checks/status.js';
 import { podConformance } from '../../checks/pod-conformance.js';
@@ -37,6 +37,8 @@ async function untilAddressed(api: ApiClient, emu: Emu, podId: string): Promise<
 test.describe('global networking', () => {
   test('eligible: an NVIDIA GPU in a data center with globalNetwork is placed there; its address, once assigned, is shown as the spec says', rules(
     'POD.CREATE.GLOBAL_NETWORKING_ELIGIBLE', 'POD.GLOBAL_NETWORKING.ENABLED', 'POD.GLOBAL_NETWORKING.ENABLED_MEANS_ADDRESS', 'POD.GLOBAL_NETWORKING.DNS_FORM',
+    // The one pod no pool can stand for: an NVIDIA GPU asking for global networking.
+    creates({ gpuPods: 1 }),
   ), async ({ api, emu, pods }) => {
     const { globalDc } = picks(await pods.catalog());
     test.skip(!globalDc, 'the target lists no data center with globalNetwork');
@@ -60,11 +62,15 @@ test.describe('global networking', () => {
     test.skip(typeof gn?.internalDns !== 'string', 'the enabled pod shows no internalDns ("present only when enabled" does not require it): its form was not seen');
   });
 
+  // Pods created without asking for global networking: the pooled GPU and CPU pods, as their
+  // createPod answered (the field omitted), and one created with `globalNetworking: false`
+  // given. That one is a CPU pod: false is valid on any pod, and a CPU pod costs least.
   test('without global networking a pod has neither ip nor internalDns', rules(
     'POD.GLOBAL_NETWORKING.IP_ONLY_WHEN_ENABLED', 'POD.GLOBAL_NETWORKING.DNS_ONLY_WHEN_ENABLED', 'POD.GLOBAL_NETWORKING.ENABLED',
+    creates({ cpuPods: 1, pools: ['gpuPod', 'cpuPod'] }),
   ), async ({ pods }) => {
-    for (const body of [await pods.gpuBody(), await pods.gpuBody({ globalNetworking: false }), await pods.cpuBody()]) {
-      const pod = await pods.created(body);
+    for (const made of [() => pods.pooled('gpuPod'), async () => pods.created(await pods.cpuBody({ globalNetworking: false })), () => pods.pooled('cpuPod')]) {
+      const pod = await made();
       const gn = pod.globalNetworking;
       conform(
         podConformance(pod),
@@ -82,7 +88,9 @@ test.describe('global networking', () => {
     { title: 'in data centers without globalNetwork', rule: 'POD.CREATE.GLOBAL_NETWORKING_REQUIRES_DATA_CENTER', preferenceOnly: true, body: async (p, g) => p.plainDc && { ...g, globalNetworking: true, dataCenterIds: [p.plainDc.id] } },
   ];
   for (const r of refusals) {
-    test(`globalNetworking true ${r.title} is refused`, rules(r.rule, 'POD.CREATE.GLOBAL_NETWORKING_PRECONDITION_STATUS', ...PROBLEM_RULES), async ({ pods }) => {
+    // Refused, nothing is created; the preference-only case may be accepted by a conforming
+    // target, which then creates its GPU pod.
+    test(`globalNetworking true ${r.title} is refused`, rules(r.rule, 'POD.CREATE.GLOBAL_NETWORKING_PRECONDITION_STATUS', ...PROBLEM_RULES, creates(r.preferenceOnly ? { gpuPods: 1 } : {})), async ({ pods }) => {
       const p = picks(await pods.catalog());
       const body = await r.body(p, await pods.gpuBody(), () => pods.cpuBody());
       test.skip(body === undefined, 'the target\'s catalog offers nothing to build this case from');

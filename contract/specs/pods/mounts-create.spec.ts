@@ -1,20 +1,22 @@
 import { test } from './support/fixtures.js';
 import type { PodKit } from './support/fixtures.js';
-import { conform, must, observe, rules } from '../../support/rules.js';
+import { conform, creates, must, observe, rules } from '../../support/rules.js';
 import { rejectionConformance } from '../../checks/rejection.js';
 import { acceptedConformance, type ExpectedStatus } from '../../checks/status.js';
 import { podConformance } from '../../checks/pod-conformance.js';
 import { createdPodConformance } from '../../checks/pod-echo.js';
 import { PROBLEM_RULES } from './support/rule-sets.js';
+import { pooledCreate, refusals } from './support/creates.js';
 import type { CreatePodRequest, NetworkVolume } from '../../../lib/types.gen.js';
 
 type Body = Record<string, unknown>;
 
-/** A volume in the first data center of the catalog, and a GPU body placed there. */
+/**
+ * The pooled network volume (lib/plan.ts), and a GPU body placed in its data center. Refused
+ * creates leave the volume as it was lent: refusals borrow it, never make one of their own.
+ */
 async function volumeAndBody(pods: PodKit): Promise<{ volume: NetworkVolume; body: CreatePodRequest }> {
-  const dc = (await pods.catalog()).dataCenters[0];
-  test.skip(!dc, 'the target lists no data center');
-  const volume = await pods.volume(dc!.id);
+  const volume = await pods.pooledVolume('networkVolume');
   return { volume, body: await pods.gpuBody({ dataCenterIds: [volume.dataCenter] }) };
 }
 
@@ -40,41 +42,44 @@ const refused: Case[] = [
 
 test.describe('createPod: mount rules', () => {
   for (const c of refused) {
-    test(`createPod with ${c.title} is refused`, rules(c.rule, ...PROBLEM_RULES), async ({ pods }) => {
+    test(`createPod with ${c.title} is refused`, rules(c.rule, ...PROBLEM_RULES, creates({ pools: ['networkVolume'] })), async ({ api, pods, uniqueName }) => {
       const { volume, body } = await volumeAndBody(pods);
       const base = c.cpu ? await pods.cpuBody({ dataCenterIds: [volume.dataCenter] }) : body;
-      const before = await pods.snapshot();
-      const res = await pods.create({ ...base, mounts: c.mounts(volume.id) });
-      conform(rejectionConformance(c.rule, res, c.expected), must((await pods.madeSince(before)).length === 0, c.rule, 'a refused createPod still created a pod'));
+      const refused = refusals({ api, pods, uniqueName });
+      const res = await refused.send({ ...base, mounts: c.mounts(volume.id) });
+      conform(rejectionConformance(c.rule, res, c.expected), must((await refused.made()).length === 0, c.rule, 'a refused createPod still created a pod'));
     });
   }
 
-  test('a GPU pod accepts a persistent mount of at least 10 GB', rules('MOUNT.PERSISTENT.ACCEPTED_ON_GPU', 'MOUNT.PERSISTENT.SIZE_IN_RESPONSE'), async ({ pods }) => {
-    for (const size of [10, 250]) {
-      const body = await pods.gpuBody({ mounts: { persistent: { size, path: '/workspace' } } });
-      const res = await pods.place(body);
-      conform(acceptedConformance('MOUNT.PERSISTENT.ACCEPTED_ON_GPU', 'POD.CREATE.201_POD', res, 201));
-      conform(createdPodConformance(body, res.body), podConformance(res.body, { kind: 'gpu' }));
-    }
+  // "PersistentMount (no additional properties): `size` integer, required, minimum 10 (GB); `path`
+  // string, required". The pooled persistent GPU pod sends {size: 20, path: '/workspace'}: its
+  // create answer is this rule's (the refusal of 9 GB is LIMIT.POD.PERSISTENT_SIZE_MIN_10's test).
+  test('a GPU pod accepts a persistent mount of at least 10 GB', rules('MOUNT.PERSISTENT.ACCEPTED_ON_GPU', 'MOUNT.PERSISTENT.SIZE_IN_RESPONSE', creates({ pools: ['gpuPersistentPod'] })), async ({ pods }) => {
+    const { sent, pod } = await pooledCreate(pods, 'gpuPersistentPod', ['MOUNT.PERSISTENT.ACCEPTED_ON_GPU']);
+    conform(createdPodConformance(sent, pod), podConformance(pod, { kind: 'gpu' }));
   });
 
+  // "Custom paths apply on GPU and CPU pods"; "CPU pods support container disk and network volumes
+  // only". No pooled pod mounts a network volume on a GPU pod, so the GPU pod is this test's own;
+  // the CPU side is the pooled network CPU pod, its volume at /data.
   test('a network mount keeps the path sent, on GPU and CPU pods alike', rules(
-    'MOUNT.NETWORK.CUSTOM_PATH', 'MOUNT.NETWORK.CPU_SUPPORTED', 'MOUNT.NETWORK.SAME_DATA_CENTER',
+    'MOUNT.NETWORK.CUSTOM_PATH', 'MOUNT.NETWORK.CPU_SUPPORTED', 'MOUNT.NETWORK.SAME_DATA_CENTER', creates({ gpuPods: 1, pools: ['networkVolume', 'cpuNetworkPod'] }),
   ), async ({ pods }) => {
-    const { volume } = await volumeAndBody(pods);
-    for (const [kind, path] of [['gpu', '/mnt/models'], ['cpu', '/srv/data-set_1']] as const) {
-      const mounts = { network: [{ volumeId: volume.id, path }] };
-      const body = kind === 'gpu' ? await pods.gpuBody({ mounts }) : await pods.cpuBody({ mounts });
-      const res = await pods.place(body);
-      conform(acceptedConformance(kind === 'cpu' ? 'MOUNT.NETWORK.CPU_SUPPORTED' : 'MOUNT.NETWORK.CUSTOM_PATH', 'POD.CREATE.201_POD', res, 201));
-      const later = await pods.waitFor(res.body.id, ['RUNNING'], { maxMs: 20_000 });
+    const volume = await pods.pooledVolume('networkVolume');
+    const gpuBody = await pods.gpuBody({ mounts: { network: [{ volumeId: volume.id, path: '/srv/data-set_1' }] } });
+    const gpu = await pods.place(gpuBody);
+    conform(acceptedConformance('MOUNT.NETWORK.CUSTOM_PATH', 'POD.CREATE.201_POD', gpu, 201));
+    const cpu = await pooledCreate(pods, 'cpuNetworkPod', ['MOUNT.NETWORK.CPU_SUPPORTED']);
+    for (const [kind, body, pod] of [['gpu', gpuBody, gpu.body], ['cpu', cpu.sent, cpu.pod]] as const) {
+      const path = body.mounts!.network![0]!.path;
+      const later = await pods.waitFor(pod.id, ['RUNNING'], { maxMs: 20_000 });
       conform(
-        createdPodConformance(body, res.body),
+        createdPodConformance(body, pod),
         // The Pod's shape is the Pod rules' (each breach its own rule), not this test's.
         later.pod ? podConformance(later.pod, { kind }) : [],
         must(later.pod?.mounts?.network?.[0]?.path === path, 'MOUNT.NETWORK.CUSTOM_PATH', `getPod reports path ${JSON.stringify(later.pod?.mounts?.network)}`),
-        must([res.body.dataCenterId, later.pod?.dataCenterId].every((dc) => dc === null || dc === volume.dataCenter), 'MOUNT.NETWORK.SAME_DATA_CENTER',
-          `volume in ${volume.dataCenter}, pod placed in ${res.body.dataCenterId} then ${later.pod?.dataCenterId}`),
+        must([pod.dataCenterId, later.pod?.dataCenterId].every((dc) => dc === null || dc === volume.dataCenter), 'MOUNT.NETWORK.SAME_DATA_CENTER',
+          `volume in ${volume.dataCenter}, pod placed in ${pod.dataCenterId} then ${later.pod?.dataCenterId}`),
         must(later.pod?.dataCenterId === volume.dataCenter || !later.reached, 'MOUNT.NETWORK.SAME_DATA_CENTER', `running pod is in ${later.pod?.dataCenterId}, its volume in ${volume.dataCenter}`),
       );
     }
@@ -82,15 +87,17 @@ test.describe('createPod: mount rules', () => {
 
   // Spec: dataCenterIds are "Preferred data centers", and a NetworkMount names "an existing network
   // volume in the same data center as the pod". So the pod is refused, or it runs in the volume's
-  // data center whatever the preference; it never runs elsewhere with the volume mounted.
+  // data center whatever the preference; it never runs elsewhere with the volume mounted. The rule
+  // names no pod kind: a CPU body is sent, whose refusal is never one GPU type's lack of capacity
+  // (no other type to try it on), and which, placed, is a CPU pod.
   test('a network volume outside every preferred data center: refused, or the pod placed with its volume', rules(
-    'MOUNT.NETWORK.OTHER_DATA_CENTER_REJECTED', 'MOUNT.NETWORK.OTHER_DATA_CENTER_STATUS', ...PROBLEM_RULES,
-  ), async ({ pods }) => {
-    const { volume } = await volumeAndBody(pods);
+    'MOUNT.NETWORK.OTHER_DATA_CENTER_REJECTED', 'MOUNT.NETWORK.OTHER_DATA_CENTER_STATUS', ...PROBLEM_RULES, creates({ cpuPods: 1, pools: ['networkVolume'] }),
+  ), async ({ api, pods, uniqueName }) => {
+    const volume = await pods.pooledVolume('networkVolume');
     const others = (await pods.catalog()).dataCenters.filter((d) => d.id !== volume.dataCenter).map((d) => d.id);
     test.skip(others.length === 0, 'the target lists a single data center');
-    const before = await pods.snapshot();
-    const res = await pods.create(await pods.gpuBody({ dataCenterIds: others, mounts: { network: [{ volumeId: volume.id, path: '/data' }] } }));
+    const sent = refusals({ api, pods, uniqueName });
+    const res = await sent.send(await pods.cpuBody({ dataCenterIds: others, mounts: { network: [{ volumeId: volume.id, path: '/data' }] } }));
     observe('MOUNT.NETWORK.OTHER_DATA_CENTER_STATUS', { status: res.status, volume: volume.dataCenter, preferred: others });
     if (res.status >= 200 && res.status < 300) {
       const later = await pods.waitFor(res.body.id, ['RUNNING'], { maxMs: 20_000 });
@@ -100,6 +107,6 @@ test.describe('createPod: mount rules', () => {
       return;
     }
     conform(rejectionConformance('MOUNT.NETWORK.OTHER_DATA_CENTER_REJECTED', res, 'client-error'),
-      must((await pods.madeSince(before)).length === 0, 'MOUNT.NETWORK.OTHER_DATA_CENTER_REJECTED', 'a refused createPod still created a pod'));
+      must((await sent.made()).length === 0, 'MOUNT.NETWORK.OTHER_DATA_CENTER_REJECTED', 'a refused createPod still created a pod'));
   });
 });

@@ -1,100 +1,132 @@
 import { test } from './support/fixtures.js';
-import type { PodKit } from './support/fixtures.js';
 import type { ApiClient, ApiResult } from '../../../lib/client/api.js';
-import { conform, must, rules } from '../../support/rules.js';
+import { conform, creates, must, rules, type Finding } from '../../support/rules.js';
 import { rejectionConformance } from '../../checks/rejection.js';
 import type { ExpectedStatus } from '../../checks/status.js';
 import { podConformance } from '../../checks/pod-conformance.js';
 import { PROBLEM_RULES } from './support/rule-sets.js';
+import { lend, restoreMounts, sameMounts, type PodPool } from './support/lent.js';
+import type { PoolName } from '../../../lib/plan.js';
 import type { Mounts, NetworkVolume, Pod } from '../../../lib/types.gen.js';
 
+/*
+ * The pods these rules PATCH are pooled (lib/plan.ts): on a deployment one of each shape serves
+ * every test of the worker, and a test that changes one puts it back. Which pool stands for
+ * which kind of pod at creation:
+ * - a network pod: `cpuNetworkPod` (the pooled volume at /data). Custom paths "apply on GPU and
+ *   CPU pods", and `network: []`, another volumeId, incomplete or extra network entries are
+ *   refused whatever the pod runs on.
+ * - a persistent pod: `gpuPersistentPod` (20 GB at /workspace): persistent mounts are
+ *   "disallowed on CPU pods", so only a GPU pod has one.
+ * - a pod created without mounts: `gpuPod` when a persistent mount is PATCHed onto it (on a CPU
+ *   pod that mount is refused anyway, for being persistent), `cpuPod` when a network mount is.
+ */
 type Kind = 'network' | 'persistent' | 'none';
-interface Setup { pods: Record<Kind, Pod>; volume: NetworkVolume; other: NetworkVolume }
-
-/** Three pods as the PATCH rules need them: one per mount kind at creation, and one without mounts. */
-async function setup(pods: PodKit): Promise<Setup> {
-  const dc = (await pods.catalog()).dataCenters[0];
-  test.skip(!dc, 'the target lists no data center');
-  const volume = await pods.volume(dc!.id);
-  const other = await pods.volume(dc!.id, { fresh: true });
-  const [network, persistent, none] = [
-    await pods.created(await pods.gpuBody({ dataCenterIds: [dc!.id], mounts: { network: [{ volumeId: volume.id, path: '/data' }] } })),
-    await pods.created(await pods.gpuBody({ mounts: { persistent: { size: 20, path: '/workspace' } } })),
-    await pods.created(await pods.gpuBody()),
-  ];
-  return { pods: { network: network!, persistent: persistent!, none: none! }, volume, other };
-}
-
-const patch = (api: ApiClient, pod: Pod, body: unknown): Promise<ApiResult<Pod>> => api.op<Pod>('updatePod', { params: { podId: pod.id }, body });
+const PATCH = (api: ApiClient, pod: Pod, body: unknown): Promise<ApiResult<Pod>> => api.op<Pod>('updatePod', { params: { podId: pod.id }, body });
 const mountsOf = async (api: ApiClient, pod: Pod): Promise<Mounts | undefined> => (await api.op<Pod>('getPod', { params: { podId: pod.id } })).body?.mounts;
 
-interface Refusal { title: string; rule: string; expected: ExpectedStatus; pod: Kind; mounts(s: Setup): unknown }
+interface Volumes { volume?: NetworkVolume; other?: NetworkVolume }
+interface Refusal {
+  title: string; rule: string; expected: ExpectedStatus; pool: PodPool;
+  /** The pooled volumes the body names, beyond the network pod's own. */
+  volumes?: ('networkVolume' | 'otherNetworkVolume')[];
+  mounts(v: Volumes): unknown;
+}
 
-// Spec, Mounts, "Update (PATCH) semantics".
+// Spec, Mounts, "Update (PATCH) semantics": "omitting `mounts` or sending `{}` leaves the mount
+// unchanged; `network: []` gives 400; introducing a mount kind not present at creation
+// (persistent on a network pod, network on a persistent pod, any mount on a pod created without
+// mounts) gives 400; naming a different `volumeId` gives 400; every mount entry must be complete
+// (`size` and `path` for persistent, `volumeId` and `path` for network), otherwise 422."
 const refusals: Refusal[] = [
-  { title: 'network: [] on a network pod', rule: 'MOUNT.UPDATE.NETWORK_EMPTY_ARRAY_400', expected: 400, pod: 'network', mounts: () => ({ network: [] }) },
-  { title: 'a persistent mount on a network pod', rule: 'MOUNT.UPDATE.PERSISTENT_ON_NETWORK_POD_400', expected: 400, pod: 'network', mounts: () => ({ persistent: { size: 20, path: '/workspace' } }) },
-  { title: 'a network mount on a persistent pod', rule: 'MOUNT.UPDATE.NETWORK_ON_PERSISTENT_POD_400', expected: 400, pod: 'persistent', mounts: (s) => ({ network: [{ volumeId: s.volume.id, path: '/data' }] }) },
-  { title: 'a persistent mount on a pod created without mounts', rule: 'MOUNT.UPDATE.MOUNT_ON_UNMOUNTED_POD_400', expected: 400, pod: 'none', mounts: () => ({ persistent: { size: 20, path: '/workspace' } }) },
-  { title: 'a network mount on a pod created without mounts', rule: 'MOUNT.UPDATE.MOUNT_ON_UNMOUNTED_POD_400', expected: 400, pod: 'none', mounts: (s) => ({ network: [{ volumeId: s.volume.id, path: '/data' }] }) },
-  { title: 'another volumeId', rule: 'MOUNT.UPDATE.DIFFERENT_VOLUME_ID_400', expected: 400, pod: 'network', mounts: (s) => ({ network: [{ volumeId: s.other.id, path: '/data' }] }) },
-  { title: 'a persistent entry without size', rule: 'MOUNT.UPDATE.INCOMPLETE_PERSISTENT_422', expected: 422, pod: 'persistent', mounts: () => ({ persistent: { path: '/elsewhere' } }) },
-  { title: 'a persistent entry without path', rule: 'MOUNT.UPDATE.INCOMPLETE_PERSISTENT_422', expected: 422, pod: 'persistent', mounts: () => ({ persistent: { size: 20 } }) },
-  { title: 'a network entry without volumeId', rule: 'MOUNT.UPDATE.INCOMPLETE_NETWORK_422', expected: 422, pod: 'network', mounts: () => ({ network: [{ path: '/elsewhere' }] }) },
-  { title: 'a network entry without path', rule: 'MOUNT.UPDATE.INCOMPLETE_NETWORK_422', expected: 422, pod: 'network', mounts: (s) => ({ network: [{ volumeId: s.volume.id }] }) },
-  { title: 'both mount kinds', rule: 'MOUNT.BOTH_KINDS_400', expected: 400, pod: 'network', mounts: (s) => ({ persistent: { size: 20, path: '/w' }, network: [{ volumeId: s.volume.id, path: '/data' }] }) },
-  { title: 'two network entries', rule: 'MOUNT.NETWORK.AT_MOST_ONE', expected: 'client-error', pod: 'network', mounts: (s) => ({ network: [{ volumeId: s.volume.id, path: '/data' }, { volumeId: s.other.id, path: '/more' }] }) },
+  { title: 'network: [] on a network pod', rule: 'MOUNT.UPDATE.NETWORK_EMPTY_ARRAY_400', expected: 400, pool: 'cpuNetworkPod', mounts: () => ({ network: [] }) },
+  // No pool is a GPU pod with a network mount: on the CPU network pod the persistent mount is
+  // also one a CPU pod may not have, a second reason for the same 400.
+  { title: 'a persistent mount on a network pod', rule: 'MOUNT.UPDATE.PERSISTENT_ON_NETWORK_POD_400', expected: 400, pool: 'cpuNetworkPod', mounts: () => ({ persistent: { size: 20, path: '/workspace' } }) },
+  { title: 'a network mount on a persistent pod', rule: 'MOUNT.UPDATE.NETWORK_ON_PERSISTENT_POD_400', expected: 400, pool: 'gpuPersistentPod', volumes: ['networkVolume'], mounts: (v) => ({ network: [{ volumeId: v.volume!.id, path: '/data' }] }) },
+  { title: 'a persistent mount on a pod created without mounts', rule: 'MOUNT.UPDATE.MOUNT_ON_UNMOUNTED_POD_400', expected: 400, pool: 'gpuPod', mounts: () => ({ persistent: { size: 20, path: '/workspace' } }) },
+  { title: 'a network mount on a pod created without mounts', rule: 'MOUNT.UPDATE.MOUNT_ON_UNMOUNTED_POD_400', expected: 400, pool: 'cpuPod', volumes: ['networkVolume'], mounts: (v) => ({ network: [{ volumeId: v.volume!.id, path: '/data' }] }) },
+  { title: 'another volumeId', rule: 'MOUNT.UPDATE.DIFFERENT_VOLUME_ID_400', expected: 400, pool: 'cpuNetworkPod', volumes: ['otherNetworkVolume'], mounts: (v) => ({ network: [{ volumeId: v.other!.id, path: '/data' }] }) },
+  { title: 'a persistent entry without size', rule: 'MOUNT.UPDATE.INCOMPLETE_PERSISTENT_422', expected: 422, pool: 'gpuPersistentPod', mounts: () => ({ persistent: { path: '/elsewhere' } }) },
+  { title: 'a persistent entry without path', rule: 'MOUNT.UPDATE.INCOMPLETE_PERSISTENT_422', expected: 422, pool: 'gpuPersistentPod', mounts: () => ({ persistent: { size: 20 } }) },
+  { title: 'a network entry without volumeId', rule: 'MOUNT.UPDATE.INCOMPLETE_NETWORK_422', expected: 422, pool: 'cpuNetworkPod', mounts: () => ({ network: [{ path: '/elsewhere' }] }) },
+  { title: 'a network entry without path', rule: 'MOUNT.UPDATE.INCOMPLETE_NETWORK_422', expected: 422, pool: 'cpuNetworkPod', mounts: (v) => ({ network: [{ volumeId: v.volume!.id }] }) },
+  // Spec: "`persistent` and `network` are mutually exclusive; both present gives 400." Whatever
+  // pod it is sent to, one kind is new to it: the network pod, with its own network entry as it is.
+  { title: 'both mount kinds', rule: 'MOUNT.BOTH_KINDS_400', expected: 400, pool: 'cpuNetworkPod', mounts: (v) => ({ persistent: { size: 20, path: '/w' }, network: [{ volumeId: v.volume!.id, path: '/data' }] }) },
+  { title: 'two network entries', rule: 'MOUNT.NETWORK.AT_MOST_ONE', expected: 'client-error', pool: 'cpuNetworkPod', volumes: ['otherNetworkVolume'], mounts: (v) => ({ network: [{ volumeId: v.volume!.id, path: '/data' }, { volumeId: v.other!.id, path: '/more' }] }) },
 ];
+
+/** The pools a case borrows: the pod's, and the volumes its body names. */
+const poolsOf = (pool: PodPool, volumes: readonly PoolName[] = []): PoolName[] => [...new Set<PoolName>([pool, ...volumes])];
+
+/** Each kind of pod at creation, for the rules about every kind. */
+const EVERY_KIND: Record<Kind, PodPool> = { network: 'cpuNetworkPod', persistent: 'gpuPersistentPod', none: 'cpuPod' };
 
 test.describe('updatePod: mount semantics', () => {
   for (const r of refusals) {
-    test(`PATCH with ${r.title} is refused and leaves the mounts unchanged`, rules(r.rule, ...PROBLEM_RULES), async ({ api, pods }) => {
-      const s = await setup(pods);
-      const pod = s.pods[r.pod];
-      const before = await mountsOf(api, pod);
-      const res = await patch(api, pod, { mounts: r.mounts(s) });
-      const after = await mountsOf(api, pod);
+    test(`PATCH with ${r.title} is refused and leaves the mounts unchanged`, rules(r.rule, ...PROBLEM_RULES, creates({ pools: poolsOf(r.pool, r.volumes) })), async ({ api, pods }) => {
+      const lent = await lend(pods, r.pool);
+      const needs = new Set(r.volumes ?? []);
+      // The network pod's volume is the pooled one; the other volume is borrowed only when named.
+      const volumes: Volumes = {
+        volume: lent.volume ?? (needs.has('networkVolume') ? await pods.pooledVolume('networkVolume') : undefined),
+        other: needs.has('otherNetworkVolume') ? await pods.pooledVolume('otherNetworkVolume') : undefined,
+      };
+      const res = await PATCH(api, lent.pod, { mounts: r.mounts(volumes) });
+      // The mounts as lent are the pool's as created (a test that changes them restores them):
+      // what the pod shows afterwards is compared with those.
+      const after = await mountsOf(api, lent.pod);
       conform(rejectionConformance(r.rule, res, r.expected),
-        must(JSON.stringify(after) === JSON.stringify(before), r.rule, `mounts changed from ${JSON.stringify(before)} to ${JSON.stringify(after)}`));
+        must(sameMounts(after, lent.mounts), r.rule, `mounts changed from ${JSON.stringify(lent.mounts)} to ${JSON.stringify(after)}`));
     });
   }
 
-  for (const [title, rule, body] of [
-    ['omitting mounts', 'MOUNT.UPDATE.OMITTED_UNCHANGED', { name: 'cpc-renamed' }],
-    ['mounts {}', 'MOUNT.UPDATE.EMPTY_OBJECT_UNCHANGED', { mounts: {} }],
+  for (const [title, rule, byName] of [
+    ['omitting mounts', 'MOUNT.UPDATE.OMITTED_UNCHANGED', true],
+    ['mounts {}', 'MOUNT.UPDATE.EMPTY_OBJECT_UNCHANGED', false],
   ] as const) {
-    test(`PATCH ${title} succeeds and leaves every kind of mount unchanged`, rules(rule), async ({ api, pods }) => {
-      const s = await setup(pods);
+    test(`PATCH ${title} succeeds and leaves every kind of mount unchanged`, rules(rule, creates({ pools: Object.values(EVERY_KIND) })), async ({ api, pods }) => {
+      const findings: Finding[] = [];
       for (const kind of ['network', 'persistent', 'none'] as const) {
-        const before = await mountsOf(api, s.pods[kind]);
-        const res = await patch(api, s.pods[kind], body);
-        const after = await mountsOf(api, s.pods[kind]);
-        conform(
-          must(res.status >= 200 && res.status < 300, rule, `PATCH ${JSON.stringify(body)} on the ${kind} pod answered ${res.status}: ${res.text.slice(0, 200)}`),
-          must(JSON.stringify(after) === JSON.stringify(before), rule, `${kind} pod: mounts changed from ${JSON.stringify(before)} to ${JSON.stringify(after)}`),
+        const lent = await lend(pods, EVERY_KIND[kind]);
+        // Omitting mounts: a PATCH of the name alone, to the name the pod has, is an update
+        // without mounts that leaves the pooled pod as lent (a new name would have to be put back).
+        const body = byName ? { name: lent.pod.name } : { mounts: {} };
+        const res = await PATCH(api, lent.pod, body);
+        const after = await mountsOf(api, lent.pod);
+        findings.push(
+          ...must(isOk(res), rule, `PATCH ${JSON.stringify(body)} on the ${kind} pod answered ${res.status}: ${res.text.slice(0, 200)}`),
+          ...must(sameMounts(after, lent.mounts), rule, `${kind} pod: mounts changed from ${JSON.stringify(lent.mounts)} to ${JSON.stringify(after)}`),
         );
       }
+      conform(findings);
     });
   }
 
-  test('PATCH may change the path of a persistent mount (same size)', rules('MOUNT.UPDATE.PERSISTENT_PATH_CHANGEABLE'), async ({ api, pods }) => {
-    const s = await setup(pods);
-    const res = await patch(api, s.pods.persistent, { mounts: { persistent: { size: 20, path: '/moved' } } });
-    const after = await mountsOf(api, s.pods.persistent);
+  test('PATCH may change the path of a persistent mount (same size)', rules('MOUNT.UPDATE.PERSISTENT_PATH_CHANGEABLE', creates({ pools: ['gpuPersistentPod'] })), async ({ api, pods, pools }) => {
+    const lent = await lend(pods, 'gpuPersistentPod');
+    pools.restoreAfter(lent.pool, () => restoreMounts(api, lent));
+    const res = await PATCH(api, lent.pod, { mounts: { persistent: { size: 20, path: '/moved' } } });
+    const after = await mountsOf(api, lent.pod);
     conform(
-      must(res.status >= 200 && res.status < 300, 'MOUNT.UPDATE.PERSISTENT_PATH_CHANGEABLE', `PATCH answered ${res.status}: ${res.text.slice(0, 200)}`),
+      must(isOk(res), 'MOUNT.UPDATE.PERSISTENT_PATH_CHANGEABLE', `PATCH answered ${res.status}: ${res.text.slice(0, 200)}`),
       must(after?.persistent?.path === '/moved' && after.persistent.size === 20, 'MOUNT.UPDATE.PERSISTENT_PATH_CHANGEABLE', `mounts are now ${JSON.stringify(after)}`),
     );
   });
 
-  test('PATCH may change the path of a network mount (same volumeId)', rules('MOUNT.UPDATE.NETWORK_PATH_CHANGEABLE', 'MOUNT.NETWORK.AT_MOST_ONE'), async ({ api, pods }) => {
-    const s = await setup(pods);
-    const res = await patch(api, s.pods.network, { mounts: { network: [{ volumeId: s.volume.id, path: '/mnt/moved' }] } });
-    const after = await api.op<Pod>('getPod', { params: { podId: s.pods.network.id } });
+  test('PATCH may change the path of a network mount (same volumeId)', rules('MOUNT.UPDATE.NETWORK_PATH_CHANGEABLE', 'MOUNT.NETWORK.AT_MOST_ONE', creates({ pools: ['cpuNetworkPod'] })), async ({ api, pods, pools }) => {
+    const lent = await lend(pods, 'cpuNetworkPod');
+    pools.restoreAfter(lent.pool, () => restoreMounts(api, lent));
+    const volumeId = lent.volume!.id;
+    const res = await PATCH(api, lent.pod, { mounts: { network: [{ volumeId, path: '/mnt/moved' }] } });
+    const after = await api.op<Pod>('getPod', { params: { podId: lent.pod.id } });
     conform(
-      must(res.status >= 200 && res.status < 300, 'MOUNT.UPDATE.NETWORK_PATH_CHANGEABLE', `PATCH answered ${res.status}: ${res.text.slice(0, 200)}`),
-      must(JSON.stringify(after.body?.mounts?.network) === JSON.stringify([{ volumeId: s.volume.id, path: '/mnt/moved' }]), 'MOUNT.UPDATE.NETWORK_PATH_CHANGEABLE', `mounts are now ${JSON.stringify(after.body?.mounts)}`),
-      podConformance(after.body, { kind: 'gpu', where: 'getPod after PATCH' }),
+      must(isOk(res), 'MOUNT.UPDATE.NETWORK_PATH_CHANGEABLE', `PATCH answered ${res.status}: ${res.text.slice(0, 200)}`),
+      must(JSON.stringify(after.body?.mounts?.network) === JSON.stringify([{ volumeId, path: '/mnt/moved' }]), 'MOUNT.UPDATE.NETWORK_PATH_CHANGEABLE', `mounts are now ${JSON.stringify(after.body?.mounts)}`),
+      podConformance(after.body, { kind: 'cpu', where: 'getPod after PATCH' }),
     );
   });
 });
+
+const isOk = (res: ApiResult): boolean => res.status >= 200 && res.status < 300;

@@ -7,13 +7,13 @@ import { catalogGpus, createEndpoint, deleteCreated, endpointBody, myEndpoints, 
 // Spec, Authentication: "REST v2 and REST v1 | HTTP bearer scheme: header `Authorization: Bearer <API_KEY>`."
 // "A missing, malformed, expired or invalid bearer token gets 401." "A valid key lacking access to a resource or
 // action gets 403." (REST v1 error bodies are not specified, so only the status is held to.)
-const refused: { title: string; rule: string; status: number; auth: (keys: { expired?: string }) => AuthChoice | undefined }[] = [
-  { title: 'no Authorization header', rule: 'AUTH.REST_V1.MISSING_401', status: 401, auth: () => 'none' },
-  { title: 'the key without the Bearer scheme', rule: 'AUTH.REST_V1.MALFORMED_401', status: 401, auth: () => ({ role: 'main', style: 'raw' }) },
-  { title: 'another scheme', rule: 'AUTH.REST_V1.MALFORMED_401', status: 401, auth: () => ({ authorization: 'Token abc.def' }) },
-  { title: 'an unknown bearer token', rule: 'AUTH.REST_V1.INVALID_401', status: 401, auth: () => ({ key: 'cpk_not_a_real_key_0000000000' }) },
-  { title: 'an expired key', rule: 'AUTH.REST_V1.EXPIRED_401', status: 401, auth: (keys) => (keys.expired ? { key: keys.expired } : undefined) },
-  { title: 'a key without write access', rule: 'AUTH.REST_V1.FORBIDDEN_403', status: 403, auth: () => 'readonly' },
+const refused: { title: string; rule: string; status: number; auths: (keys: { expired?: string }) => { what: string; auth: AuthChoice }[] | undefined }[] = [
+  { title: 'no Authorization header', rule: 'AUTH.REST_V1.MISSING_401', status: 401, auths: () => [{ what: 'no Authorization header', auth: 'none' }] },
+  // Two malformed headers, one rule: one test sends both.
+  { title: 'the key without the Bearer scheme, or another scheme', rule: 'AUTH.REST_V1.MALFORMED_401', status: 401, auths: () => [{ what: 'the key without the Bearer scheme', auth: { role: 'main', style: 'raw' } }, { what: 'another scheme', auth: { authorization: 'Token abc.def' } }] },
+  { title: 'an unknown bearer token', rule: 'AUTH.REST_V1.INVALID_401', status: 401, auths: () => [{ what: 'an unknown bearer token', auth: { key: 'cpk_not_a_real_key_0000000000' } }] },
+  { title: 'an expired key', rule: 'AUTH.REST_V1.EXPIRED_401', status: 401, auths: (keys) => (keys.expired ? [{ what: 'an expired key', auth: { key: keys.expired } }] : undefined) },
+  { title: 'a key without write access', rule: 'AUTH.REST_V1.FORBIDDEN_403', status: 403, auths: () => [{ what: 'a key without write access', auth: 'readonly' }] },
 ];
 
 test.describe('REST v1 authentication', () => {
@@ -21,16 +21,23 @@ test.describe('REST v1 authentication', () => {
 
   for (const c of refused) {
     test(`POST /v1/endpoints with ${c.title} answers ${c.status} and creates nothing`, rules(c.rule), async ({ api, emu }) => {
-      const auth = c.auth(emu.world?.keys ?? {});
-      test.skip(auth === undefined, 'needs an expired key, which only the emulator can mint');
-      const body = endpointBody(templateId(emu), await catalogGpus(api));
-      const res = await createEndpoint(api, body, auth!);
-      // Other tests share the account: an endpoint of this request carries this test's unique name.
-      const made = (await myEndpoints(api))?.filter((e) => e.name === body.name) ?? [];
-      conform(
-        statusCodeConformance(c.rule, res, c.status),
-        must(made.length === 0, c.rule, `a refused creation still created an endpoint (${made.map((e) => e.id).join(', ')})`),
-      );
+      const auths = c.auths(emu.world?.keys ?? {});
+      test.skip(auths === undefined, 'needs an expired key, which only the emulator can mint');
+      const gpus = await catalogGpus(api, emu);
+      const sent = [];
+      for (const { what, auth } of auths!) {
+        const body = endpointBody(templateId(emu), gpus);
+        sent.push({ what, body, res: await createEndpoint(api, body, auth) });
+      }
+      // Other tests share the account: an endpoint of these requests carries one of this test's unique names.
+      const listed = await myEndpoints(api);
+      conform(...sent.map(({ what, body, res }) => {
+        const made = listed?.filter((e) => e.name === body.name) ?? [];
+        return [
+          ...statusCodeConformance(c.rule, res, c.status).map((f) => ({ ...f, message: `${what}: ${f.message}` })),
+          ...must(made.length === 0, c.rule, `${what}: a refused creation still created an endpoint (${made.map((e) => e.id).join(', ')})`),
+        ];
+      }));
     });
   }
 });

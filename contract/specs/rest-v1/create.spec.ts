@@ -1,5 +1,5 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, observe, rules } from '../../support/rules.js';
+import { conform, creates, must, observe, rules } from '../../support/rules.js';
 import { jobHandleConformance } from '../../checks/job-conformance.js';
 import { healthConformance } from '../../checks/health-conformance.js';
 import { CANDIDATES, catalogGpus, createEndpoint, deleteCreated, endpointBody, myEndpoints, setUnavailable, templateId } from './support/endpoints.js';
@@ -13,9 +13,9 @@ test.describe('POST /v1/endpoints', () => {
 
   test('an endpoint is created from the six listed fields with a bearer key', rules(
     'V1.CREATE.ACCEPTED', 'V1.CREATE.FIELDS', 'HTTP.REST_V1_URL.PATH', 'VERSION.REST_V1.PREFIX', 'AUTH.REST_V1.BEARER_ACCEPTED',
-    'V1.CREATE.RESPONSE', 'V1.RECORD.FIELDS', 'RATE.REST_V1.HEADERS',
+    'V1.CREATE.RESPONSE', 'V1.RECORD.FIELDS', 'RATE.REST_V1.HEADERS', creates({ endpoints: 1 }),
   ), async ({ api, emu }) => {
-    const body0 = endpointBody(templateId(emu), await catalogGpus(api));
+    const body0 = endpointBody(templateId(emu), await catalogGpus(api, emu));
     const res = await createEndpoint(api, body0);
     // Other tests share the account: the new endpoint is found by this test's unique name, never by a count.
     const after = await myEndpoints(api);
@@ -35,8 +35,8 @@ test.describe('POST /v1/endpoints', () => {
     );
   });
 
-  test('an endpoint created without a type is queue-based: its job operations answer', rules('V1.CREATE.QB_DEFAULT'), async ({ api, emu }) => {
-    const res = await createEndpoint(api, endpointBody(templateId(emu), await catalogGpus(api)));
+  test('an endpoint created without a type is queue-based: its job operations answer', rules('V1.CREATE.QB_DEFAULT', creates({ endpoints: 1 })), async ({ api, emu }) => {
+    const res = await createEndpoint(api, endpointBody(templateId(emu), await catalogGpus(api, emu)));
     const id = (res.body as { id?: unknown } | undefined)?.id;
     test.skip(typeof id !== 'string', `the creation answer shows no endpoint id (${res.status}); the response body is "not shown"`);
     const params = { endpointId: id as string };
@@ -45,9 +45,10 @@ test.describe('POST /v1/endpoints', () => {
     conform(jobHandleConformance('V1.CREATE.QB_DEFAULT', run, 'IN_QUEUE'), healthConformance(health).map((f) => ({ ...f, rule: 'V1.CREATE.QB_DEFAULT' })));
   });
 
-  test('gpuTypeIds is a priority order: the first available type is allocated, otherwise the next', rules('V1.CREATE.GPU_PRIORITY'), async ({ api, emu }) => {
+  // One endpoint per candidate where availability can be set (the emulator); one elsewhere.
+  test('gpuTypeIds is a priority order: the first available type is allocated, otherwise the next', rules('V1.CREATE.GPU_PRIORITY', creates({ endpoints: CANDIDATES })), async ({ api, emu }) => {
     const template = templateId(emu);
-    const gpus = await catalogGpus(api);
+    const gpus = await catalogGpus(api, emu);
     // The endpoint's GPU tier (GraphQL gpuIds) tells which type was allocated when each candidate is in a pool of its own.
     const pools = gpus.map((g) => g.pool);
     test.skip(pools.some((p) => p === undefined) || new Set(pools).size < gpus.length,

@@ -21,10 +21,12 @@ test.describe('/retry', () => {
     // clock that runs in real time it runs 20 s, so the status read after /retry (which a rate
     // limit may delay) still comes before the retried attempt can have ended.
     const sleepMs = emu.available ? 5_000 : 20_000;
-    // Two attempts of 20 s, each polled until it ends (up to 90 s).
+    // Two attempts of 20 s, each polled until it ends (up to 90 s). An attempt cannot end before
+    // its handler has slept: status is first read once `sleepMs` have passed.
     if (!emu.available) test.setTimeout(240_000);
     const id = await jobs.submit({ sleepMs, stream: 2, fail: message });
-    const first = (await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: 60_000, maxRealMs: 90_000 })).last;
+    const firstWatch = await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: 60_000, maxRealMs: 90_000, notBeforeMs: sleepMs });
+    const first = firstWatch.last;
     test.skip(statusOf(first) !== 'FAILED', `setup: the failing job ended ${statusOf(first)}`);
     const firstBody = first.body as { output?: unknown; error?: unknown };
     const res = await jobs.retry(id);
@@ -38,7 +40,11 @@ test.describe('/retry', () => {
     // about the state right after /retry.
     const readAfterMs = performance.now() - retriedAt;
     const readInTime = emu.available || readAfterMs < sleepMs;
-    const again = (await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: 60_000, maxRealMs: 90_000 })).last;
+    // Nor can the retried attempt end sooner than `sleepMs` after the retry; with the input reused
+    // it runs as the first did (as many automatic retries), so its status is first read about as
+    // long after the retry as the first run was seen still going after its submission.
+    const notBeforeMs = Math.max(0, Math.max(sleepMs, firstWatch.pendingMs) - readAfterMs);
+    const again = (await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: 60_000, maxRealMs: 90_000, notBeforeMs })).last;
     const againBody = (again.body ?? {}) as { output?: unknown; error?: unknown };
     conform(
       jobHandleConformance('JOB.RETRY.RESPONSE', res, 'IN_QUEUE', id, 'JOB.STATE.RETRY_SAME_ID'),
@@ -76,7 +82,7 @@ test.describe('/retry', () => {
     const jobs = jobsFor({ api, emu, target });
     // A 5 s job: were it requeued, /status would show it waiting or running again, without output.
     const id = await jobs.submit({ sleepMs: 5_000, echo: 'done' });
-    const { last } = await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: 20_000, maxRealMs: 60_000 });
+    const { last } = await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: 20_000, maxRealMs: 60_000, notBeforeMs: 5_000 });
     test.skip(statusOf(last) !== 'COMPLETED', `setup: the job ended ${statusOf(last)}`);
     const res = await jobs.retry(id);
     observe('JOB.STATE.RETRY_OTHER_STATUS', { jobStatus: 'COMPLETED', status: res.status, contentType: res.contentType, body: res.body });

@@ -3,13 +3,6 @@ import { conform, must, observe, rules } from '../../support/rules.js';
 import { jobObjectConformance, statusOf } from '../../checks/job-conformance.js';
 import { inFlight, jobsFor, release, setTimings, TERMINAL } from './support/jobs.js';
 
-/** The longest prefix all the strings share. */
-function commonPrefix(values: readonly string[]): string {
-  let prefix = values[0] ?? '';
-  for (const v of values) while (!v.startsWith(prefix)) prefix = prefix.slice(0, -1);
-  return prefix;
-}
-
 // Spec: "Synchronous run | `POST /runsync` ... | Job object with `status`, `output`, `delayTime`, `executionTime`, `id`."
 test.describe('/runsync', () => {
   test('/runsync of a quick job answers the COMPLETED job object', rules(
@@ -27,33 +20,6 @@ test.describe('/runsync', () => {
       must(body.status === 'COMPLETED', 'JOB.RUNSYNC.RESPONSE', `a job that ends at once was answered ${JSON.stringify(body.status)}`),
       must('output' in body, 'JOB.RUNSYNC.RESPONSE', 'the COMPLETED job object has no output'),
       must(JSON.stringify(body.output) === JSON.stringify(input), 'JOB.RUNSYNC.RESPONSE', `the echo handler's output ${JSON.stringify(body.output)} is not its input`),
-    );
-  });
-
-  // Spec, Serverless job: "Synchronous jobs carry an identifier with a sync prefix; asynchronous
-  // ones a plain identifier." The prefix itself is not given: the /runsync ids share a non-empty
-  // prefix that no /run id begins with, and the prefix is recorded.
-  test('/runsync ids share a prefix that /run ids do not carry', rules('JOB.OBJECT.SYNC_PREFIX', 'JOB.OBJECT.SYNC_PREFIX_TEXT'), async ({ api, emu, target }) => {
-    const jobs = jobsFor({ api, emu, target });
-    const idOf = (res: { body: unknown }): string | undefined => {
-      const id = (res.body as { id?: unknown } | undefined)?.id;
-      return typeof id === 'string' ? id : undefined;
-    };
-    const syncIds: string[] = [];
-    const plainIds: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const sync = idOf(await jobs.runsync({ echo: `sync-${i}` }));
-      const plain = idOf(await jobs.run({ echo: `plain-${i}` }));
-      test.skip(sync === undefined || plain === undefined, 'setup: /runsync or /run answered no job id');
-      syncIds.push(sync!);
-      plainIds.push(plain!);
-    }
-    const prefix = commonPrefix(syncIds);
-    observe('JOB.OBJECT.SYNC_PREFIX_TEXT', { prefix, syncIds, plainIds });
-    conform(
-      must(prefix.length > 0, 'JOB.OBJECT.SYNC_PREFIX', `the /runsync ids ${JSON.stringify(syncIds)} share no prefix`),
-      must(plainIds.every((id) => !id.startsWith(prefix)), 'JOB.OBJECT.SYNC_PREFIX',
-        `the /run ids ${JSON.stringify(plainIds)} begin with the prefix "${prefix}" of the /runsync ids ${JSON.stringify(syncIds)}`),
     );
   });
 

@@ -12,20 +12,6 @@ const pause = async (jobs: Jobs, ms: number): Promise<void> => {
 // Spec: "Status | `GET /status/<job_id>`, optional query `ttl=<milliseconds>` | none | Job object; `output` present
 // when available. `ttl` sets the job's time to live (the value 6000 means 6 seconds)."
 test.describe('/status', () => {
-  test('/status of a COMPLETED job answers the job object with its output', rules('JOB.STATUS.RESPONSE', 'JOB.OBJECT.STATUS_VALUES', 'JOB.OBJECT.TIMES_ON_COMPLETED'), async ({ api, emu, target }) => {
-    const jobs = jobsFor({ api, emu, target });
-    const input = { echo: 'status', list: [1, 2, 3] };
-    const id = await jobs.submit(input);
-    const { last } = await jobs.until(id, (s) => s !== undefined && TERMINAL.has(s), { stepMs: 1_000, maxVirtualMs: 10_000, maxRealMs: 60_000 });
-    const body = (last.body ?? {}) as { id?: unknown; output?: unknown };
-    conform(
-      jobObjectConformance(last),
-      must(statusOf(last) === 'COMPLETED', 'JOB.STATUS.RESPONSE', `the echo job ended ${statusOf(last)}`),
-      must(body.id === id, 'JOB.STATUS.RESPONSE', `/status/${id} answered id ${JSON.stringify(body.id)}`),
-      must(JSON.stringify(body.output) === JSON.stringify(input), 'JOB.STATUS.RESPONSE', `the COMPLETED job's output is ${JSON.stringify(body.output)}, not its echoed input`),
-    );
-  });
-
   // The point the 6 seconds count from (the job's submission, its completion or the ttl request)
   // is not given: the job is gone 6 s after the ttl request whatever it is, and it is still there
   // while less than 6 s have passed since the submission.

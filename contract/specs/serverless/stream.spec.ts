@@ -4,14 +4,21 @@ import { jobJsonConformance } from '../../checks/job-conformance.js';
 import { streamItemsConformance, streamItemsOf, MAX_CHUNK_BYTES } from '../../checks/stream-conformance.js';
 import { isSuccess } from '../../checks/status.js';
 import type { ApiResult } from '../../../lib/client/api.js';
-import { TERMINAL, type Jobs, jobsFor } from './support/jobs.js';
+import { REAL_POLL, TERMINAL, type Jobs, jobsFor } from './support/jobs.js';
 
-/** Polls /stream until the job has ended and nothing more comes; returns every item and each answer. */
+/**
+ * Polls /stream until the job has ended and nothing more comes; returns every item and each
+ * answer. In real time the pause between polls backs off as status polling does (REAL_POLL):
+ * items a poll does not take wait for the next one, so fewer polls lose nothing. Once the job
+ * has ended no item can still be produced, and the poll that confirms nothing more comes
+ * follows at once.
+ */
 async function collect(jobs: Jobs, id: string): Promise<{ items: unknown[]; answers: ApiResult[]; findings: Finding[] }> {
   const items: unknown[] = [];
   const answers: ApiResult[] = [];
   const findings: Finding[] = [];
   const deadline = Date.now() + 120_000;
+  let pauseMs: number = REAL_POLL.firstMs;
   for (let polls = 0; polls < 500 && Date.now() < deadline; polls++) {
     const res = await jobs.stream(id);
     answers.push(res);
@@ -22,7 +29,10 @@ async function collect(jobs: Jobs, id: string): Promise<{ items: unknown[]; answ
     if (!isSuccess(res) || got.findings.length) break;
     if (status !== undefined && TERMINAL.has(status) && got.items.length === 0) break;
     if (jobs.emu.available) await jobs.emu.advance(1_000);
-    else await new Promise((r) => setTimeout(r, 500));
+    else if (status === undefined || !TERMINAL.has(status)) {
+      await new Promise((r) => setTimeout(r, Math.min(pauseMs, Math.max(0, deadline - Date.now()))));
+      pauseMs = Math.min(pauseMs * 2, REAL_POLL.maxMs);
+    }
   }
   return { items, answers, findings };
 }

@@ -95,7 +95,8 @@ test.describe('/runsync wait', () => {
   test('/runsync with a wait outside 1000..300000 is recorded', rules('LIMIT.RUNSYNC.WAIT_OUT_OF_RANGE'), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const seen: Record<string, unknown> = {};
-    for (const wait of ['999', '300001', '0', '-5', 'soon']) {
+    // Just below the range, just above it, and not a number: each way out of range, once.
+    for (const wait of ['999', '300001', 'soon']) {
       const res = await jobs.runsync({ echo: 1 }, { wait }, { timeoutMs: 30_000 });
       seen[wait] = { status: res.status, contentType: res.contentType, jobStatus: statusOf(res) };
     }

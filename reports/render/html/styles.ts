@@ -50,5 +50,8 @@ svg.chart { max-width: 100%; height: auto; background: var(--soft); border: 1px 
 svg.chart text { fill: var(--fg); font: 11px system-ui, sans-serif; }
 .charts { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
 table.totals { width: auto; min-width: 640px; }
+.cost-tables { display: flex; flex-wrap: wrap; gap: 4px 24px; align-items: flex-start; }
+.cost-tables table { width: auto; min-width: 220px; }
+p.cost-line { font-size: 1.05rem; }
 .scenario { border: 1px solid var(--line); border-radius: 8px; padding: 4px 14px 12px; margin: 12px 0; }
 `;

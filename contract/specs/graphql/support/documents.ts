@@ -36,16 +36,34 @@ export const ENDPOINT_FIELDS = 'id name gpuIds templateId type idleTimeout locat
 export const TEMPLATE_FIELDS = 'id name imageName containerDiskInGb volumeInGb dockerArgs env { key value } ports readme volumeMountPath isServerless containerRegistryAuthId';
 export const SECRET_FIELDS = 'id name description';
 
-/** The spec's operations as documents, one function each. */
-export const doc = {
-  saveEndpoint: (input: Record<string, unknown>, fields = ENDPOINT_FIELDS) => `mutation { saveEndpoint(input: ${literal(input)}) { ${fields} } }`,
-  deleteEndpoint: (id: string) => `mutation { deleteEndpoint(id: ${literal(id)}) }`,
-  myself: (endpointFields = `${ENDPOINT_FIELDS} pods { desiredStatus }`) =>
-    `query { myself { endpoints { ${endpointFields} } serverlessDiscount { discountFactor type expirationDate } } }`,
-  saveTemplate: (input: Record<string, unknown>, fields = TEMPLATE_FIELDS) => `mutation { saveTemplate(input: ${literal(input)}) { ${fields} } }`,
-  deleteTemplate: (templateName: string) => `mutation { deleteTemplate(templateName: ${literal(templateName)}) }`,
-  secretCreate: (input: { name: string; value: string }, fields = SECRET_FIELDS) => `mutation { secretCreate(input: ${literal(input)}) { ${fields} } }`,
-  secretDelete: (id: string) => `mutation { secretDelete(id: ${literal(id)}) }`,
+/** The spec's mutations as fields (`saveEndpoint(input: {...}) { id }`), to put one or several in a document. */
+export const field = {
+  saveEndpoint: (input: Record<string, unknown>, fields = ENDPOINT_FIELDS) => `saveEndpoint(input: ${literal(input)}) { ${fields} }`,
+  deleteEndpoint: (id: string) => `deleteEndpoint(id: ${literal(id)})`,
+  saveTemplate: (input: Record<string, unknown>, fields = TEMPLATE_FIELDS) => `saveTemplate(input: ${literal(input)}) { ${fields} }`,
+  deleteTemplate: (templateName: string) => `deleteTemplate(templateName: ${literal(templateName)})`,
+  secretCreate: (input: { name: string; value: string }, fields = SECRET_FIELDS) => `secretCreate(input: ${literal(input)}) { ${fields} }`,
+  secretDelete: (id: string) => `secretDelete(id: ${literal(id)})`,
 } as const;
 
-export type GraphqlOperation = keyof typeof doc;
+/** The spec's operations as documents, one function each. */
+export const doc = {
+  saveEndpoint: (input: Record<string, unknown>, fields = ENDPOINT_FIELDS) => `mutation { ${field.saveEndpoint(input, fields)} }`,
+  deleteEndpoint: (id: string) => `mutation { ${field.deleteEndpoint(id)} }`,
+  myself: (endpointFields = `${ENDPOINT_FIELDS} pods { desiredStatus }`) =>
+    `query { myself { endpoints { ${endpointFields} } serverlessDiscount { discountFactor type expirationDate } } }`,
+  saveTemplate: (input: Record<string, unknown>, fields = TEMPLATE_FIELDS) => `mutation { ${field.saveTemplate(input, fields)} }`,
+  deleteTemplate: (templateName: string) => `mutation { ${field.deleteTemplate(templateName)} }`,
+  secretCreate: (input: { name: string; value: string }, fields = SECRET_FIELDS) => `mutation { ${field.secretCreate(input, fields)} }`,
+  secretDelete: (id: string) => `mutation { ${field.secretDelete(id)} }`,
+  /**
+   * One mutation document of several fields, each under its alias, or under its own name when
+   * the alias is the operation's (spec, GraphQL: "a GraphQL document"; GraphQL runs a
+   * mutation's fields one after another, in order). It saves requests where one test makes
+   * several changes: each field's answer is read apart (./fields.ts).
+   */
+  mutation: (fields: readonly (readonly [alias: string, field: string])[]) =>
+    `mutation { ${fields.map(([alias, f]) => (f.startsWith(`${alias}(`) ? f : `${alias}: ${f}`)).join(' ')} }`,
+} as const;
+
+export type GraphqlOperation = Exclude<keyof typeof doc, 'mutation'>;

@@ -1,9 +1,10 @@
 import { test as base } from '../../../support/fixtures.js';
 import { conform } from '../../../support/rules.js';
-import type { ApiResult, KeyRole } from '../../../../lib/client/api.js';
+import type { ApiClient, ApiResult, KeyRole } from '../../../../lib/client/api.js';
+import type { Resource } from '../../../support/cleanup.js';
 import type { Endpoint, Template } from '../../../../lib/types.gen.js';
 import { graphqlConformance } from '../../../checks/graphql-conformance.js';
-import { doc, PROBE_TEMPLATE, type GraphqlOperation } from './documents.js';
+import { doc, field, PROBE_TEMPLATE, type GraphqlOperation } from './documents.js';
 
 /** An endpoint as the suite reads it back: `id` is always there once created. */
 export type EndpointResult = Endpoint & { id: string };
@@ -22,6 +23,12 @@ export interface GqlKit {
   ok<T>(operation: GraphqlOperation, document: string, rule: string, auth?: KeyRole): Promise<{ res: ApiResult; value: T }>;
   /** Saves a serverless template (isServerless true, volumeInGb 0) for endpoints to use; a refusal fails `ruleFor('saveTemplate', rule)`. */
   serverlessTemplate(rule: string, extra?: Record<string, unknown>, auth?: KeyRole): Promise<TemplateResult>;
+  /**
+   * A serverless template to create endpoints from, for a test that does not test the template
+   * itself: the worker's pooled one on a deployment, the test's own in an emulator world
+   * (contract/support/pools.ts). The test declares `creates({ pools: ['template'] })`.
+   */
+  pooledTemplate(rule: string): Promise<TemplateResult>;
   /** Saves an endpoint on the template (gpuIds the first allowed tier unless given); a refusal fails `ruleFor('saveEndpoint', rule)`. */
   endpoint(templateId: string, rule: string, extra?: Record<string, unknown>, auth?: KeyRole): Promise<EndpointResult>;
   /** `myself.endpoints` of the role's account; a refusal fails `ruleFor('myself', rule)`. */
@@ -49,7 +56,7 @@ export const ruleFor = (operation: GraphqlOperation, callerRule: string): string
   (OWN_RULES[operation].about.test(callerRule) ? callerRule : OWN_RULES[operation].rule);
 
 export const test = base.extend<{ gql: GqlKit }>({
-  gql: [async ({ api, uniqueName }, use) => {
+  gql: [async ({ api, uniqueName, pools, tracker, target }, use) => {
     const send = (document: string, auth: KeyRole | 'none' = 'main') => api.graphql(document, undefined, { auth });
     const kit: GqlKit = {
       name: uniqueName,
@@ -65,6 +72,9 @@ export const test = base.extend<{ gql: GqlKit }>({
         const { value } = await kit.ok<TemplateResult>('saveTemplate', doc.saveTemplate(input), rule, auth);
         return value;
       },
+      pooledTemplate(rule) {
+        return pools.borrow('template', () => kit.serverlessTemplate(rule));
+      },
       async endpoint(templateId, rule, extra = {}, auth = 'main') {
         const input = { name: kit.name('ep'), gpuIds: 'AMPERE_16', templateId, workersMin: 0, ...extra };
         const { value } = await kit.ok<EndpointResult>('saveEndpoint', doc.saveEndpoint(input), rule, auth);
@@ -75,7 +85,38 @@ export const test = base.extend<{ gql: GqlKit }>({
         return value?.endpoints ?? [];
       },
     };
-    // What the test creates is deleted by the run-wide cleanup (contract/support/cleanup.ts).
     await use(kit);
+    // On a deployment, what the test left is deleted here in a document or two per key, before the
+    // run-wide cleanup (contract/support/cleanup.ts) would delete it one request at a time; that
+    // cleanup still deletes whatever this did not. An emulator world is dropped whole.
+    if (!target.control && tracker.registry) await tidy(api, [...tracker.open.values()]);
   }, { box: 'self' }],
 });
+
+/**
+ * Deletes GraphQL resources in as few requests as GraphQL allows: per key, one mutation with
+ * each endpoint scaled to 0 workers then deleted (spec: "An endpoint can be deleted only when
+ * `workersMin` and `workersMax` are both 0") and each secret deleted, and one more with the
+ * templates, which "can take up to 2 minutes after the template's most recent use" to become
+ * deletable: a refusal there must not mark the other deletions failed (the tracker reads a
+ * document with errors as deleting nothing). Best effort: what is left, the cleanup deletes.
+ */
+async function tidy(api: ApiClient, open: readonly Resource[]): Promise<void> {
+  for (const auth of new Set(open.map((r) => r.auth))) {
+    const mine = open.filter((r) => r.auth === auth);
+    const first: [string, string][] = [];
+    mine.forEach((r, i) => {
+      if (r.kind === 'endpoint' && r.id) {
+        if (r.name && r.gpuIds && r.templateId) first.push([`scale${i}`, field.saveEndpoint({ id: r.id, name: r.name, gpuIds: r.gpuIds, templateId: r.templateId, workersMin: 0, workersMax: 0 }, 'id')]);
+        first.push([`endpoint${i}`, field.deleteEndpoint(r.id)]);
+      } else if (r.kind === 'secret' && r.id) first.push([`secret${i}`, field.secretDelete(r.id)]);
+    });
+    // A template an endpoint of the test used is not deletable yet ("up to 2 minutes after the
+    // template's most recent use"): the run's teardown waits that out, so it is not asked here.
+    const used = new Set(open.flatMap((r) => (r.kind === 'endpoint' && r.templateId ? [r.templateId] : [])));
+    const templates = mine.flatMap((r, i): [string, string][] => (r.kind === 'template' && r.name && !(r.id && used.has(r.id)) ? [[`template${i}`, field.deleteTemplate(r.name)]] : []));
+    for (const fields of [first, templates]) {
+      if (fields.length > 0) await api.graphql(doc.mutation(fields), undefined, { auth }).catch(() => undefined);
+    }
+  }
+}

@@ -1,5 +1,6 @@
 import { failureSignalled, GQL_RULES, graphqlConformance } from '../../../checks/graphql-conformance.js';
-import { doc, PROBE_TEMPLATE } from './documents.js';
+import { doc, field, PROBE_TEMPLATE } from './documents.js';
+import { fieldsConformance } from './fields.js';
 import type { Finding } from '../../../support/rules.js';
 import type { GqlKit } from './fixtures.js';
 
@@ -20,15 +21,19 @@ const shapeOf = (findings: readonly Finding[]): Finding[] => findings.filter((f)
  * "No template is named `name`": a complete serverless template saved under the name succeeds
  * (it would be refused as a duplicate otherwise). It sends an optional field too, so it does
  * not rest on the four-field form GQL.SAVE_TEMPLATE.REQUIRED_ONLY checks. A refusal, or an
- * answer without a template, is a finding of `rule` that `what` explains. The template it
- * creates is deleted by the run-wide cleanup.
+ * answer without a template, is a finding of `rule` that `what` explains. The same document
+ * then deletes the template by name (never used, it is deletable at once), so the probe leaves
+ * nothing behind; that deletion's own answer decides nothing here.
  */
 export async function nameIsFree(gql: GqlKit, name: string, rule: string, what: string): Promise<Finding[]> {
-  const res = await save(gql, { name });
-  const { findings, value } = graphqlConformance<Save>(res, 'saveTemplate', rule);
-  const shape = shapeOf(findings);
+  const res = await gql.send(doc.mutation([
+    ['saveTemplate', field.saveTemplate({ ...PROBE_TEMPLATE, isServerless: true, name }, 'id')],
+    ['tidy', field.deleteTemplate(name)],
+  ]));
+  const { shape, fields } = fieldsConformance(res, [{ alias: 'saveTemplate', rule }]);
   if (shape.length > 0) return shape;
-  if (findings.length === 0 && typeof value?.id === 'string') return [];
+  const { findings, value } = fields.saveTemplate!;
+  if (findings.length === 0 && typeof (value as Save)?.id === 'string') return [];
   return [{ rule, message: `${what}: a template named ${name} seems to exist: saving a new one under its name answered ${res.status}: ${res.text.slice(0, 200)}` }];
 }
 

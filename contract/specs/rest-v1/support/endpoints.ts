@@ -6,7 +6,8 @@ import { graphqlConformance } from '../../../checks/graphql-conformance.js';
 import { runConfig } from '../../../../lib/run-config.js';
 import { SetupError } from '../../../../lib/errors.js';
 import { loadUndici } from '../../../../lib/client/transport.js';
-import { listOf } from '../../../../lib/pod-catalog.js';
+import { listOf, type PodCatalog } from '../../../../lib/pod-catalog.js';
+import { existsSync, readFileSync } from 'node:fs';
 
 /**
  * A serverless template to create endpoints from: the one seeded in the emulator world, or
@@ -24,14 +25,29 @@ export interface CatalogGpu { id: string; pool?: string }
 /** How many GPU types a creation body names, in priority order. */
 export const CANDIDATES = 3;
 
+/** A deployment's GPU catalog, read once per worker (or taken from the run's preflight): it does not change under the tests. */
+const workerCatalogs = new Map<string, Promise<unknown[]>>();
+
+/** The catalog's GPU list: an emulator world's own, read for the test; a deployment's, once. */
+function listedGpus(api: ApiClient, emu: Emu): Promise<unknown[]> {
+  const read = async () => listOf<unknown>((await api.op('listGpuTypes')).body, 'gpus') ?? [];
+  if (emu.world) return read();
+  const key = api.urls.baseUrl;
+  if (!workerCatalogs.has(key)) {
+    const file = runConfig().catalogFile;
+    workerCatalogs.set(key, file && existsSync(file) ? Promise.resolve((JSON.parse(readFileSync(file, 'utf8')) as PodCatalog).gpus) : read());
+  }
+  return workerCatalogs.get(key)!;
+}
+
 /**
  * GPU types for REST v1's `gpuTypeIds` ("GPU types in priority order"): ids as the target's
  * REST v2 catalog lists them (`GET /v2/catalog/gpus`), which the live REST v1 takes, refusing
  * the GraphQL tier codes (platform notes). Types the catalog places in a serverless pool come
  * first, one per pool, so the endpoint's GPU tier shows which of them was allocated.
  */
-export async function catalogGpus(api: ApiClient): Promise<CatalogGpu[]> {
-  const listed = listOf<{ id?: unknown; pool?: unknown }>((await api.op('listGpuTypes')).body, 'gpus').filter((g) => typeof g?.id === 'string');
+export async function catalogGpus(api: ApiClient, emu: Emu): Promise<CatalogGpu[]> {
+  const listed = (await listedGpus(api, emu) as { id?: unknown; pool?: unknown }[]).filter((g) => typeof g?.id === 'string');
   const pooled = listed.filter((g) => typeof g.pool === 'string');
   const onePerPool = pooled.filter((g, i) => pooled.findIndex((o) => o.pool === g.pool) === i);
   const others = onePerPool.length >= CANDIDATES ? [] : listed.filter((g) => !onePerPool.includes(g));

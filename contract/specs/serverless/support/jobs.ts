@@ -14,6 +14,14 @@ export const TERMINAL: ReadonlySet<string> = new Set(['COMPLETED', 'FAILED', 'CA
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * Status polling in real time: the spec gives no time for a job's moves ("Moves from `IN_QUEUE`
+ * to `IN_PROGRESS` ...: not shown"), so a wait is read with a pause that doubles from `firstMs`
+ * up to `maxMs`: a job that ends soon is seen soon, and a long one (a queue, a cold start) costs
+ * a few reads rather than one a second. A deployment counts every request against its rate limit.
+ */
+export const REAL_POLL = { firstMs: 1_000, maxMs: 8_000 } as const;
+
+/**
  * The queue-based endpoint running the conformance handler (HANDLER.md): the one seeded in
  * the test's emulator world, or `CPC_ENDPOINT_ID` on a real target; the test skips without one.
  */
@@ -88,7 +96,11 @@ export class Jobs {
    * the rate limit, not an answer about the job: the test is blocked.
    */
   async submit(input: Record<string, unknown>): Promise<string> {
-    const res = await this.run(input);
+    return this.submitted(await this.run(input));
+  }
+
+  /** The job id of a /run answer already received, judged as {@link submit} judges its own. */
+  submitted(res: ApiResult): string {
     const id = (res.body as { id?: unknown } | undefined)?.id;
     if (res.status >= 200 && res.status < 300 && typeof id === 'string') return id;
     if (res.status === 429) throw new SetupError(`/run answered 429 (rate limited): ${res.text.slice(0, 200)}`);
@@ -97,26 +109,42 @@ export class Jobs {
 
   /**
    * Reads /status until `done` holds: on the emulator, advancing the clock `stepMs` between
-   * reads (at most `maxVirtualMs` in all); elsewhere, polling every second for `maxRealMs`.
-   * Returns every status seen, in order, and the last answer.
+   * reads (at most `maxVirtualMs` in all); elsewhere, in real time for at most `maxRealMs`,
+   * backing off between reads ({@link REAL_POLL}) and reading first one pause after
+   * `notBeforeMs` have passed (the soonest the job can have reached the status the test waits
+   * for; a read at that very instant would mostly find the job a moment short of it). A job
+   * that took that long may take as long again (another attempt, a queue), so the pauses after
+   * it are a share of it. `pauseMs` sets the first pause itself (a watch that only needs a read
+   * at its start and one at its end). Returns every status seen, in order, the last answer and,
+   * in real time, `pendingMs`: how long after the call the last read that did not end the wait
+   * came (a lower bound of how long the job took; 0 when the first read ended it).
    */
-  async until(jobId: string, done: (status: JobStatus | undefined) => boolean, opts: { stepMs?: number; maxVirtualMs?: number; maxRealMs?: number } = {}): Promise<{ seen: (JobStatus | undefined)[]; last: ApiResult }> {
+  async until(jobId: string, done: (status: JobStatus | undefined) => boolean, opts: { stepMs?: number; maxVirtualMs?: number; maxRealMs?: number; notBeforeMs?: number; pauseMs?: number } = {}): Promise<{ seen: (JobStatus | undefined)[]; last: ApiResult; pendingMs: number }> {
     const seen: (JobStatus | undefined)[] = [];
     const started = Date.now();
+    let pendingMs = 0;
+    const deadline = started + (opts.maxRealMs ?? 60_000);
     let moved = 0;
+    let pauseMs: number = opts.pauseMs ?? Math.min(Math.max(REAL_POLL.firstMs, (opts.notBeforeMs ?? 0) / 2), REAL_POLL.maxMs);
+    if (!this.emu.available && opts.notBeforeMs) await sleep(opts.notBeforeMs + REAL_POLL.firstMs);
     for (;;) {
+      const readAt = Date.now() - started;
       const last = await this.status(jobId);
       const status = last.status >= 200 && last.status < 300 ? (last.body as { status?: JobStatus }).status : undefined;
       if (seen.at(-1) !== status || seen.length === 0) seen.push(status);
-      if (done(status)) return { seen, last };
+      if (done(status)) return { seen, last, pendingMs };
+      pendingMs = readAt;
       if (this.emu.available) {
-        if (moved >= (opts.maxVirtualMs ?? 3_600_000)) return { seen, last };
+        if (moved >= (opts.maxVirtualMs ?? 3_600_000)) return { seen, last, pendingMs };
         const step = opts.stepMs ?? 1000;
         await this.emu.advance(step);
         moved += step;
       } else {
-        if (Date.now() - started > (opts.maxRealMs ?? 60_000)) return { seen, last };
-        await sleep(1000);
+        const left = deadline - Date.now();
+        if (left <= 0) return { seen, last, pendingMs };
+        // The last read falls on the deadline, not past it.
+        await sleep(Math.min(pauseMs, left));
+        pauseMs = Math.min(pauseMs * 2, Math.max(REAL_POLL.maxMs, pauseMs));
       }
     }
   }
