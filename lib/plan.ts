@@ -9,7 +9,7 @@
  */
 
 /** A shared resource by shape; what each is made of is {@link POOLS}. */
-export type PoolName = 'gpuPod' | 'gpuPersistentPod' | 'cpuPod' | 'cpuNetworkPod' | 'networkVolume' | 'otherNetworkVolume' | 'template';
+export type PoolName = 'gpuPod' | 'gpuPersistentPod' | 'gpuNetworkPod' | 'cpuPod' | 'cpuNetworkPod' | 'networkVolume' | 'otherNetworkVolume' | 'template';
 
 /** Counts by kind; pods are split into GPU and CPU pods. */
 export interface Counts {
@@ -26,15 +26,26 @@ export interface Counts {
 export type CountKind = keyof Counts;
 export const COUNT_KINDS: readonly CountKind[] = ['gpuPods', 'cpuPods', 'networkVolumes', 'endpoints', 'warmEndpoints', 'templates', 'secrets'];
 
+/** What a test needs to run at all: the emulator's control surface, or a deployment's opt-in. */
+export type Need = 'control' | 'warmWorkers' | 'propertyLoad';
+
 /** What one test creates when the target conforms, and the pooled resources it borrows. */
 export interface Creates extends Partial<Counts> {
   pools?: PoolName[];
+  /**
+   * What it may create besides (a conforming target may accept what the test sends, or the
+   * emulator makes more than a deployment): allowed by the guard, planned as an upper bound.
+   */
+  maybe?: Partial<Counts>;
+  /** It runs only with this (else it skips, creating nothing): the plan leaves it out without. */
+  needs?: Need;
 }
 
 /** What each pooled resource is, counted as it is created (a network pod needs the pooled volume). */
 export const POOLS: Record<PoolName, Creates> = {
   gpuPod: { gpuPods: 1 },
   gpuPersistentPod: { gpuPods: 1 },
+  gpuNetworkPod: { gpuPods: 1, pools: ['networkVolume'] },
   cpuPod: { cpuPods: 1 },
   cpuNetworkPod: { cpuPods: 1, pools: ['networkVolume'] },
   networkVolume: { networkVolumes: 1 },
@@ -68,10 +79,12 @@ export function ownCounts(c: Creates): Counts {
  * The run's creations: each test's own, and each pool once per worker that borrows it
  * (`pooled`: a deployment) or once per test that borrows it (an emulator: a world per test).
  */
-export function planCounts(tests: readonly Creates[], options: { pooled: boolean; workers: number }): { counts: Counts; pools: PoolName[] } {
+export function planCounts(tests: readonly Creates[], options: { pooled: boolean; workers: number }): { counts: Counts; upTo: Counts; pools: PoolName[] } {
   const counts = zeroCounts();
+  const maybe = zeroCounts();
   const pools = new Set<PoolName>();
   for (const t of tests) {
+    addCounts(maybe, t.maybe ?? {});
     if (options.pooled) {
       addCounts(counts, t);
       for (const p of poolClosure(t.pools ?? [])) pools.add(p);
@@ -82,8 +95,12 @@ export function planCounts(tests: readonly Creates[], options: { pooled: boolean
     const borrowers = tests.filter((t) => poolClosure(t.pools ?? []).has(p)).length;
     addCounts(counts, POOLS[p], Math.min(options.workers, borrowers));
   }
-  return { counts, pools: [...pools].sort() };
+  return { counts, upTo: addCounts(addCounts(zeroCounts(), counts), maybe), pools: [...pools].sort() };
 }
+
+/** Whether a test that needs `need` runs with these capabilities and opt-ins. */
+export const needMet = (need: Need | undefined, has: { control: boolean; warmWorkers: boolean; propertyLoad: boolean }): boolean =>
+  need === undefined || has.control || (need !== 'control' && has[need]);
 
 export const podCount = (c: Pick<Counts, 'gpuPods' | 'cpuPods'>): number => c.gpuPods + c.cpuPods;
 

@@ -22,7 +22,7 @@ import { redactText } from './redact.js';
 import { ConfigError } from './errors.js';
 import type { CpuFlavor, DataCenter } from './types.gen.js';
 import { gpuCandidates, listOf, picks, vcpuCounts, type GpuEntry, type PodCatalog } from './pod-catalog.js';
-import { hourlyPrice, planCounts, podCostUsd, zeroCounts, type Counts, type Creates, type PoolName, type PriceTable } from './plan.js';
+import { hourlyPrice, needMet, planCounts, podCostUsd, zeroCounts, type Counts, type Creates, type PoolName, type PriceTable } from './plan.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'missing' | 'fail';
 
@@ -54,6 +54,8 @@ export interface RulePlan { runs: string[]; skipped: { rule: string; reasons: st
 export interface CreationPlan {
   /** What the run will create, from the tests' declarations (lib/plan.ts), pools counted once per worker on a deployment. */
   counts: Counts;
+  /** At most, with what tests may create besides (a target that accepts what it may refuse). */
+  upTo: Counts;
   /** The pooled resources the run will make. */
   pools: PoolName[];
   /** Requests the run is expected to send (contract/request-estimates.json per test, measured on a deployment-like run). */
@@ -140,7 +142,7 @@ const errorText = (e: unknown): string => {
  * target, profile and ids). `listTests` gives the suite's tests (the CLI's `playwright test
  * --list`); without it the rule plan is left out.
  */
-export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'templateId' | 'modelEndpointId'> & { workers?: number }, options: { listTests?: () => Promise<ListedTest[]>; requestEstimates?: RequestEstimates } = {}): Promise<PreflightResult> {
+export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'templateId' | 'modelEndpointId'> & Partial<Pick<RunConfig, 'workers' | 'allowWarmWorkers' | 'allowPropertyLoad'>>, options: { listTests?: () => Promise<ListedTest[]>; requestEstimates?: RequestEstimates } = {}): Promise<PreflightResult> {
   const config = run.target;
   if (config.kind !== 'remote') throw new ConfigError('preflight runs against a configured target (CPC_BASE_URL)', 'CPC_BASE_URL');
   const profile: TargetProfile = run.profile;
@@ -279,7 +281,7 @@ export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'tem
 
     // The catalog: what pods would be made of.
     if (config.apiKey !== undefined && pods && mainOk) creates = await readCatalog(api, profile, add);
-    else if (capabilities.control) creates = { counts: zeroCounts(), pools: [], requests: 0, image: profile.podImage };
+    else if (capabilities.control) creates = { counts: zeroCounts(), upTo: zeroCounts(), pools: [], requests: 0, image: profile.podImage };
   } finally {
     await transport.close();
   }
@@ -289,9 +291,12 @@ export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'tem
     const tests = await options.listTests();
     plan = planRules(tests, capabilities);
     if (creates) {
-      const running = tests.filter((t) => runnable(t, capabilities));
+      const has = { control: capabilities.control, warmWorkers: run.allowWarmWorkers === true, propertyLoad: run.allowPropertyLoad === true };
+      // What each test declares it needs decides whether it runs here (lib/plan.ts `needs`).
+      const running = tests.filter((t) => needMet(t.creates.needs, has));
       const planned = planCounts(running.map((t) => t.creates), { pooled: !capabilities.control, workers: run.workers ?? (capabilities.control ? 2 : 1) });
       creates.counts = planned.counts;
+      creates.upTo = planned.upTo;
       creates.pools = planned.pools;
       // The tests' own requests, and the teardown's: a deletion per pooled resource and the two listings of strays.
       creates.requests = estimateRequests(running, options.requestEstimates) + (capabilities.control ? 0 : planned.pools.length + 2);
@@ -333,7 +338,7 @@ async function readCatalog(api: ApiClient, profile: TargetProfile, add: (c: Pref
   const cpuFlavor = pick('CPU flavor', 'CPC_CPU_FLAVOR', profile.cpuFlavor, catalog.cpus, () => chosen.cpu?.id);
   const dataCenter = profile.dataCenter === undefined ? undefined : pick('data center', 'CPC_DATA_CENTER', profile.dataCenter, catalog.dataCenters, () => undefined);
   const cpuCount = cpuFlavor ? vcpuCounts(catalog.cpus.find((f) => f.id === cpuFlavor) ?? ({} as CpuFlavor))[0] : undefined;
-  return { counts: zeroCounts(), pools: [], requests: 0, prices: pricesOf(catalog), ...(gpuType ? { gpuType } : {}), ...(cpuFlavor ? { cpuFlavor } : {}), ...(cpuCount ? { cpuVcpus: cpuCount } : {}), ...(dataCenter ? { dataCenter } : {}), image: profile.podImage, catalog };
+  return { counts: zeroCounts(), upTo: zeroCounts(), pools: [], requests: 0, prices: pricesOf(catalog), ...(gpuType ? { gpuType } : {}), ...(cpuFlavor ? { cpuFlavor } : {}), ...(cpuCount ? { cpuVcpus: cpuCount } : {}), ...(dataCenter ? { dataCenter } : {}), image: profile.podImage, catalog };
 }
 
 const missingFor = (t: ListedTest, c: Capabilities): string[] => NEEDS.filter((n) => !c[n.capability] && n.marker.test(t.source)).map((n) => n.reason);
@@ -409,9 +414,10 @@ export function preflightText(r: PreflightResult): string {
     const n = c.counts;
     const none = r.capabilities.control && !c.catalog ? "(from each test's emulator world)" : '(none in the catalog)';
     out.push('', `The run will create (from the tests' declarations; every creation is deleted before the run ends${c.pools.length ? `; pooled: ${c.pools.join(', ')}` : ''}):`);
-    out.push(`  GPU pods: ${n.gpuPods} of GPU type ${c.gpuType ?? none} (further candidates if it has no capacity), image ${c.image}${c.dataCenter ? `, data center ${c.dataCenter}` : ''}`);
-    out.push(`  CPU pods: ${n.cpuPods} of CPU flavor ${c.cpuFlavor ?? none}${c.cpuVcpus ? `, ${c.cpuVcpus} vCPU` : ''}`);
-    out.push(`  network volumes: ${n.networkVolumes}; endpoints: ${n.endpoints} (${n.warmEndpoints} with workersMin > 0); templates: ${n.templates}; secrets: ${n.secrets}`);
+    const upTo = (k: keyof Counts) => (c.upTo[k] > n[k] ? ` (up to ${c.upTo[k]} if the target accepts what it may refuse)` : '');
+    out.push(`  GPU pods: ${n.gpuPods}${upTo('gpuPods')} of GPU type ${c.gpuType ?? none} (further candidates if it has no capacity), image ${c.image}${c.dataCenter ? `, data center ${c.dataCenter}` : ''}`);
+    out.push(`  CPU pods: ${n.cpuPods}${upTo('cpuPods')} of CPU flavor ${c.cpuFlavor ?? none}${c.cpuVcpus ? `, ${c.cpuVcpus} vCPU` : ''}`);
+    out.push(`  network volumes: ${n.networkVolumes}${upTo('networkVolumes')}; endpoints: ${n.endpoints}${upTo('endpoints')} (${n.warmEndpoints} with workersMin > 0); templates: ${n.templates}${upTo('templates')}; secrets: ${n.secrets}${upTo('secrets')}`);
     out.push(`  requests: about ${c.requests}`);
     out.push(`  estimated cost: ${c.estimatedCostUsd !== undefined ? `USD ${c.estimatedCostUsd.toFixed(2)} at most (every pod priced for the readiness timeout)` : 'unknown (the catalog gives no price for the pods the run makes)'}`);
   }

@@ -46,6 +46,8 @@ export interface TestOutcome {
   evidence?: Evidence[];
   property?: PropertyRecord;
   observed?: { rule: string; value: unknown }[];
+  /** Requests the test sent, every attempt (its `usage`; the cost section sums them by surface). */
+  requests?: number;
 }
 
 /** Why one test did not reach a rule: the rules that broke first (when a check named them), or the error's first line. */

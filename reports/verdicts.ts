@@ -64,6 +64,7 @@ export function toOutcomes(raw: readonly RawTestResult[], planned: readonly RawP
       ...(evidence ? { evidence } : {}),
       ...(r.property ? { property: r.property } : {}),
       ...(r.observed.length ? { observed: r.observed } : {}),
+      ...(r.usage ? { requests: r.usage.requests.total } : {}),
     };
   });
   for (const p of planned) {

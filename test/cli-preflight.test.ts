@@ -41,8 +41,8 @@ test('cli-preflight: against the emulator with its control surface: every check 
   assert.match(r.stdout, /ok {3}CPC_API_KEY_OTHER is another account/);
   assert.match(r.stdout, /ok {3}emulator control surface/);
   assert.match(r.stdout, /Rules: \d+ will run, 0 will be skipped/);
-  assert.match(r.stdout, /GPU pods: \d+ of GPU type \S.*, image busybox:latest/);
-  assert.match(r.stdout, /CPU pods: \d+ of CPU flavor \S+/);
+  assert.match(r.stdout, /GPU pods: \d+ (\(up to \d+ [^)]*\) )?of GPU type \S.*, image busybox:latest/);
+  assert.match(r.stdout, /CPU pods: \d+ (\(up to \d+ [^)]*\) )?of CPU flavor \S+/);
   assert.match(r.stdout, /requests: about \d+/);
   assert.match(r.stdout, /\nReady\.\n$/);
   assert.equal(await podCount(), pods, 'preflight created no pod');

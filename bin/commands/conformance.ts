@@ -135,7 +135,9 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     // A configuration problem (a refused key, a missing id, a surface that does not answer) or a
     // plan over a budget stops the run here, before anything is created.
     const [{ blockers, preflight, preflightText, listedTests }, { listPlaywright }] = await Promise.all([import('../../lib/preflight.js'), import('./playwright.js')]);
-    const pre = await preflight({ ...given, ...(workers ? { workers } : {}) }, { listTests: async () => listedTests(await listPlaywright(given)), requestEstimates: readRequestEstimates() });
+    // The plan is of the tests this run selects (its suites, --grep and --shard).
+    const select = [...(options.grep ? ['--grep', options.grep] : []), ...(options.shard ? [`--shard=${options.shard.index}/${options.shard.total}`] : [])];
+    const pre = await preflight({ ...given, ...(workers ? { workers } : {}) }, { listTests: async () => listedTests(await listPlaywright({ ...given, suites: options.projects }, select)), requestEstimates: readRequestEstimates() });
     if (!pre.ready) {
       process.stderr.write(preflightText(pre) + '\n');
       throw new ConfigError(`preflight: the target is not ready (${blockers(pre).join(', ')}); nothing was run`);

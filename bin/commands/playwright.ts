@@ -28,9 +28,9 @@ export function playwrightChildEnv(parent: NodeJS.ProcessEnv, config: RunConfig,
   return playwrightEnv({ ...inherited, ...runConfigEnv(config), ...extra }, { loopbackOnly: config.target.kind === 'embedded' });
 }
 
-/** `playwright test --list --reporter=json`: every test the configuration selects, not run. */
-export async function listPlaywright(config: RunConfig): Promise<PlaywrightListing> {
-  const child = spawnPlaywright(['--list', '--reporter=json'], config, { stdio: ['ignore', 'pipe', 'pipe'] });
+/** `playwright test --list --reporter=json`: every test the configuration (and `select`: --grep, --shard) selects, not run. */
+export async function listPlaywright(config: RunConfig, select: readonly string[] = []): Promise<PlaywrightListing> {
+  const child = spawnPlaywright(['--list', '--reporter=json', ...select], config, { stdio: ['ignore', 'pipe', 'pipe'] });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   child.stdout!.on('data', (b: Buffer) => out.push(b));

@@ -90,20 +90,25 @@ export class Registry {
   /** Every creation of the run, with when it was deleted (absent: not deleted, or not seen deleted). */
   records(): (Resource & { deletedAt?: number })[] {
     if (!existsSync(this.file)) return [];
-    const byKey = new Map<string, Resource & { deletedAt?: number }>();
+    // Every creation counts, also one under a name an earlier, deleted one had (templates are
+    // keyed by name); a deletion ends the latest creation of its key still open.
+    const all: (Resource & { deletedAt?: number })[] = [];
+    const open = new Map<string, Resource & { deletedAt?: number }>();
     for (const line of readFileSync(this.file, 'utf8').split('\n')) {
       if (!line.trim()) continue;
       let entry: { op: string; key?: string; at?: number } & Resource;
       try { entry = JSON.parse(line) as typeof entry; } catch { continue; }
       if (entry.op === 'add') {
         const { op: _op, ...r } = entry;
-        if (!byKey.has(keyOf(r))) byKey.set(keyOf(r), r);
+        if (open.has(keyOf(r))) continue;
+        all.push(r);
+        open.set(keyOf(r), r);
       } else if (entry.op === 'done' && entry.key) {
-        const r = byKey.get(entry.key);
-        if (r && r.deletedAt === undefined) r.deletedAt = entry.at ?? Date.now();
+        const r = open.get(entry.key);
+        if (r) { r.deletedAt = entry.at ?? Date.now(); open.delete(entry.key); }
       }
     }
-    return [...byKey.values()];
+    return all;
   }
 
   /** Everything added and not deleted, in deletion order, and how many were created. */

@@ -168,7 +168,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const sent: Record<string, number> = {};
     // Reservations of the pods this test (or a pool it fills) means to create, in the order sent.
     const reservations: string[] = [];
-    const createsPods = (declared.gpuPods ?? 0) + (declared.cpuPods ?? 0) > 0;
+    const createsPods = (declared.gpuPods ?? 0) + (declared.cpuPods ?? 0) + (declared.maybe?.gpuPods ?? 0) + (declared.maybe?.cpuPods ?? 0) > 0;
     client.gates.push((call) => {
       const reached = budget?.request(call);
       if (reached) blockedTest(`budget reached: ${reached}`);
@@ -276,6 +276,7 @@ function pacingNote(stats: PacingStats): string | undefined {
 
 /** What the test made beyond its declaration, by kind; undefined when within it. */
 export function overDeclaration(declared: Creates, made: Counts): string | undefined {
-  const over = COUNT_KINDS.filter((k) => (made[k] ?? 0) > (declared[k] ?? 0));
-  return over.length ? `the test created ${over.map((k) => `${made[k]} ${k} (declares ${declared[k] ?? 0})`).join(', ')}` : undefined;
+  const allowed = (k: keyof Counts) => (declared[k] ?? 0) + (declared.maybe?.[k] ?? 0);
+  const over = COUNT_KINDS.filter((k) => (made[k] ?? 0) > allowed(k));
+  return over.length ? `the test created ${over.map((k) => `${made[k]} ${k} (declares ${allowed(k)})`).join(', ')}` : undefined;
 }

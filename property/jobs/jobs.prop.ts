@@ -18,7 +18,7 @@ test(`the job state machine follows its model through run, runsync, status, canc
   'LIMIT.RUNSYNC.RETENTION_WAIT_5_MIN', 'LIMIT.RUN.RETENTION_30_MIN', 'LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING', 'SERVICE.QB.AUTOMATIC_RETRIES',
   'SERVICE.QB.REQUESTS_BECOME_JOBS', 'LIMIT.RUNSYNC.DEFAULT_WAIT_90S',
   // Only where the virtual clock moves (an emulator world): one endpoint per run, workersMin 0.
-  creates({ endpoints: RUNS }),
+  creates({ endpoints: RUNS, needs: 'control' }),
 ), async ({ api, emu }) => {
   emu.require('move the virtual clock under the model');
   test.setTimeout(240_000);

@@ -14,7 +14,7 @@ test(`a pod's life agrees with the model of the spec's rules (seed ${runSeed()})
   'POD.RESPONSE.COST_ZERO_WHEN_STOPPED', 'POD.RESPONSE.RUNTIME_NULL_UNLESS_RUNNING', 'POD.STATUS.CREATED_PROVISIONING',
   // Only where the virtual clock moves (an emulator world): its pods go through the run's own
   // client; the two volumes (an existing or new one, and a fresh one) through the test's.
-  creates({ networkVolumes: 2 }),
+  creates({ networkVolumes: 2, needs: 'control' }),
 ), async ({ api, emu, pods }) => {
   emu.require('move the virtual clock between commands');
   const dc = (await pods.catalog()).dataCenters[0];

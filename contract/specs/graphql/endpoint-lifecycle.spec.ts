@@ -16,7 +16,7 @@ test.describe('deleteEndpoint', () => {
     const warm = workers.workersMin > 0;
     test(`refuses an endpoint with workersMin ${workers.workersMin} and workersMax ${workers.workersMax}: it fails and the endpoint stays listed`,
       rules('ENDPOINT.DELETE.NONZERO_WORKERS_FAILS', 'GQL.ERRORS.FAILURE_SIGNALLED', 'GQL.ERRORS.NO_RESULT_FOR_FAILED_OP', 'GQL.ERRORS.FORMAT',
-        creates({ endpoints: 1, warmEndpoints: warm ? 1 : 0, pools: ['template'] })),
+        creates({ endpoints: 1, warmEndpoints: warm ? 1 : 0, pools: ['template'], ...(warm ? { needs: 'warmWorkers' as const } : {}) })),
       async ({ gql, emu }) => {
         test.skip(warm && !emu.available && !runConfig().allowWarmWorkers,
           'needs an always-on worker (workersMin 1); set CPC_ALLOW_WARM_WORKERS=1 to run it on a deployment (workersMin 0 with workersMax 1 decides the rule without one)');
@@ -82,7 +82,7 @@ test.describe('myself', () => {
   // An endpoint with an always-on worker shows it in `pods`; the test above checks every listed
   // endpoint's pods too, so the rule is decided without one wherever the account lists none.
   test('lists the pods of an endpoint with an always-on worker, each with desiredStatus',
-    rules('ENDPOINT.PODS.DESIRED_STATUS', creates({ endpoints: 1, warmEndpoints: 1, pools: ['template'] })),
+    rules('ENDPOINT.PODS.DESIRED_STATUS', creates({ endpoints: 1, warmEndpoints: 1, pools: ['template'], needs: 'warmWorkers' })),
     async ({ gql, emu }) => {
       test.skip(!emu.available && !runConfig().allowWarmWorkers, 'needs an always-on worker (workersMin 1); set CPC_ALLOW_WARM_WORKERS=1 to run it on a deployment');
       const rule = 'ENDPOINT.PODS.DESIRED_STATUS';

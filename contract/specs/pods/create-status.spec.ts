@@ -30,7 +30,7 @@ test.describe('createPod status codes', () => {
   // Only in an emulator world (a small quota of its own): the two creates the window admits make two GPU pods there.
   test('429 once the minute window is exhausted, with Retry-After and both rate-limit headers', rules(
     'RATE.429.ON_EXCEEDED', 'RATE.429.RETRY_AFTER_INTEGER', 'RATE.429.RETRY_AFTER_WINDOW', 'RATE.429.HEADERS', 'RATE.429.DETAIL_NAMES_WINDOW', ...PROBLEM_RULES,
-    creates({ gpuPods: 2 }),
+    creates({ gpuPods: 2, needs: 'control' }),
   ), async ({ pods, emu }) => {
     emu.require('set a small quota so the window can be exhausted without blocking a real user');
     const body = await pods.gpuBody();

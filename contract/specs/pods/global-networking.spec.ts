@@ -1,11 +1,12 @@
 import { test } from './support/fixtures.js';
 import { conform, creates, must, observe, rules } from '../../support/rules.js';
 import { rejectionConformance } from '../../checks/rejection.js';
-import { acceptedConformance, isSuccess } from '../../checks/status.js';
+import { isSuccess } from '../../checks/status.js';
 import { podConformance } from '../../checks/pod-conformance.js';
 import { createdPodConformance } from '../../checks/pod-echo.js';
 import { picks } from '../../../lib/pod-catalog.js';
 import { PROBLEM_RULES } from './support/rule-sets.js';
+import { pooledCreate } from './support/creates.js';
 import type { CreatePodRequest, Pod } from '../../../lib/types.gen.js';
 import type { ApiClient } from '../../../lib/client/api.js';
 import type { Emu } from '../../support/fixtures.js';
@@ -37,14 +38,16 @@ async function untilAddressed(api: ApiClient, emu: Emu, podId: string): Promise<
 test.describe('global networking', () => {
   test('eligible: an NVIDIA GPU in a data center with globalNetwork is placed there; its address, once assigned, is shown as the spec says', rules(
     'POD.CREATE.GLOBAL_NETWORKING_ELIGIBLE', 'POD.GLOBAL_NETWORKING.ENABLED', 'POD.GLOBAL_NETWORKING.ENABLED_MEANS_ADDRESS', 'POD.GLOBAL_NETWORKING.DNS_FORM',
-    // The one pod no pool can stand for: an NVIDIA GPU asking for global networking.
-    creates({ gpuPods: 1 }),
+    // The pooled network GPU pod: an NVIDIA type in the pooled volume's data center, which is one
+    // with globalNetwork when the catalog lists one (and no CPC_DATA_CENTER says otherwise), and
+    // then it asks for global networking. Its create answer is this rule's.
+    creates({ pools: ['gpuNetworkPod'] }),
   ), async ({ api, emu, pods }) => {
     const { globalDc } = picks(await pods.catalog());
     test.skip(!globalDc, 'the target lists no data center with globalNetwork');
-    const body = await pods.gpuBody({ globalNetworking: true, dataCenterIds: [globalDc!.id] });
-    const res = await pods.place(body);
-    conform(acceptedConformance('POD.CREATE.GLOBAL_NETWORKING_ELIGIBLE', 'POD.CREATE.201_POD', res, 201));
+    const { sent: body, pod } = await pooledCreate(pods, 'gpuNetworkPod', ['POD.CREATE.GLOBAL_NETWORKING_ELIGIBLE']);
+    test.skip(body.globalNetworking !== true, `the pooled network volume's data center ${body.dataCenterIds?.[0]} (CPC_DATA_CENTER) has no globalNetwork: no eligible pod is made`);
+    const res = { body: pod };
     const read = await untilAddressed(api, emu, res.body.id);
     const eligible = new Set((await pods.catalog()).dataCenters.filter((d) => d.globalNetwork).map((d) => d.id));
     const seen = [res.body, ...read.pods];
@@ -62,14 +65,13 @@ test.describe('global networking', () => {
     test.skip(typeof gn?.internalDns !== 'string', 'the enabled pod shows no internalDns ("present only when enabled" does not require it): its form was not seen');
   });
 
-  // Pods created without asking for global networking: the pooled GPU and CPU pods, as their
-  // createPod answered (the field omitted), and one created with `globalNetworking: false`
-  // given. That one is a CPU pod: false is valid on any pod, and a CPU pod costs least.
+  // Pods created without global networking: the pooled GPU pod, as its createPod answered (the
+  // field omitted), and the pooled CPU pod, created with `globalNetworking: false` given.
   test('without global networking a pod has neither ip nor internalDns', rules(
     'POD.GLOBAL_NETWORKING.IP_ONLY_WHEN_ENABLED', 'POD.GLOBAL_NETWORKING.DNS_ONLY_WHEN_ENABLED', 'POD.GLOBAL_NETWORKING.ENABLED',
-    creates({ cpuPods: 1, pools: ['gpuPod', 'cpuPod'] }),
+    creates({ pools: ['gpuPod', 'cpuPod'] }),
   ), async ({ pods }) => {
-    for (const made of [() => pods.pooled('gpuPod'), async () => pods.created(await pods.cpuBody({ globalNetworking: false })), () => pods.pooled('cpuPod')]) {
+    for (const made of [() => pods.pooled('gpuPod'), () => pods.pooled('cpuPod')]) {
       const pod = await made();
       const gn = pod.globalNetworking;
       conform(
@@ -90,7 +92,7 @@ test.describe('global networking', () => {
   for (const r of refusals) {
     // Refused, nothing is created; the preference-only case may be accepted by a conforming
     // target, which then creates its GPU pod.
-    test(`globalNetworking true ${r.title} is refused`, rules(r.rule, 'POD.CREATE.GLOBAL_NETWORKING_PRECONDITION_STATUS', ...PROBLEM_RULES, creates(r.preferenceOnly ? { gpuPods: 1 } : {})), async ({ pods }) => {
+    test(`globalNetworking true ${r.title} is refused`, rules(r.rule, 'POD.CREATE.GLOBAL_NETWORKING_PRECONDITION_STATUS', ...PROBLEM_RULES, creates(r.preferenceOnly ? { maybe: { gpuPods: 1 } } : {})), async ({ pods }) => {
       const p = picks(await pods.catalog());
       const body = await r.body(p, await pods.gpuBody(), () => pods.cpuBody());
       test.skip(body === undefined, 'the target\'s catalog offers nothing to build this case from');

@@ -15,7 +15,8 @@ import type { Mounts, NetworkVolume, Pod } from '../../../lib/types.gen.js';
  * which kind of pod at creation:
  * - a network pod: `cpuNetworkPod` (the pooled volume at /data). Custom paths "apply on GPU and
  *   CPU pods", and `network: []`, another volumeId, incomplete or extra network entries are
- *   refused whatever the pod runs on.
+ *   refused whatever the pod runs on. A persistent mount PATCHed onto a network pod goes to
+ *   `gpuNetworkPod`: on a CPU pod it would be refused anyway, for being persistent.
  * - a persistent pod: `gpuPersistentPod` (20 GB at /workspace): persistent mounts are
  *   "disallowed on CPU pods", so only a GPU pod has one.
  * - a pod created without mounts: `gpuPod` when a persistent mount is PATCHed onto it (on a CPU
@@ -40,9 +41,8 @@ interface Refusal {
 // (`size` and `path` for persistent, `volumeId` and `path` for network), otherwise 422."
 const refusals: Refusal[] = [
   { title: 'network: [] on a network pod', rule: 'MOUNT.UPDATE.NETWORK_EMPTY_ARRAY_400', expected: 400, pool: 'cpuNetworkPod', mounts: () => ({ network: [] }) },
-  // No pool is a GPU pod with a network mount: on the CPU network pod the persistent mount is
-  // also one a CPU pod may not have, a second reason for the same 400.
-  { title: 'a persistent mount on a network pod', rule: 'MOUNT.UPDATE.PERSISTENT_ON_NETWORK_POD_400', expected: 400, pool: 'cpuNetworkPod', mounts: () => ({ persistent: { size: 20, path: '/workspace' } }) },
+  // On the GPU network pod: a CPU pod may not have a persistent mount at all, a second reason for the same 400.
+  { title: 'a persistent mount on a network pod', rule: 'MOUNT.UPDATE.PERSISTENT_ON_NETWORK_POD_400', expected: 400, pool: 'gpuNetworkPod', mounts: () => ({ persistent: { size: 20, path: '/workspace' } }) },
   { title: 'a network mount on a persistent pod', rule: 'MOUNT.UPDATE.NETWORK_ON_PERSISTENT_POD_400', expected: 400, pool: 'gpuPersistentPod', volumes: ['networkVolume'], mounts: (v) => ({ network: [{ volumeId: v.volume!.id, path: '/data' }] }) },
   { title: 'a persistent mount on a pod created without mounts', rule: 'MOUNT.UPDATE.MOUNT_ON_UNMOUNTED_POD_400', expected: 400, pool: 'gpuPod', mounts: () => ({ persistent: { size: 20, path: '/workspace' } }) },
   { title: 'a network mount on a pod created without mounts', rule: 'MOUNT.UPDATE.MOUNT_ON_UNMOUNTED_POD_400', expected: 400, pool: 'cpuPod', volumes: ['networkVolume'], mounts: (v) => ({ network: [{ volumeId: v.volume!.id, path: '/data' }] }) },
@@ -52,8 +52,9 @@ const refusals: Refusal[] = [
   { title: 'a network entry without volumeId', rule: 'MOUNT.UPDATE.INCOMPLETE_NETWORK_422', expected: 422, pool: 'cpuNetworkPod', mounts: () => ({ network: [{ path: '/elsewhere' }] }) },
   { title: 'a network entry without path', rule: 'MOUNT.UPDATE.INCOMPLETE_NETWORK_422', expected: 422, pool: 'cpuNetworkPod', mounts: (v) => ({ network: [{ volumeId: v.volume!.id }] }) },
   // Spec: "`persistent` and `network` are mutually exclusive; both present gives 400." Whatever
-  // pod it is sent to, one kind is new to it: the network pod, with its own network entry as it is.
-  { title: 'both mount kinds', rule: 'MOUNT.BOTH_KINDS_400', expected: 400, pool: 'cpuNetworkPod', mounts: (v) => ({ persistent: { size: 20, path: '/w' }, network: [{ volumeId: v.volume!.id, path: '/data' }] }) },
+  // pod it is sent to, one kind is new to it: the GPU network pod (a persistent mount is not
+  // refused on a GPU pod for its kind), with its own network entry as it is.
+  { title: 'both mount kinds', rule: 'MOUNT.BOTH_KINDS_400', expected: 400, pool: 'gpuNetworkPod', mounts: (v) => ({ persistent: { size: 20, path: '/w' }, network: [{ volumeId: v.volume!.id, path: '/data' }] }) },
   { title: 'two network entries', rule: 'MOUNT.NETWORK.AT_MOST_ONE', expected: 'client-error', pool: 'cpuNetworkPod', volumes: ['otherNetworkVolume'], mounts: (v) => ({ network: [{ volumeId: v.volume!.id, path: '/data' }, { volumeId: v.other!.id, path: '/more' }] }) },
 ];
 

@@ -40,7 +40,7 @@ const ineligible: Ineligible[] = [
   {
     title: 'a CPU pod in a data center with globalNetwork', rule: 'POD.CREATE.GLOBAL_NETWORKING_REQUIRES_NVIDIA', kind: 'cpu',
     globalDc: true, pools: ['cpuNetworkPod', 'cpuPod'], body: async (_p, pods, dcId) => pods.cpuBody({ dataCenterIds: [dcId] }),
-    creates: { cpuPods: 1, pools: ['cpuNetworkPod', 'cpuPod'] },
+    creates: { maybe: { cpuPods: 1 }, pools: ['cpuNetworkPod', 'cpuPod'] },
   },
   {
     title: 'a non-NVIDIA GPU pod in a data center with globalNetwork', rule: 'POD.CREATE.GLOBAL_NETWORKING_REQUIRES_NVIDIA', kind: 'gpu',
@@ -50,7 +50,7 @@ const ineligible: Ineligible[] = [
   {
     title: 'an NVIDIA GPU pod in a data center without globalNetwork', rule: 'POD.CREATE.GLOBAL_NETWORKING_REQUIRES_DATA_CENTER', kind: 'gpu',
     globalDc: false, pools: ['gpuPod', 'gpuPersistentPod'], body: async (_p, pods, dcId) => pods.gpuBody({ dataCenterIds: [dcId] }),
-    creates: { gpuPods: 1, pools: ['gpuPod', 'gpuPersistentPod'] },
+    creates: { maybe: { gpuPods: 1 }, pools: ['gpuPod', 'gpuPersistentPod'] },
   },
 ];
 

@@ -31,5 +31,5 @@ export function realTargetSkip(emulated: boolean, what: string): string | undefi
  */
 export function podPropertyCreates(options: { volumes: number; podsPerRun?: number }): Creates {
   const pods = runConfig().allowPropertyLoad ? propertyRuns() * (options.podsPerRun ?? 0) : 0;
-  return { networkVolumes: options.volumes, ...(pods > 0 ? { gpuPods: pods, cpuPods: pods } : {}) };
+  return { networkVolumes: options.volumes, needs: 'propertyLoad', ...(pods > 0 ? { maybe: { gpuPods: pods, cpuPods: pods } } : {}) };
 }

@@ -1,10 +1,9 @@
 import type { ApiClient, ApiResult, CallOptions } from '../../../../lib/client/api.js';
 import type { CreatePodRequest, Pod } from '../../../../lib/types.gen.js';
 import { NonConformanceError } from '../../../../lib/errors.js';
-import { runConfig } from '../../../../lib/run-config.js';
 import { conform } from '../../../support/rules.js';
 import type { UniqueName } from '../../../support/cleanup.js';
-import type { PodKit } from './fixtures.js';
+import type { PodKit, PodPool } from './fixtures.js';
 
 /**
  * Create answers without creating: the pooled pods' createPod answers judged as any create
@@ -12,27 +11,7 @@ import type { PodKit } from './fixtures.js';
  * pod anyway.
  */
 
-export type PooledPod = 'gpuPod' | 'gpuPersistentPod' | 'cpuPod' | 'cpuNetworkPod';
-
-/**
- * The body the pool sent for `name`, as its maker (fixtures.ts `pooled`) builds it: the kit's
- * GPU or CPU body under the pool's name, with the pool's mounts. When the pool's create was
- * placed on another candidate GPU type than the first (a capacity refusal, tried on the next
- * type), the type answered is the one sent last: the maker does not say which it was, so a
- * candidate type answered stands for the one sent.
- */
-async function pooledBody(pods: PodKit, name: PooledPod, pod: Pod): Promise<CreatePodRequest> {
-  const named = { name: `cpc-${runConfig().runId ?? 'local'}-pool-${name}` };
-  if (name === 'cpuPod') return pods.cpuBody(named);
-  if (name === 'cpuNetworkPod') {
-    const volume = await pods.pooledVolume('networkVolume');
-    return pods.cpuBody({ ...named, dataCenterIds: [volume.dataCenter], mounts: { network: [{ volumeId: volume.id, path: '/data' }] } });
-  }
-  const body = await pods.gpuBody(name === 'gpuPersistentPod' ? { ...named, mounts: { persistent: { size: 20, path: '/workspace' } } } : named);
-  const answered = pod.gpu?.id;
-  if (answered !== body.gpu!.id && (await pods.gpuCandidates()).some((g) => g.id === answered)) body.gpu = { ...body.gpu!, id: answered! };
-  return body;
-}
+export type PooledPod = PodPool;
 
 /**
  * A pooled pod's createPod answer (201, or the pool's maker failed `POD.CREATE.201_POD`) with
@@ -43,9 +22,8 @@ async function pooledBody(pods: PodKit, name: PooledPod, pod: Pod): Promise<Crea
  * to the test's own create): they are failed too when the pool's create was refused.
  */
 export async function pooledCreate(pods: PodKit, name: PooledPod, refused: readonly string[] = []): Promise<{ sent: CreatePodRequest; pod: Pod }> {
-  let pod: Pod;
   try {
-    pod = await pods.pooled(name);
+    return await pods.pooledAnswer(name);
   } catch (e) {
     const status = e instanceof NonConformanceError ? /answered (\d{3})/.exec(e.message)?.[1] : undefined;
     if (status !== undefined && Number(status) >= 400 && refused.length > 0) {
@@ -53,7 +31,6 @@ export async function pooledCreate(pods: PodKit, name: PooledPod, refused: reado
     }
     throw e;
   }
-  return { sent: await pooledBody(pods, name, pod), pod };
 }
 
 /**

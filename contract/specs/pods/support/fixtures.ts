@@ -15,6 +15,9 @@ import { Registry } from '../../../support/cleanup.js';
  * deleted, volumes the test created deleted), "no pod is created" checks by id, and bounded
  * readiness polling.
  */
+/** The pooled pods (lib/plan.ts `PoolName`). */
+export type PodPool = 'gpuPod' | 'gpuPersistentPod' | 'gpuNetworkPod' | 'cpuPod' | 'cpuNetworkPod';
+
 export interface PodKit {
   catalog(): Promise<PodCatalog>;
   /** A valid GPU pod body on an NVIDIA type (skips the test when the catalog has none). */
@@ -59,13 +62,17 @@ export interface PodKit {
    * A pooled pod or volume (lib/plan.ts `PoolName`; the test declares it with
    * `creates({ pools: [...] })`): on a deployment one per worker, lent to each test that
    * declares it; in an emulator world the test's own. `gpuPod` a GPU pod without mounts,
-   * `gpuPersistentPod` one with a 20 GB persistent mount at /workspace, `cpuPod` a CPU pod
-   * without mounts, `cpuNetworkPod` a CPU pod with the pooled `networkVolume` at /data, in its
-   * data center. A test that changes one restores it ({@link Pools.restoreAfter}); reading or
+   * `gpuPersistentPod` one with a 20 GB persistent mount at /workspace, `gpuNetworkPod` one with
+   * the pooled `networkVolume` at /data in the volume's data center, asking for global
+   * networking where that data center has it (an NVIDIA type: the one pod global networking
+   * needs), `cpuPod` a CPU pod without mounts that says `globalNetworking: false`,
+   * `cpuNetworkPod` a CPU pod with the pooled volume at /data. A test that changes one restores it ({@link Pools.restoreAfter}); reading or
    * being refused changes nothing. Pooled pods are never waited for: a test that needs one
    * RUNNING waits itself.
    */
-  pooled(name: 'gpuPod' | 'gpuPersistentPod' | 'cpuPod' | 'cpuNetworkPod'): Promise<Pod>;
+  pooled(name: PodPool): Promise<Pod>;
+  /** A pooled pod with the body its createPod sent (its answer is a create answer like any other, for a test to judge). */
+  pooledAnswer(name: PodPool): Promise<{ pod: Pod; sent: CreatePodRequest }>;
   pooledVolume(name: 'networkVolume' | 'otherNetworkVolume'): Promise<NetworkVolume>;
 }
 
@@ -193,30 +200,39 @@ export const test = base.extend<{ pods: PodKit }>({
       waitFor: (podId, statuses, options) => waitForStatus(api, emu, podId, statuses, options),
       pooledVolume(name) {
         return pools.borrow(name, async () => {
-          const dc = (await kit.catalog()).dataCenters.find((d) => !profile.dataCenter || d.id === profile.dataCenter) ?? (await kit.catalog()).dataCenters[0];
+          // The profile's data center, else one with global networking (the pooled network GPU
+          // pod asks for it there), else the first listed.
+          const dcs = (await kit.catalog()).dataCenters;
+          const dc = profile.dataCenter ? dcs.find((d) => d.id === profile.dataCenter) ?? dcs[0] : dcs.find((d) => d.globalNetwork === true) ?? dcs[0];
           testInfo.skip(!dc, 'the target lists no data center');
           const res = await api.op<NetworkVolume>('createNetworkVolume', { body: { name: poolName(name === 'networkVolume' ? 'vol' : 'vol2'), size: 10, dataCenter: dc!.id } });
           testInfo.skip(res.status !== 201, `the target could not make a network volume in ${dc!.id} (${res.status})`);
           return res.body;
         });
       },
-      pooled(name) {
+      async pooled(name) {
+        return (await kit.pooledAnswer(name)).pod;
+      },
+      pooledAnswer(name) {
         return pools.borrow(name, async () => {
           const named = { name: poolName(name) };
           let body: CreatePodRequest;
           if (name === 'gpuPod') body = await kit.gpuBody(named);
           else if (name === 'gpuPersistentPod') body = await kit.gpuBody({ ...named, mounts: { persistent: { size: 20, path: '/workspace' } } });
-          else if (name === 'cpuPod') body = await kit.cpuBody(named);
+          else if (name === 'cpuPod') body = await kit.cpuBody({ ...named, globalNetworking: false });
           else {
             const volume = await kit.pooledVolume('networkVolume');
-            body = await kit.cpuBody({ ...named, dataCenterIds: [volume.dataCenter], mounts: { network: [{ volumeId: volume.id, path: '/data' }] } });
+            const network = { dataCenterIds: [volume.dataCenter], mounts: { network: [{ volumeId: volume.id, path: '/data' }] } };
+            const global = (await kit.catalog()).dataCenters.find((d) => d.id === volume.dataCenter)?.globalNetwork === true;
+            body = name === 'gpuNetworkPod' ? await kit.gpuBody({ ...named, ...network, ...(global ? { globalNetworking: true } : {}) }) : await kit.cpuBody({ ...named, ...network });
           }
           const res = await kit.place(body);
           conform(res.status === 201 ? [] : [{ rule: 'POD.CREATE.201_POD', message: `createPod of a valid body answered ${res.status}: ${res.text.slice(0, 300)}` }]);
           // Made by the pool, deleted by the run's teardown (not by this test's).
           const i = madePods.indexOf(res.body.id);
           if (i >= 0) madePods.splice(i, 1);
-          return res.body;
+          // `place` set the body's GPU type to the one that answered (capacity): what was sent last.
+          return { pod: res.body, sent: body };
         });
       },
     };

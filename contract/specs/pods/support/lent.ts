@@ -1,9 +1,8 @@
 import type { ApiClient } from '../../../../lib/client/api.js';
 import type { Mounts, NetworkVolume, Pod } from '../../../../lib/types.gen.js';
-import type { PodKit } from './fixtures.js';
+import type { PodKit, PodPool } from './fixtures.js';
 
-/** The pooled pods (lib/plan.ts), as `PodKit.pooled` lends them. */
-export type PodPool = 'gpuPod' | 'gpuPersistentPod' | 'cpuPod' | 'cpuNetworkPod';
+export type { PodPool };
 
 /** A pooled pod as lent: its mounts as the pool creates them, and the pooled volume it mounts. */
 export interface Lent { pool: PodPool; pod: Pod; mounts: Mounts; volume?: NetworkVolume }
@@ -16,7 +15,7 @@ export interface Lent { pool: PodPool; pod: Pod; mounts: Mounts; volume?: Networ
 export async function lend(pods: PodKit, pool: PodPool): Promise<Lent> {
   const pod = await pods.pooled(pool);
   if (pool === 'gpuPersistentPod') return { pool, pod, mounts: { persistent: { size: 20, path: '/workspace' } } };
-  if (pool === 'cpuNetworkPod') {
+  if (pool === 'cpuNetworkPod' || pool === 'gpuNetworkPod') {
     const volume = await pods.pooledVolume('networkVolume');
     return { pool, pod, volume, mounts: { network: [{ volumeId: volume.id, path: '/data' }] } };
   }
