@@ -342,7 +342,6 @@ async function readCatalog(api: ApiClient, profile: TargetProfile, add: (c: Pref
 }
 
 const missingFor = (t: ListedTest, c: Capabilities): string[] => NEEDS.filter((n) => !c[n.capability] && n.marker.test(t.source)).map((n) => n.reason);
-const runnable = (t: ListedTest, c: Capabilities): boolean => missingFor(t, c).length === 0;
 
 /** A rule runs when one test that declares it has what it needs; otherwise it is skipped with every reason. */
 export function planRules(tests: readonly ListedTest[], capabilities: Capabilities): RulePlan {

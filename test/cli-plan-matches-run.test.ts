@@ -7,13 +7,12 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cpc, startHidingProxy, startStandaloneEmulator, type Standalone } from './cli-support.js';
+import { cpc, startHidingProxy, startStandaloneEmulator, targetEnvOf, type Standalone } from './cli-support.js';
 import { tempDir } from './reports-support.js';
 import { COUNT_KINDS, type Counts, type UsageFile } from '../lib/plan.js';
 
 let emulator: Standalone;
 let proxy: Standalone;
-const TARGET_VARS = ['CPC_API_KEY', 'CPC_API_KEY_READONLY', 'CPC_API_KEY_OTHER', 'CPC_ENDPOINT_ID', 'CPC_TEMPLATE_ID', 'CPC_MODEL_ENDPOINT_ID'];
 
 before(async () => {
   emulator = await startStandaloneEmulator();
@@ -27,7 +26,7 @@ after(async () => {
 test('cli-plan: the plan of a deployment run equals what it created, kind by kind, and its request estimate is within 20 %', { timeout: 300_000 }, () => {
   const { dir, done } = tempDir('plan-matches');
   try {
-    const env = { ...Object.fromEntries(TARGET_VARS.map((k) => [k, emulator.vars[k]!])), CPC_BASE_URL: proxy.url };
+    const env = targetEnvOf(emulator, proxy);
     // Pooled pods and volumes (the mount rules), templates created and deleted under one name, secrets.
     const r = cpc(['conformance', '--skip-load', '--project', 'contract', '--grep', '@MOUNT\\.|@GQL\\.SAVE_TEMPLATE|@SECRET\\.', '--out', dir], env, { timeoutMs: 280_000 });
     assert.equal(r.code, 0, r.stdout + r.stderr);

@@ -8,15 +8,12 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { cpc, startHidingProxy, startStandaloneEmulator, type Standalone } from './cli-support.js';
+import { cpc, startHidingProxy, startStandaloneEmulator, targetEnvOf, type Standalone } from './cli-support.js';
 import { tempDir } from './reports-support.js';
 
 let emulator: Standalone;
 let proxy: Standalone;
-const TARGET_VARS = ['CPC_API_KEY', 'CPC_API_KEY_READONLY', 'CPC_API_KEY_OTHER', 'CPC_ENDPOINT_ID', 'CPC_TEMPLATE_ID', 'CPC_MODEL_ENDPOINT_ID'];
-const targetEnv = (base: Standalone, extra: Record<string, string> = {}): Record<string, string> => ({
-  ...Object.fromEntries(TARGET_VARS.map((k) => [k, emulator.vars[k]!])), CPC_BASE_URL: base.url, ...extra,
-});
+const targetEnv = (base: Standalone, extra: Record<string, string> = {}): Record<string, string> => targetEnvOf(emulator, base, extra);
 const podCount = async (): Promise<number> => {
   const res = await fetch(`${emulator.url}/v2/pods`, { headers: { authorization: `Bearer ${emulator.vars.CPC_API_KEY}` } });
   const body = await res.json() as unknown;

@@ -53,6 +53,12 @@ export function startPrinting(args: string[], env: NodeJS.ProcessEnv = process.e
 export const startStandaloneEmulator = (): Promise<Standalone> => startPrinting(['emulator/main.ts', '--port', '0']);
 
 /** scripts/hide-control-proxy.ts in front of `upstream`: the emulator without its control surface. */
+/** The variables a user sets to point the suite at a standalone emulator's account (its keys and ids), with `base` as the base URL. */
+export const TARGET_VARS = ['CPC_API_KEY', 'CPC_API_KEY_READONLY', 'CPC_API_KEY_OTHER', 'CPC_ENDPOINT_ID', 'CPC_TEMPLATE_ID', 'CPC_MODEL_ENDPOINT_ID'] as const;
+export const targetEnvOf = (emulator: Standalone, base: Standalone, extra: Record<string, string> = {}): Record<string, string> => ({
+  ...Object.fromEntries(TARGET_VARS.map((k) => [k, emulator.vars[k]!])), CPC_BASE_URL: base.url, ...extra,
+});
+
 export const startHidingProxy = (upstream: string): Promise<Standalone> => startPrinting(['scripts/hide-control-proxy.ts', '--upstream', upstream]);
 
 /** Pids of live processes whose environment holds `marker` (a variable every descendant inherits). */
