@@ -13,7 +13,7 @@ import type { CostSection } from './cost-model.js';
 
 export type { LoadSection, LoadScenarioResult } from './load-model.js';
 export type { MutationSection } from './mutation-model.js';
-export type { CostSection, CostCounts } from './cost-model.js';
+export type { CostSection } from './cost-model.js';
 
 /** Major.minor.patch; a reader accepts every report of its own major version. */
 export const REPORT_SCHEMA_VERSION = '2.2.0';

@@ -40,7 +40,7 @@ export class RunBudget {
    * reservation is withdrawn and nothing is sent).
    */
   reservePod(body: unknown): { id: string } | { reached: string } {
-    const shape = podShapeOf(body);
+    const shape = podShapeOf(body) ?? {};
     const gpu = shape.gpu !== undefined;
     const usd = hourlyPrice(this.prices, shape);
     const id = randomBytes(6).toString('hex');

@@ -167,14 +167,15 @@ type Sink = {
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 /** The shape of a pod body (what it runs on) for the cost section and the budgets. */
-export function podShapeOf(body: unknown): ResourceShape {
+export function podShapeOf(body: unknown): ResourceShape | undefined {
   const b = (body ?? {}) as { gpu?: { id?: unknown; count?: unknown }; cpu?: { id?: unknown; vcpuCount?: unknown }; cloud?: unknown; mounts?: { persistent?: unknown; network?: unknown } };
-  return {
+  const shape: ResourceShape = {
     ...(b.gpu && typeof b.gpu.id === 'string' ? { gpu: { id: b.gpu.id, ...(num(b.gpu.count) !== undefined ? { count: num(b.gpu.count)! } : {}) } } : {}),
     ...(b.cpu && typeof b.cpu.id === 'string' ? { cpu: { id: b.cpu.id, ...(num(b.cpu.vcpuCount) !== undefined ? { vcpuCount: num(b.cpu.vcpuCount)! } : {}) } } : {}),
     ...(typeof b.cloud === 'string' ? { cloud: b.cloud } : {}),
     ...(b.mounts?.persistent ? { mounts: 'persistent' as const } : b.mounts?.network ? { mounts: 'network' as const } : {}),
   };
+  return Object.keys(shape).length ? shape : undefined;
 }
 
 type Graphql = typeof import('graphql');
@@ -211,7 +212,7 @@ export function watch(exchange: Omit<Exchange, 'surface'>, sink: Sink): void {
   const res = (responseBody ?? {}) as Record<string, unknown>;
   const req = (requestBody ?? {}) as Record<string, unknown>;
   switch (operation) {
-    case 'createPod': if (ok && str(res.id)) sink.created({ kind: 'pod', id: res.id as string, auth, ...(str(req.name) ? { name: req.name as string } : {}), shape: podShapeOf(req) }); return;
+    case 'createPod': if (ok && str(res.id)) { const shape = podShapeOf(req); sink.created({ kind: 'pod', id: res.id as string, auth, ...(str(req.name) ? { name: req.name as string } : {}), ...(shape ? { shape } : {}) }); } return;
     case 'createNetworkVolume': if (ok && str(res.id)) sink.created({ kind: 'networkVolume', id: res.id as string, auth }); return;
     case 'createEndpointV1': if (ok && str(res.id)) sink.created({ kind: 'endpoint', id: res.id as string, auth, ...(str(req.name) ? { name: req.name as string } : {}), ...(str(req.templateId) ? { templateId: req.templateId as string } : {}),
       shape: { ...(num(req.workersMin) !== undefined ? { workersMin: num(req.workersMin)! } : {}), ...(num(req.workersMax) !== undefined ? { workersMax: num(req.workersMax)! } : {}) } }); return;

@@ -9,7 +9,7 @@ import { readDetectionPlan, testKey } from '../../lib/detection/plan.js';
 import type { TargetConfig } from '../../lib/config.js';
 import { runConfig } from '../../lib/run-config.js';
 import { ANNOTATION } from '../../lib/annotations.js';
-import { ConfigError } from '../../lib/errors.js';
+import { ConfigError, InternalError } from '../../lib/errors.js';
 import { ApiClient, type Keys, type KeyRole, type SurfaceUrls } from '../../lib/client/api.js';
 import { exchangesKept } from '../../lib/evidence.js';
 import { EmulatorControl, type WorldInfo, type WorldOptions } from '../../lib/client/control.js';
@@ -204,7 +204,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     // Creating more than the test declares is a defect of the suite (the plan and the budgets
     // would be wrong): the test fails, naming the kind, and what it made is deleted as usual.
     const over = overDeclaration(declared, tracker.made);
-    if (over) throw new Error(`${over}: declare it with rules(..., creates({...})) (lib/plan.ts)`);
+    if (over) throw new InternalError(`${over}: declare it with rules(..., creates({...})) (lib/plan.ts)`);
   }, { box: 'self' }],
 
   pools: [async ({ api, tracker, shelf, target, world }, use, testInfo) => {

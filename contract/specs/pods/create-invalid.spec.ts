@@ -112,7 +112,7 @@ test.describe('createPod: invalid requests are refused with problem+json and cre
   // would be a pod of its own; the pooled CPU pod sends its flavor's smallest count, and the
   // container-field pod of create-valid the same flavor's largest: the range's two ends.
   test('a vcpuCount a listed flavor offers is accepted', rules('POD.CPU.ID_FROM_CATALOG', creates({ pools: ['cpuPod'] })), async ({ pods }) => {
-    const { sent, pod } = await pooledCreate(pods, 'cpuPod', ['POD.CPU.ID_FROM_CATALOG']);
+    const { sent, pod } = await pooledCreate(pods, 'cpuPod', 'POD.CPU.ID_FROM_CATALOG');
     const flavor = (await pods.catalog()).cpus.find((f) => f.id === sent.cpu!.id)!;
     conform(must(pod.cpu?.id === flavor.id, 'POD.CPU.ID_FROM_CATALOG',
       `vcpuCount ${sent.cpu!.vcpuCount} of ${flavor.id} (range ${flavor.vcpu.min}..${flavor.vcpu.max}) was answered with cpu ${JSON.stringify(pod.cpu)}`));

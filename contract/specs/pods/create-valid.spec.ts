@@ -23,7 +23,7 @@ test.describe('createPod: valid requests answer 201 with the pod', () => {
   ), async ({ pods }) => {
     for (const [kind, pool] of [['gpu', 'gpuPod'], ['cpu', 'cpuPod']] as const) {
       // "dedicated GPU or CPU container instances"; "Container configuration fields (all optional by the schema unless stated)".
-      const { sent, pod } = await pooledCreate(pods, pool, ['SERVICE.POD.GPU_OR_CPU', 'POD.CREATE.CONTAINER_FIELDS_OPTIONAL']);
+      const { sent, pod } = await pooledCreate(pods, pool, 'SERVICE.POD.GPU_OR_CPU', 'POD.CREATE.CONTAINER_FIELDS_OPTIONAL');
       conform(
         podConformance(pod, { kind, where: `createPod (${kind}) → 201` }),
         createdPodConformance(sent, pod),
@@ -90,7 +90,7 @@ test.describe('createPod: valid requests answer 201 with the pod', () => {
   test('without dataCenterIds the scheduler chooses the data center; where a preferred one places the pod is recorded', rules(
     'POD.CREATE.DATA_CENTER_IDS_SCHEDULER', 'POD.CREATE.DATA_CENTER_IDS_PREFERRED', creates({ pools: ['gpuPod', 'cpuNetworkPod'] }),
   ), async ({ pods }) => {
-    const { pod } = await pooledCreate(pods, 'gpuPod', ['POD.CREATE.DATA_CENTER_IDS_SCHEDULER']);
+    const { pod } = await pooledCreate(pods, 'gpuPod', 'POD.CREATE.DATA_CENTER_IDS_SCHEDULER');
     conform(podConformance(pod));
     const preferred = await pooledCreate(pods, 'cpuNetworkPod');
     const later = await pods.waitFor(preferred.pod.id, ['RUNNING'], { maxMs: 20_000 });

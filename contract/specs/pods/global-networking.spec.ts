@@ -45,7 +45,7 @@ test.describe('global networking', () => {
   ), async ({ api, emu, pods }) => {
     const { globalDc } = picks(await pods.catalog());
     test.skip(!globalDc, 'the target lists no data center with globalNetwork');
-    const { sent: body, pod } = await pooledCreate(pods, 'gpuNetworkPod', ['POD.CREATE.GLOBAL_NETWORKING_ELIGIBLE']);
+    const { sent: body, pod } = await pooledCreate(pods, 'gpuNetworkPod', 'POD.CREATE.GLOBAL_NETWORKING_ELIGIBLE');
     test.skip(body.globalNetworking !== true, `the pooled network volume's data center ${body.dataCenterIds?.[0]} (CPC_DATA_CENTER) has no globalNetwork: no eligible pod is made`);
     const res = { body: pod };
     const read = await untilAddressed(api, emu, res.body.id);

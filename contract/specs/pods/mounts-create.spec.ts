@@ -55,7 +55,7 @@ test.describe('createPod: mount rules', () => {
   // string, required". The pooled persistent GPU pod sends {size: 20, path: '/workspace'}: its
   // create answer is this rule's (the refusal of 9 GB is LIMIT.POD.PERSISTENT_SIZE_MIN_10's test).
   test('a GPU pod accepts a persistent mount of at least 10 GB', rules('MOUNT.PERSISTENT.ACCEPTED_ON_GPU', 'MOUNT.PERSISTENT.SIZE_IN_RESPONSE', creates({ pools: ['gpuPersistentPod'] })), async ({ pods }) => {
-    const { sent, pod } = await pooledCreate(pods, 'gpuPersistentPod', ['MOUNT.PERSISTENT.ACCEPTED_ON_GPU']);
+    const { sent, pod } = await pooledCreate(pods, 'gpuPersistentPod', 'MOUNT.PERSISTENT.ACCEPTED_ON_GPU');
     conform(createdPodConformance(sent, pod), podConformance(pod, { kind: 'gpu' }));
   });
 
@@ -66,8 +66,8 @@ test.describe('createPod: mount rules', () => {
     'MOUNT.NETWORK.CUSTOM_PATH', 'MOUNT.NETWORK.CPU_SUPPORTED', 'MOUNT.NETWORK.SAME_DATA_CENTER', creates({ pools: ['networkVolume', 'gpuNetworkPod', 'cpuNetworkPod'] }),
   ), async ({ pods }) => {
     const volume = await pods.pooledVolume('networkVolume');
-    const gpu = await pooledCreate(pods, 'gpuNetworkPod', ['MOUNT.NETWORK.CUSTOM_PATH']);
-    const cpu = await pooledCreate(pods, 'cpuNetworkPod', ['MOUNT.NETWORK.CPU_SUPPORTED']);
+    const gpu = await pooledCreate(pods, 'gpuNetworkPod', 'MOUNT.NETWORK.CUSTOM_PATH');
+    const cpu = await pooledCreate(pods, 'cpuNetworkPod', 'MOUNT.NETWORK.CPU_SUPPORTED');
     for (const [kind, body, pod] of [['gpu', gpu.sent, gpu.pod], ['cpu', cpu.sent, cpu.pod]] as const) {
       const path = body.mounts!.network![0]!.path;
       const later = await pods.waitFor(pod.id, ['RUNNING'], { maxMs: 20_000 });

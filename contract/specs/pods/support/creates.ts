@@ -21,7 +21,7 @@ export type PooledPod = PodPool;
  * that body breaks besides `POD.CREATE.201_POD` (what `acceptedConformance` would say of a 4xx
  * to the test's own create): they are failed too when the pool's create was refused.
  */
-export async function pooledCreate(pods: PodKit, name: PooledPod, refused: readonly string[] = []): Promise<{ sent: CreatePodRequest; pod: Pod }> {
+export async function pooledCreate(pods: PodKit, name: PooledPod, ...refused: string[]): Promise<{ sent: CreatePodRequest; pod: Pod }> {
   try {
     return await pods.pooledAnswer(name);
   } catch (e) {
