@@ -5,39 +5,37 @@ import globals from 'globals';
 
 /**
  * The layers, lowest first: a folder imports only what `may` names (project paths from the root;
- * npm packages are free unless `packages` says otherwise). README.md ("Layers") explains them;
- * test/architecture.test.ts shows that each boundary stops an import across it.
+ * npm packages are free unless `packages` says otherwise). docs/development.md ("Layers")
+ * explains them; test/architecture.test.ts shows that each boundary stops an import across it.
  *
- * `lib/` holds two layers. The core (configuration, client, rules, evidence, errors, redaction,
- * `lib/iso`) sits below everything. The run modules (`RUN`) start the emulator, plan the
- * detection and variant matrices, run k6 scripts in Node and check a target before a run: they
- * sit above the emulator and the report model, below the suites and the command line.
+ * `lib/` is the bottom: configuration, the client, rules, evidence, errors, redaction, the plan
+ * and the protocol between processes, `lib/iso`. The emulator and the report model sit on it.
+ * `run/` runs the suites: it starts the emulator, checks a target before a run, plans and runs
+ * the detection, variant and chaos matrices, runs k6 scripts in Node, spawns and supervises
+ * Playwright and publishes the report. `bin/` holds the commands, one file each.
  */
-const RUN = ['lib/embedded.ts', 'lib/preflight.ts', 'lib/detection', 'lib/variants', 'lib/k6node'];
-const RUN_FROM_LIB = '(embedded\\.js|preflight\\.js|detection/|variants/|k6node/)';
-
 const LAYERS = [
-  { name: 'lib', paths: ['lib'], may: ['lib', 'schemas'], notRun: true,
-    message: 'lib/ is the bottom layer: it imports lib/ and schemas/ only, and never the run modules (lib/embedded, lib/preflight, lib/detection, lib/variants, lib/k6node).' },
-  { name: 'emulator', paths: ['emulator'], may: ['lib', 'schemas'], notRun: true,
-    message: 'The emulator imports lib/ (not its run modules) and schemas/ only: never the suites, the reports or the command line.' },
-  { name: 'reports', paths: ['reports'], may: ['lib', 'schemas'], notRun: true,
-    message: 'reports/ imports lib/ (not its run modules) and schemas/ only: never the emulator, the suites or the command line.' },
-  { name: 'run', paths: RUN, may: ['lib', 'schemas', 'emulator', 'reports'],
-    message: 'The run modules of lib/ import lib/, the emulator, reports/ and schemas/: never the suites, the command line or the tests.' },
+  { name: 'lib', paths: ['lib'], may: ['lib', 'schemas'],
+    message: 'lib/ is the bottom layer: it imports lib/ and schemas/ only (never the emulator, reports/, run/ or bin/).' },
+  { name: 'emulator', paths: ['emulator'], may: ['lib', 'schemas'],
+    message: 'The emulator imports lib/ and schemas/ only: never the suites, the reports, the run or the command line.' },
+  { name: 'reports', paths: ['reports'], may: ['lib', 'schemas'],
+    message: 'reports/ imports lib/ and schemas/ only: never the emulator, the suites, the run or the command line.' },
+  { name: 'run', paths: ['run'], may: ['run', 'lib', 'schemas', 'emulator', 'reports'],
+    message: 'run/ imports lib/, the emulator, reports/ and schemas/: never the suites (it runs them through Playwright), the command line or the tests.' },
   { name: 'iso', paths: ['lib/iso'], siblingsOnly: true,
     message: 'lib/iso/ runs in k6 as well as Node: it imports its own siblings only (no package, no Node built-in, nothing else of lib/).' },
   { name: 'contract', paths: ['contract'], may: ['lib', 'schemas'],
-    message: 'contract/ imports lib/ and schemas/: it reaches the emulator over HTTP only (lib/embedded starts it), never property/, reports/, bin/ or the tests.' },
+    message: 'contract/ imports lib/ and schemas/: it reaches the emulator over HTTP only (run/ starts it), never property/, reports/, run/, bin/ or the tests.' },
   { name: 'property', paths: ['property'], may: ['lib', 'schemas', 'contract'],
-    message: 'property/ imports lib/, contract/ (checks and support) and schemas/: it reaches the emulator over HTTP only, never reports/, bin/ or the tests.' },
+    message: 'property/ imports lib/, contract/ (checks and support) and schemas/: it reaches the emulator over HTTP only, never reports/, run/, bin/ or the tests.' },
   { name: 'load', paths: ['load'], may: ['load', 'lib/iso'], packages: 'k6',
     message: 'k6 runs load/: it imports k6 modules, load/lib and lib/iso only (no npm package, no Node built-in, nothing else of the project).' },
-  { name: 'bin', paths: ['bin'], may: ['bin', 'lib', 'schemas', 'emulator', 'reports'],
-    message: 'bin/ (the command line) imports lib/, the emulator, reports/ and schemas/: it runs the suites through Playwright, never by import, and never imports the tests.' },
-  { name: 'scripts', paths: ['scripts'], may: ['scripts', 'lib', 'schemas', 'emulator', 'reports', 'bin'],
+  { name: 'bin', paths: ['bin'], may: ['bin', 'run', 'lib', 'schemas', 'emulator', 'reports'],
+    message: 'bin/ (the commands) imports run/, lib/, the emulator, reports/ and schemas/: it runs the suites through Playwright, never by import, and never imports the tests.' },
+  { name: 'scripts', paths: ['scripts'], may: ['scripts', 'lib', 'schemas', 'emulator', 'reports', 'run', 'bin'],
     message: 'scripts/ are project tools: they never import the tests, the benchmarks or the suites.' },
-  { name: 'bench', paths: ['bench'], may: ['bench', 'lib', 'schemas', 'emulator', 'reports', 'bin', 'load'],
+  { name: 'bench', paths: ['bench'], may: ['bench', 'lib', 'schemas', 'emulator', 'reports', 'run', 'bin', 'load'],
     message: 'bench/ measures the product: it never imports the tests or the suites.' },
 ];
 
@@ -59,11 +57,6 @@ function blocks(layer) {
         patterns.push({ regex: '^(?!\\./)', message: layer.message });
       } else {
         patterns.push({ regex: `^${up(depth)}(?!(${layer.may.join('|')})/)`, message: layer.message });
-        if (layer.notRun) {
-          patterns.push({ regex: `^${up(depth)}lib/${RUN_FROM_LIB}`, message: layer.message });
-          // From inside lib/: the path to the run modules without passing the root.
-          if (layer.name === 'lib') patterns.push({ regex: `^${up(depth - 1)}${RUN_FROM_LIB}`, message: layer.message });
-        }
         if (layer.packages) patterns.push({ regex: `^(?!\\.{1,2}/|${layer.packages}(/|$))`, message: layer.message });
       }
       out.push({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
@@ -93,7 +86,7 @@ export default tseslint.config(
   },
   // Playwright fixtures must destructure their dependencies, even when there are none.
   { files: ['contract/**/*.ts', 'property/**/*.ts'], rules: { 'no-empty-pattern': 'off' } },
-  // Later blocks win: the run modules and lib/iso refine lib/.
+  // Later blocks win: lib/iso refines lib/.
   rootFiles,
   ...LAYERS.flatMap(blocks),
 );

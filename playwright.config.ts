@@ -1,6 +1,6 @@
 import { defineConfig } from '@playwright/test';
-import { detectionProjects } from './lib/detection/projects.js';
-import { variantProjects } from './lib/variants/projects.js';
+import { detectionProjects } from './run/detection/projects.js';
+import { variantProjects } from './run/variants/projects.js';
 import { shareRunConfig } from './lib/run-config.js';
 import { SUITE_FILES, SUITE_PROJECT } from './lib/suites.js';
 
@@ -14,7 +14,7 @@ const run = shareRunConfig();
  * embedded emulator starts in global setup unless the run configuration names a target.
  */
 export default defineConfig<object, { faults: string[]; variants: string[]; detection: boolean }>({
-  globalSetup: './contract/global-setup.ts',
+  globalSetup: './run/global-setup.ts',
   forbidOnly: !!process.env.CI,
   fullyParallel: true,
   workers: run.workers ?? 2,

@@ -1,5 +1,5 @@
 /**
- * Requests per second the Node path (lib/k6node) reaches against the emulator, beside
+ * Requests per second the Node path (run/k6node) reaches against the emulator, beside
  * autocannon and, when a k6 binary is there (`K6`, or `k6` on PATH), real k6 on the same route
  * (`GET /v2/pods`, same concurrency, same duration; the k6 script makes its own world).
  * The emulator runs in its own process so no load generator shares its event loop.
@@ -13,10 +13,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { request } from 'undici';
-import { runScript } from '../lib/k6node/runner.js';
-import { findK6 } from '../lib/k6node/k6-binary.js';
+import { runScript } from '../run/k6node/runner.js';
+import { findK6 } from '../run/k6node/k6-binary.js';
 import { runK6Script } from '../bin/commands/load.js';
-import { PROJECT_ROOT } from '../bin/paths.js';
+import { PROJECT_ROOT } from '../run/paths.js';
 import { BenchError } from '../lib/errors.js';
 
 const { values } = parseArgs({ options: { connections: { type: 'string' }, seconds: { type: 'string' } } });

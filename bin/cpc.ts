@@ -14,9 +14,9 @@ import { join } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, UsageError, errorLine, exitCodeOf } from '../lib/errors.js';
 import { ENV_VARS, flagOf, type ConfigKey } from '../lib/config.js';
-import { PROJECT_ROOT, defaultOutDir, tsxLoader } from './paths.js';
+import { PROJECT_ROOT, defaultOutDir, tsxLoader } from '../run/paths.js';
 import { USAGE, USAGES } from './usage.js';
-import { exitOf } from './commands/child.js';
+import { exitOf } from '../run/child.js';
 import { SUITE_NAMES, isSuiteName } from '../lib/suites.js';
 import { formatChaos, parseChaos } from '../lib/chaos/options.js';
 import { budgetBreaches, type Budgets } from '../lib/plan.js';
@@ -118,7 +118,7 @@ async function conformanceCommand(rest: string[]): Promise<number> {
     skipPreflight: v['skip-preflight'] === true,
     ...(typeof v['target-name'] === 'string' ? { targetName: targetNameFlag(v['target-name']) } : {}),
     ...(typeof v.previous === 'string' ? { previous: v.previous } : {}),
-    ...(typeof v['fail-on-blocked'] === 'string' ? { failOnBlocked: (await import('./commands/publish.js')).parseBlockedGate(v['fail-on-blocked']) } : {}),
+    ...(typeof v['fail-on-blocked'] === 'string' ? { failOnBlocked: (await import('../run/publish.js')).parseBlockedGate(v['fail-on-blocked']) } : {}),
     budgets: await budgetFlags(v),
   });
   return outcome.exitCode;
@@ -150,15 +150,15 @@ function loadChoice(on: boolean, off: boolean): 'auto' | 'on' | 'off' {
 async function preflightCommand(rest: string[]): Promise<number> {
   const { values } = parse('preflight', rest, { ...targetOptions, ...budgetOptions, json: { type: 'boolean' }, workers: { type: 'string' } });
   const { parseRunConfig } = await import('../lib/run-config.js');
-  const { listedTests, preflight, preflightText } = await import('../lib/preflight.js');
-  const { listPlaywright } = await import('./commands/playwright.js');
+  const { listedTests, preflight, preflightText } = await import('../run/preflight.js');
+  const { listPlaywright } = await import('../run/playwright.js');
   const run = parseRunConfig(process.env, targetFlags(values));
   const config = run.target;
   if (config.kind === 'embedded') {
     process.stdout.write('No target configured (CPC_BASE_URL unset): cpc conformance tests the embedded emulator, which has every key, id and capability. Ready.\n');
     return 0;
   }
-  const { readRequestEstimates, budgetsOf } = await import('./commands/budgets.js');
+  const { readRequestEstimates, budgetsOf } = await import('../run/budgets.js');
   const workers = values.workers === undefined ? undefined : Number(values.workers);
   if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) throw new ConfigError(`--workers must be a positive integer, got "${String(values.workers)}"`, '--workers');
   const result = await preflight({ ...run, ...(workers ? { workers } : {}) }, { listTests: async () => listedTests(await listPlaywright(run)), requestEstimates: readRequestEstimates() });

@@ -8,7 +8,9 @@
 import type { VariantId } from './switches.js';
 
 /** The surfaces whose answers a variant changes (the variant matrix runs their tests). */
-export type VariantSurface = 'rest-v2' | 'serverless' | 'rest-v1' | 'graphql';
+import type { VariantSurface } from '../lib/protocol.js';
+
+export type { VariantSurface };
 
 export interface VariantDef {
   /** The choice it switches: `<surface folder>/CHOICES.md #<row>` or `README.md #<row>`. */

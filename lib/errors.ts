@@ -219,7 +219,7 @@ export class BenchError extends CpcError {
   readonly code = 'ERR_CPC_BENCH';
 }
 
-// ---- The load runner's Node path (lib/k6node) ----------------------------------------------
+// ---- The load runner's Node path (run/k6node) ----------------------------------------------
 
 /** An error that ends a load run with a k6 exit code (`exitCode`); the message is what k6 would print. */
 export class K6RunError extends CpcError {

@@ -145,26 +145,6 @@ export function hourlyPrice(table: PriceTable | undefined, pod: PodShape): numbe
  */
 export const podCostUsd = (hourly: number, readyTimeoutMs: number): number => hourly * readyTimeoutMs / 3_600_000;
 
-/**
- * `usage.json` beside the report, written by the run's teardown on a deployment from its record
- * of creations: what was made by kind and shape, pod-minutes by GPU type and CPU flavor (from
- * each pod's creation to its deletion), the estimated cost from catalog prices, and the
- * requests the whole run sent (every key, the teardown's included).
- */
-export interface UsageFile {
-  runId: string;
-  created: Counts;
-  /** Shape → how many (`GPU NVIDIA A40 x1`, `CPU cpu3c 2 vCPU`, `network volume`, `endpoint workersMin 0 workersMax 1`). */
-  byShape: Record<string, number>;
-  podMinutes: { gpu: Record<string, number>; cpu: Record<string, number> };
-  /** USD, from pod-minutes and catalog prices; absent when the catalog gives no prices. */
-  estimatedCostUsd?: number;
-  /** Pods whose type or flavor the catalog gave no price for. */
-  unpriced: number;
-  requests: number;
-  writtenAt: string;
-}
-
 /** The budgets a plan passes, each as `--max-gpu-pods 1: the plan creates 4 GPU pods`. */
 export function budgetBreaches(plan: { counts: Counts; requests: number; estimatedCostUsd?: number }, budgets: Budgets): string[] {
   const out: string[] = [];

@@ -2,11 +2,10 @@ import { randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ConfigError } from './errors.js';
 import { registerSecret } from './redact.js';
-import { loadProfile, type TargetProfile } from './profile.js';
-import { ENV_VARS, loadTargetConfig, type ConfigKey, type TargetConfig } from './config.js';
-import type { SuiteName } from './suites.js';
+import { loadProfile } from './profile.js';
+import { ENV_VARS, loadTargetConfig, type ConfigKey } from './config.js';
+import { RUN_CONFIG_VARIABLE, type DetectionPlan, type PlanKind, type RunConfig, type VariantPlan } from './protocol.js';
 import { parseChaos, type ChaosOptions } from './chaos/options.js';
-import type { Budgets, PriceTable } from './plan.js';
 
 /**
  * The run's configuration: one typed object, written once by the command line (or, for a plain
@@ -37,57 +36,6 @@ import type { Budgets, PriceTable } from './plan.js';
  * The load scripts (load/) read their own `CPC_*` from k6's `__ENV`, the only way k6 offers;
  * the load runner writes those from this configuration.
  */
-export interface RunConfig {
-  /** Where the suite points. An embedded target carries the URLs once its emulator is started. */
-  target: TargetConfig;
-  /** A serverless template to create endpoints from on a real target (CPC_TEMPLATE_ID). */
-  templateId?: string;
-  /** A public model endpoint on a real target (CPC_MODEL_ENDPOINT_ID). */
-  modelEndpointId?: string;
-  profile: TargetProfile;
-  /** One seed for the run: every worker, property title and replay uses it. */
-  seed: number;
-  /** fast-check's path of one counterexample to replay (CPC_PATH). */
-  replayPath?: string;
-  /** Playwright workers (CPC_WORKERS, or the CLI's --workers); default Playwright config's 2. */
-  workers?: number;
-  propertyRuns: number;
-  jobModelRuns: number;
-  /** Opt-ins on a target without the emulator's control surface. */
-  allowPropertyLoad: boolean;
-  allowRateLimitExhaustion: boolean;
-  /** Endpoints with `workersMin` > 0 (an always-on worker each) on a target without control surface (CPC_ALLOW_WARM_WORKERS). */
-  allowWarmWorkers: boolean;
-  /** Emulator faults and conforming variants on in every test world. */
-  faults: string[];
-  variants: string[];
-  /** Legal chaos in every test world (emulator/chaos/), when on. */
-  chaos?: ChaosOptions;
-  /** Where the raw reporter writes (default reports/out/raw under the project root). */
-  rawDir?: string;
-  /** Set by global setup: the run id every name carries, and (on a deployment) its records. */
-  runId?: string;
-  cleanupFile?: string;
-  pacingFile?: string;
-  /** Budgets the run may not pass (`--max-*`, or the profile's): lib/plan.ts. */
-  budgets?: Budgets;
-  /** Set by global setup: the run-wide request count and pod reservations (contract/support/budget.ts). */
-  budgetFiles?: { requests: string; pods: string };
-  /** The catalog as preflight read it (JSON file): the run reads the catalog once. */
-  catalogFile?: string;
-  /** Catalog prices, read by preflight: the cost budget and the report's estimate. */
-  prices?: PriceTable;
-  /** `cpc conformance`: the suites to run, in one Playwright project (lib/suites.ts). */
-  suites?: SuiteName[];
-  /** The matrix plan this run executes, written by `cpc detect` or the variant matrix. */
-  plan?: { kind: PlanKind; file: string };
-}
-
-export type PlanKind = 'detection' | 'variants';
-
-/** The one variable that carries a {@link RunConfig} into Playwright's processes. */
-export const RUN_CONFIG_VARIABLE = 'CPC_RUN_CONFIG';
-
 type Env = NodeJS.ProcessEnv | Readonly<Record<string, string | undefined>>;
 
 /** Seeds are 31-bit non-negative integers: fast-check and every worker agree on them. */
@@ -256,9 +204,15 @@ const plans = new Map<string, unknown>();
  * The matrix plan of this run (detection or variants), read once per process from the file the
  * command named in the run configuration. Throws when the run executes no plan of that kind.
  */
-export function runPlan<T>(kind: PlanKind): T {
+function readMatrixPlan<T>(kind: PlanKind): T {
   const plan = runConfig().plan;
   if (!plan || plan.kind !== kind) throw new ConfigError(`this run executes no ${kind} plan: ${kind === 'detection' ? 'cpc detect' : 'the variant matrix'} writes the plan and names it in the run configuration`);
   if (!plans.has(plan.file)) plans.set(plan.file, JSON.parse(readFileSync(plan.file, 'utf8')) as unknown);
   return plans.get(plan.file) as T;
 }
+
+/** The plan of this `cpc detect` run (lib/protocol.ts), read once per process. */
+export const readDetectionPlan = (): DetectionPlan => readMatrixPlan<DetectionPlan>('detection');
+
+/** The plan of this variant-matrix run (lib/protocol.ts), read once per process. */
+export const readVariantPlan = (): VariantPlan => readMatrixPlan<VariantPlan>('variants');

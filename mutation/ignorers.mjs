@@ -43,7 +43,7 @@ function conjuncts(node) {
 /** An expression that is false whenever every fault is off: a switch, or a conjunction with one. */
 const isFaultGated = (node) => conjuncts(node).some(isFaultSwitch);
 
-/** Emulator faults: switched on only by the detection matrix (`lib/detection`), never in this run. */
+/** Emulator faults: switched on only by the detection matrix (`run/detection`), never in this run. */
 const faults = {
   shouldIgnore(path) {
     const { node, parentPath } = path;

@@ -1,3 +1,4 @@
+import type { PacingFile, PlanFile, UsageFile } from '../lib/protocol.js';
 /**
  * The cost section (reports/cost-model.ts): summed from the tests' usage annotations when the
  * report is built, completed from the files a deployment run leaves beside the report when it
@@ -16,14 +17,14 @@ export const COST_FILES = { usage: 'usage.json', pacing: 'pacing.json', leftover
 
 /** What the files held, as far as the section uses them (each file is optional). */
 export interface CostFiles {
-  /** lib/plan.ts `UsageFile`. */
-  usage?: { created: CostCounts; byShape: Record<string, number>; podMinutes: { gpu: Record<string, number>; cpu: Record<string, number> }; estimatedCostUsd?: number; unpriced: number; requests: number };
-  /** What contract/global-setup.ts writes: the waits summed, one entry per test that waited. */
-  pacing?: { totalMs: number; retried: number; gaveUp: number; tests: number };
-  /** contract/support/cleanup.ts `LeftoversFile`. */
+  /** lib/protocol.ts `UsageFile`. */
+  usage?: Omit<UsageFile, 'runId' | 'writtenAt'>;
+  /** lib/protocol.ts `PacingFile`: the waits summed, and how many tests waited. */
+  pacing?: Omit<PacingFile, 'runId' | 'tests'> & { tests: number };
+  /** lib/cleanup.ts `LeftoversFile`. */
   leftovers?: { created: number; items: CostLeftover[] };
-  /** Preflight's plan. */
-  plan?: { counts: CostCounts; pools: string[]; requests: number; estimatedCostUsd?: number };
+  /** Preflight's plan (lib/protocol.ts `PlanFile`). */
+  plan?: Omit<PlanFile, 'pools'> & { pools: string[] };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -199,7 +199,7 @@ export interface ChangesSection {
   unstable: string[];
 }
 
-/** See lib/detection/matrix.ts: what the suite caught with each emulator fault on. */
+/** See run/detection/matrix.ts: what the suite caught with each emulator fault on. */
 export interface DetectionSection {
   generatedAt: string;
   faults: number;
@@ -214,7 +214,7 @@ export interface DetectionSection {
   }[];
 }
 
-/** See lib/detection/matrix.ts (`buildBlastRadius`): the MUST rules the whole suite failed with each fault on. */
+/** See run/detection/matrix.ts (`buildBlastRadius`): the MUST rules the whole suite failed with each fault on. */
 export interface BlastRadiusSection {
   generatedAt: string;
   durationMs: number;

@@ -2,7 +2,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { runConfig } from '../lib/run-config.js';
-import { ANNOTATION } from '../lib/annotations.js';
+import { ANNOTATION, ATTACHMENT } from '../lib/protocol.js';
 import type { Evidence } from '../lib/evidence.js';
 import { RAW_FILE, type PropertyRecord, type RawPlannedTest, type RawRunFooter, type RawRunHeader, type RawRunPlan, type RawTestResult, type TestUsage } from './raw.js';
 import { harvestValue, redactValue } from '../lib/redact.js';
@@ -67,7 +67,7 @@ export default class RawResultsReporter implements Reporter {
     const fault = all.find((a) => a.type === ANNOTATION.fault)?.description;
     const blocked = all.find((a) => a.type === ANNOTATION.blocked)?.description;
     const usage = usageOf(test, result);
-    const evidenceAttachment = result.attachments.find((a) => a.name === 'evidence' && a.body);
+    const evidenceAttachment = result.attachments.find((a) => a.name === ATTACHMENT.evidence && a.body);
     const evidence = parse<Evidence[]>(evidenceAttachment?.body?.toString('utf8'));
     const record: RawTestResult = {
       ...this.#planned(test),

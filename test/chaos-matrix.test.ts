@@ -1,12 +1,12 @@
 // @own-process: starts cpc processes.
-// The chaos matrix (npm run chaos, lib/detection/chaos.ts): a seed is clean only when it ran to
+// The chaos matrix (npm run chaos, run/detection/chaos.ts): a seed is clean only when it ran to
 // its end with no failed MUST rule, and what failed is named with its test; a bad chaos option
 // on the command line is a configuration error naming it (exit 2), before anything runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { buildChaosMatrix, chaosMatrixPasses, chaosMatrixText, chaosRow } from '../lib/detection/chaos.js';
+import { buildChaosMatrix, chaosMatrixPasses, chaosMatrixText, chaosRow } from '../run/detection/chaos.js';
 import type { ConformanceReport } from '../reports/model.js';
 import { cpc, envWith } from './cli-support.js';
 import { ROOT } from './reports-support.js';

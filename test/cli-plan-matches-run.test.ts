@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpc, startHidingProxy, startStandaloneEmulator, targetEnvOf, type Standalone } from './cli-support.js';
 import { tempDir } from './reports-support.js';
-import { COUNT_KINDS, type Counts, type UsageFile } from '../lib/plan.js';
+import { COUNT_KINDS } from '../lib/plan.js';
+import type { PlanFile, UsageFile } from '../lib/protocol.js';
 
 let emulator: Standalone;
 let proxy: Standalone;
@@ -32,7 +33,7 @@ test('cli-plan: the plan of a deployment run equals what it created, kind by kin
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { tests: { status: string; title: string }[] };
     assert.deepEqual(report.tests.filter((t) => t.status === 'failed').map((t) => t.title), [], 'every test passes');
-    const plan = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as { counts: Counts; requests: number };
+    const plan = JSON.parse(readFileSync(join(dir, 'plan.json'), 'utf8')) as PlanFile;
     const usage = JSON.parse(readFileSync(join(dir, 'usage.json'), 'utf8')) as UsageFile;
     for (const k of COUNT_KINDS) assert.equal(usage.created[k], plan.counts[k], `${k}: planned ${plan.counts[k]}, created ${usage.created[k]}`);
     assert.ok(plan.counts.gpuPods + plan.counts.cpuPods > 0 && plan.counts.templates > 0 && plan.counts.secrets > 0, `the subset creates pods, templates and secrets: ${JSON.stringify(plan.counts)}`);

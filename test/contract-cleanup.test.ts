@@ -7,7 +7,7 @@ import { startEmulator } from '../emulator/server.js';
 import { EmulatorControl } from '../lib/client/control.js';
 import { ApiClient } from '../lib/client/api.js';
 import { undiciTransport } from '../lib/client/transport.js';
-import { Registry, TestTracker, sweep, uniqueNameFactory, watch, type Resource } from '../contract/support/cleanup.js';
+import { Registry, TestTracker, sweep, uniqueNameFactory, watch, type Resource } from '../lib/cleanup.js';
 
 test('creations and deletions are read from exchanges, whoever sends them', () => {
   const created: Omit<Resource, 'test'>[] = [];

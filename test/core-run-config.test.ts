@@ -4,9 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError } from '../lib/errors.js';
 import { redactText } from '../lib/redact.js';
-import {
-  MAX_SEED, RUN_CONFIG_VARIABLE, chooseSeed, decodeRunConfig, parseEmbeddedRunConfig, parseRunConfig, runConfigEnv, userSettings,
-} from '../lib/run-config.js';
+import { MAX_SEED, chooseSeed, decodeRunConfig, parseEmbeddedRunConfig, parseRunConfig, runConfigEnv, userSettings } from '../lib/run-config.js';
+import { RUN_CONFIG_VARIABLE } from '../lib/protocol.js';
 
 test('with nothing set: the embedded emulator, a chosen seed, the suite\'s default budgets', () => {
   const c = parseRunConfig({});
@@ -85,8 +84,8 @@ test('user settings of the commands: the standalone emulator, the load runner, t
 });
 
 test('Playwright\'s environment: the run configuration as its one CPC_ variable; without NODE_EXTRA_CA_CERTS only when every request stays on loopback', async () => {
-  const { playwrightChildEnv } = await import('../bin/commands/playwright.js');
-  const { loopbackOnlyEnv } = await import('../bin/paths.js');
+  const { playwrightChildEnv } = await import('../run/playwright.js');
+  const { loopbackOnlyEnv } = await import('../run/paths.js');
   const parent = { PATH: '/usr/bin', NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt', CPC_API_KEY: 'k-parent-1', CPC_SEED: '9' };
   const embedded = playwrightChildEnv(parent, { ...parseRunConfig({ CPC_SEED: '3' }), target: { kind: 'embedded', baseUrl: 'http://127.0.0.1:4010' } }, { FORCE_COLOR: '0' });
   assert.deepEqual(Object.keys(embedded).sort(), ['FORCE_COLOR', 'PATH', RUN_CONFIG_VARIABLE].sort(), 'no CA bundle, no second CPC_ answer');

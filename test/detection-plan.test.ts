@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildFullPlan, buildPlan } from '../lib/detection/plan.js';
-import { blastPasses, buildBlastRadius, buildMatrix, matrixPasses, median } from '../lib/detection/matrix.js';
+import { buildFullPlan, buildPlan } from '../run/detection/plan.js';
+import { blastPasses, buildBlastRadius, buildMatrix, matrixPasses, median } from '../run/detection/matrix.js';
 import type { RawTestResult } from '../reports/raw.js';
 
 const spec = (title: string, tags: string[], line: number) => ({ title, tags: tags.map((t) => `@${t}`), file: 'contract/specs/x.spec.ts', line, tests: [{ projectName: 'contract' }] });

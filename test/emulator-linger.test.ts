@@ -17,7 +17,7 @@ import { request } from 'undici';
 import { startEmulator, type RunningEmulator } from '../emulator/server.js';
 import { LINGER, readBody } from '../emulator/http/body.js';
 import { DEFAULT_MAX_BODY } from '../emulator/http/decode.js';
-import { findK6 } from '../lib/k6node/k6-binary.js';
+import { findK6 } from '../run/k6node/k6-binary.js';
 
 let emu: RunningEmulator;
 let key: string;

@@ -1,7 +1,7 @@
 // @own-process: times uploads of 20 MB bodies.
 /**
  * The Node path's client fails where k6's does when a server answers before reading a body
- * (lib/k6node/body-write.ts): a server that answers and resets the connection under the write
+ * (run/k6node/body-write.ts): a server that answers and resets the connection under the write
  * fails the request with k6's error (1201 `write: broken pipe` or 1220 `write: connection reset
  * by peer`), and a server that reads the rest (a lingering close, as the emulator's
  * http/body.ts does) gets its answer read. The bodies are larger than loopback's socket buffers,
@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readBody } from '../emulator/http/body.js';
-import { HttpEngine } from '../lib/k6node/http-engine.js';
+import { HttpEngine } from '../run/k6node/http-engine.js';
 
 const LIMIT = 16 * 1024 * 1024;
 const BODY = 'x'.repeat(LIMIT + 5 * 1024 * 1024);

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runScript, type RunScriptResult } from '../lib/k6node/runner.js';
+import { runScript, type RunScriptResult } from '../run/k6node/runner.js';
 
 let dir: string;
 let server: Server;

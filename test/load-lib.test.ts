@@ -100,7 +100,7 @@ test('handleSummary writes the JSON under CPC_LOAD_OUT_DIR and never the setup d
 });
 
 test('beside the suites, the wait-range scenario runs in a process of its own and the others share one, in their order', async () => {
-  const { besideGroups } = await import('../bin/commands/load-beside.js');
+  const { besideGroups } = await import('../run/load-beside.js');
   assert.deepEqual(besideGroups(['payload-limits', 'rate-limit-headers', 'wait-range']), [['payload-limits', 'rate-limit-headers'], ['wait-range']]);
   assert.deepEqual(besideGroups(['wait-range']), [['wait-range']]);
   assert.deepEqual(besideGroups(['rate-limit-headers']), [['rate-limit-headers']]);

@@ -25,12 +25,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runK6Script } from '../bin/commands/load.js';
-import { scenarioNames } from '../bin/paths.js';
-import { PROJECT_ROOT } from '../bin/paths.js';
+import { scenarioNames } from '../run/paths.js';
+import { PROJECT_ROOT } from '../run/paths.js';
 import { startEmulator } from '../emulator/server.js';
 import { faultCatalog } from '../emulator/faults.js';
-import { findK6 } from '../lib/k6node/k6-binary.js';
-import { runScript } from '../lib/k6node/runner.js';
+import { findK6 } from '../run/k6node/k6-binary.js';
+import { runScript } from '../run/k6node/runner.js';
 import type { LoadSummary } from '../reports/load-model.js';
 
 /** What parity compares of one run: its exit code and the verdict of each threshold and check. */

@@ -12,14 +12,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLoadScenarios } from '../bin/commands/load.js';
-import { scenarioNames } from '../bin/paths.js';
-import { combineSummaries, executionSegments } from '../lib/k6node/combine.js';
-import { findK6 } from '../lib/k6node/k6-binary.js';
+import { scenarioNames } from '../run/paths.js';
+import { combineSummaries, executionSegments } from '../run/k6node/combine.js';
+import { findK6 } from '../run/k6node/k6-binary.js';
 import { loadRules } from '../lib/rules.js';
 import type { LoadSummary } from '../reports/load-model.js';
 import { readLoadResults } from '../reports/load.js';
 import { parse as parseYaml } from 'yaml';
-import { PROJECT_ROOT } from '../bin/paths.js';
+import { PROJECT_ROOT } from '../run/paths.js';
 
 let outDir: string;
 before(() => { outDir = mkdtempSync(join(tmpdir(), 'load-segments-')); });

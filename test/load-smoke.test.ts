@@ -10,12 +10,12 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runLoadScenarios } from '../bin/commands/load.js';
-import { scenarioNames } from '../bin/paths.js';
+import { scenarioNames } from '../run/paths.js';
 import { startEmulator, type RunningEmulator } from '../emulator/server.js';
-import { runScript } from '../lib/k6node/runner.js';
+import { runScript } from '../run/k6node/runner.js';
 import { loadRules } from '../lib/rules.js';
 import { readLoadResults } from '../reports/load.js';
-import { PROJECT_ROOT } from '../bin/paths.js';
+import { PROJECT_ROOT } from '../run/paths.js';
 
 let outDir: string;
 

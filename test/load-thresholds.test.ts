@@ -6,12 +6,12 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseDuration } from '../lib/k6node/duration.js';
-import { EXIT } from '../lib/k6node/exit-codes.js';
+import { parseDuration } from '../run/k6node/duration.js';
+import { EXIT } from '../run/k6node/exit-codes.js';
 import { K6RunError } from '../lib/errors.js';
-import { BUILTIN_METRICS, MetricsEngine, parseMetricName } from '../lib/k6node/metrics-engine.js';
-import { CounterSink, GaugeSink, RateSink, TrendSink } from '../lib/k6node/sinks.js';
-import { parseThreshold, runThreshold, validateAggregations } from '../lib/k6node/thresholds.js';
+import { BUILTIN_METRICS, MetricsEngine, parseMetricName } from '../run/k6node/metrics-engine.js';
+import { CounterSink, GaugeSink, RateSink, TrendSink } from '../run/k6node/sinks.js';
+import { parseThreshold, runThreshold, validateAggregations } from '../run/k6node/thresholds.js';
 
 const parses: [string, string, string, number, number?][] = [
   ['p(95)<500', 'p', '<', 500, 95],

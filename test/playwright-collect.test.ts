@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { listPlaywright } from '../bin/commands/playwright.js';
-import { PROJECT_ROOT } from '../bin/paths.js';
+import { listPlaywright } from '../run/playwright.js';
+import { PROJECT_ROOT } from '../run/paths.js';
 import { parseEmbeddedRunConfig } from '../lib/run-config.js';
-import type { PlaywrightListing } from '../lib/detection/plan.js';
+import type { PlaywrightListing } from '../run/detection/plan.js';
 
 type Suite = PlaywrightListing['suites'][number];
 const files = (suites: readonly Suite[]): string[] => suites.flatMap((s) => [...(s.specs ?? []).map((spec) => spec.file), ...files(s.suites ?? [])]);

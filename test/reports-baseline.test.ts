@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyBaseline, compareBaseline, readBaseline, updatedBaseline, type BaselineFile } from '../reports/baseline.js';
-import { exitCodeOf } from '../bin/commands/publish.js';
+import { exitCodeOf } from '../run/publish.js';
 import { ConfigError } from '../lib/errors.js';
 import { writeReports } from '../reports/write.js';
 import { fixtureReport } from '../reports/test/fixture.js';

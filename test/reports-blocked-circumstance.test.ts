@@ -8,7 +8,7 @@ import { validateReport } from '../reports/validate.js';
 import { fixtureRules } from '../reports/test/fixture.js';
 import type { RawTestResult } from '../reports/raw.js';
 import type { ConformanceReport } from '../reports/model.js';
-import { blockedGateBreach, exitCodeOf, parseBlockedGate } from '../bin/commands/publish.js';
+import { blockedGateBreach, exitCodeOf, parseBlockedGate } from '../run/publish.js';
 
 const NO_CAPACITY = 'no GPU capacity for {"dataCenterIds":["EU-RO-1"]}: every candidate GPU type answered 400 (tried A, B) while a pod placed elsewhere';
 

@@ -16,7 +16,7 @@ import * as costModule from '../reports/cost.js';
 import { COST_FILES, readCostFiles, withCostFiles } from '../reports/cost.js';
 import { fixtureReport } from '../reports/test/fixture.js';
 import { costRaw, costReport, deploymentFiles, usage, writeDeploymentFiles } from '../reports/test/cost-fixture.js';
-import { ANNOTATION } from '../lib/annotations.js';
+import { ANNOTATION } from '../lib/protocol.js';
 import { tempDir } from './reports-support.js';
 
 const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
@@ -257,7 +257,7 @@ test('cost: the raw reporter carries the usage annotations into each record (sum
 
 test('cost: the files in the example shapes are what the model expects (deploymentFiles stays in step with lib/plan.ts)', () => {
   // A compile-time check: the usage file of the fixture has every field of lib/plan.ts UsageFile.
-  const u: import('../lib/plan.js').UsageFile = deploymentFiles().usage as import('../lib/plan.js').UsageFile;
+  const u: import('../lib/protocol.js').UsageFile = deploymentFiles().usage as import('../lib/protocol.js').UsageFile;
   assert.equal(typeof u.requests, 'number');
   assert.deepEqual(Object.keys(u).sort(), ['byShape', 'created', 'estimatedCostUsd', 'podMinutes', 'requests', 'runId', 'unpriced', 'writtenAt']);
 });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { FullConfig, FullResult, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { registerSecret } from '../lib/redact.js';
 import RawResultsReporter from '../reports/playwright-reporter.js';
-import { ANNOTATION } from '../lib/annotations.js';
+import { ANNOTATION } from '../lib/protocol.js';
 import { readRaw } from '../reports/raw-read.js';
 import { scrubRawFile } from '../reports/raw-scrub.js';
 import { buildReport } from '../reports/build.js';

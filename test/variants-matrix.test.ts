@@ -1,8 +1,8 @@
-// The variant matrix's plan (which tests each variant runs) and its verdict (lib/variants).
+// The variant matrix's plan (which tests each variant runs) and its verdict (run/variants).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildVariantPlan, filesOf, projectOf } from '../lib/variants/plan.js';
-import { buildVariantMatrix, variantMatrixPasses, variantMatrixText } from '../lib/variants/matrix.js';
+import { buildVariantPlan, filesOf, projectOf } from '../run/variants/plan.js';
+import { buildVariantMatrix, variantMatrixPasses, variantMatrixText } from '../run/variants/matrix.js';
 import { variantCatalog, variantSets } from '../emulator/variants.js';
 import type { RawTestResult } from '../reports/raw.js';
 

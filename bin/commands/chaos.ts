@@ -21,13 +21,13 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync, createWriteStream, exis
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatChaos, MAX_CHAOS_LATENCY_MS, type ChaosOptions } from '../../lib/chaos/options.js';
-import { buildChaosMatrix, chaosMatrixPasses, chaosMatrixText, chaosRow, type ChaosMatrix, type ChaosSeedRow } from '../../lib/detection/chaos.js';
+import { buildChaosMatrix, chaosMatrixPasses, chaosMatrixText, chaosRow, type ChaosMatrix, type ChaosSeedRow } from '../../run/detection/chaos.js';
 import { ConfigError } from '../../lib/errors.js';
 import { MAX_SEED } from '../../lib/run-config.js';
 import type { ConformanceReport } from '../../reports/model.js';
-import { PROJECT_ROOT, tsxLoader } from '../paths.js';
-import { exitOf } from './child.js';
-import { runAsScript } from './entry.js';
+import { PROJECT_ROOT, tsxLoader } from '../../run/paths.js';
+import { exitOf } from '../../run/child.js';
+import { runAsScript } from '../../run/entry.js';
 
 export interface ChaosRunOptions {
   outDir: string;

@@ -3,26 +3,28 @@ import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ConfigKey, TargetConfig } from '../../lib/config.js';
-import { parseRunConfig, type RunConfig } from '../../lib/run-config.js';
+import { parseRunConfig } from '../../lib/run-config.js';
+import type { PlanFile } from '../../lib/protocol.js';
+import { type RunConfig } from '../../lib/protocol.js';
 import type { SuiteName } from '../../lib/suites.js';
-import { bindEmbedded, type EmbeddedTarget } from '../../lib/embedded.js';
+import { bindEmbedded, type EmbeddedTarget } from '../../run/embedded.js';
 import { ConfigError, TargetUnreachableError } from '../../lib/errors.js';
 import { faultCatalog, isFaultId } from '../../emulator/faults.js';
 import type { ConformanceReport, TargetIdentity } from '../../reports/model.js';
-import { SUITE_VERSION, PROJECT_ROOT, outputRoot } from '../paths.js';
-import { replayCommand } from './seed.js';
-import { probe, runSupervised } from './supervise.js';
-import { startLoadBeside } from './load-beside.js';
-import type { BlockedGate } from './publish.js';
+import { SUITE_VERSION, PROJECT_ROOT, outputRoot } from '../../run/paths.js';
+import { replayCommand } from '../../run/replay.js';
+import { probe, runSupervised } from '../../run/supervise.js';
+import { startLoadBeside } from '../../run/load-beside.js';
+import type { BlockedGate } from '../../run/publish.js';
 import { budgetBreaches, type Budgets } from '../../lib/plan.js';
-import { budgetsOf, readRequestEstimates } from './budgets.js';
+import { budgetsOf, readRequestEstimates } from '../../run/budgets.js';
 
 // What only a deployment needs (the preflight, the control surface probe) and what runs after
 // the suites (reading the results, building and writing the report) is imported where it is
 // used: against the embedded emulator, Playwright starts without waiting for those modules.
 const afterRun = () => Promise.all([
   import('../../lib/rules.js'), import('../../reports/build.js'), import('../../reports/raw-read.js'), import('../../reports/raw-scrub.js'),
-  import('../../reports/load.js'), import('../../reports/mutation.js'), import('./publish.js'),
+  import('../../reports/load.js'), import('../../reports/mutation.js'), import('../../run/publish.js'),
 ]);
 
 export interface ConformanceOptions {
@@ -101,7 +103,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const { defaultTargetName } = await import('../../reports/target-name.js');
   const targetName = options.targetName ?? given.profile.targetName ?? defaultTargetName(config.kind, config.baseUrl);
   // A previous report of another target, or an unreadable one, stops the run before it starts.
-  const previous = options.previous ? (await import('./saved-report.js')).loadPrevious(resolve(options.previous), targetName) : undefined;
+  const previous = options.previous ? (await import('../../run/saved-report.js')).loadPrevious(resolve(options.previous), targetName) : undefined;
   const seed = given.seed;
   const replay = replayCommand(seed, selectionArgs(options));
   process.stdout.write(`Seed: ${seed} (replay: ${replay})\n`);
@@ -134,7 +136,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   if (config.kind === 'remote' && !options.skipPreflight) {
     // A configuration problem (a refused key, a missing id, a surface that does not answer) or a
     // plan over a budget stops the run here, before anything is created.
-    const [{ blockers, preflight, preflightText, listedTests }, { listPlaywright }] = await Promise.all([import('../../lib/preflight.js'), import('./playwright.js')]);
+    const [{ blockers, preflight, preflightText, listedTests }, { listPlaywright }] = await Promise.all([import('../../run/preflight.js'), import('../../run/playwright.js')]);
     // The plan is of the tests this run selects (its suites, --grep and --shard).
     const select = [...(options.grep ? ['--grep', options.grep] : []), ...(options.shard ? [`--shard=${options.shard.index}/${options.shard.total}`] : [])];
     const pre = await preflight({ ...given, ...(workers ? { workers } : {}) }, { listTests: async () => listedTests(await listPlaywright({ ...given, suites: options.projects }, select)), requestEstimates: readRequestEstimates() });
@@ -152,7 +154,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     if (c) {
       mkdirSync(outDir, { recursive: true });
       const { catalog, counts, pools, requests, estimatedCostUsd } = c;
-      writeFileSync(join(outDir, 'plan.json'), JSON.stringify({ counts, pools, requests, ...(estimatedCostUsd !== undefined ? { estimatedCostUsd } : {}) }, null, 2) + '\n');
+      const planFile: PlanFile = { counts, pools, requests, ...(estimatedCostUsd !== undefined ? { estimatedCostUsd } : {}) };
+      writeFileSync(join(outDir, 'plan.json'), JSON.stringify(planFile, null, 2) + '\n');
       // The catalog as preflight read it: the run reads it once, not once per worker or test.
       const catalogFile = join(tmpdir(), `cpc-catalog-${runId}.json`);
       if (catalog) writeFileSync(catalogFile, JSON.stringify(catalog));

@@ -5,17 +5,18 @@ import { expandVariants } from '../../emulator/variants.js';
 import { loadRules } from '../../lib/rules.js';
 import type { ConformanceReport } from '../../reports/model.js';
 import { readRaw } from '../../reports/raw-read.js';
-import { BLAST_LIMIT, blastPasses, blastText, buildBlastRadius, buildMatrix, matrixPasses, matrixText, type BlastRadius, type DetectionMatrix } from '../../lib/detection/matrix.js';
-import { parseEmbeddedRunConfig, type RunConfig } from '../../lib/run-config.js';
-import { startEmbedded } from '../../lib/embedded.js';
+import { BLAST_LIMIT, blastPasses, blastText, buildBlastRadius, buildMatrix, matrixPasses, matrixText, type BlastRadius, type DetectionMatrix } from '../../run/detection/matrix.js';
+import { parseEmbeddedRunConfig } from '../../lib/run-config.js';
+import { type RunConfig } from '../../lib/protocol.js';
+import { startEmbedded } from '../../run/embedded.js';
 import { ConfigError } from '../../lib/errors.js';
 import { formatChaos, type ChaosOptions } from '../../lib/chaos/options.js';
-import { listPlaywright } from './playwright.js';
-import { runSupervised } from './supervise.js';
-import { publish } from './publish.js';
-import { loadReport } from './saved-report.js';
-import { buildFullPlan, buildPlan, type PlaywrightListing } from '../../lib/detection/plan.js';
-import { DETECTION_PROJECT } from '../../lib/detection/projects.js';
+import { listPlaywright } from '../../run/playwright.js';
+import { runSupervised } from '../../run/supervise.js';
+import { publish } from '../../run/publish.js';
+import { loadReport } from '../../run/saved-report.js';
+import { buildFullPlan, buildPlan, type PlaywrightListing } from '../../run/detection/plan.js';
+import { DETECTION_PROJECT } from '../../run/detection/projects.js';
 
 export interface DetectOptions {
   outDir: string;

@@ -5,8 +5,8 @@ import { diffReports } from '../../reports/diff.js';
 import { diffMarkdown } from '../../reports/render/diff-markdown.js';
 import { diffHtml } from '../../reports/render/diff-html.js';
 import { writeScrubbed } from '../../reports/write.js';
-import { PROJECT_ROOT, defaultOutDir } from '../paths.js';
-import { loadReport } from './saved-report.js';
+import { PROJECT_ROOT, defaultOutDir } from '../../run/paths.js';
+import { loadReport } from '../../run/saved-report.js';
 import { DIFF_USAGE } from '../usage.js';
 
 /** `cpc diff A B`: every rule whose verdict or observed value differs. */

@@ -4,7 +4,7 @@ import { ConfigError } from '../../lib/errors.js';
 import { buildHistory } from '../../reports/history/model.js';
 import { renderHistory } from '../../reports/render/history-html.js';
 import { writeScrubbed } from '../../reports/write.js';
-import { readHistoryFolder } from './saved-report.js';
+import { readHistoryFolder } from '../../run/saved-report.js';
 
 export interface HistoryOptions {
   dir: string;

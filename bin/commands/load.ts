@@ -1,33 +1,33 @@
 /**
  * `npm run load`: runs every load scenario (`load/*.ts`) against the target, the embedded
  * emulator by default. With a k6 binary (`K6`, or `k6` on PATH) the scripts run on k6; otherwise
- * they run on the Node path (lib/k6node) at their default, smoke scale. Each scenario writes its summary to
+ * they run on the Node path (run/k6node) at their default, smoke scale. Each scenario writes its summary to
  * `reports/out/load/<scenario>.json` for the conformance report.
  *
  *   npm run load -- [--runner auto|k6|node] [--scenario NAME ...] [--out DIR] [--segments N] [--base-url URL ...]
  *
  * `--segments N` (k6 only) runs each scenario as N k6 processes at once, split with
  * `--execution-segment` as k6-operator splits a TestRun of `parallelism: N`, and combines their
- * summaries (lib/k6node/combine.ts) into the scenario's one summary.
+ * summaries (run/k6node/combine.ts) into the scenario's one summary.
  *
  * Exit code: 0 when every scenario passed; k6's code otherwise (99: a threshold failed).
  */
 import { spawn } from 'node:child_process';
-import { exitOf } from './child.js';
+import { exitOf } from '../../run/child.js';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { configToEnv, ENV_VARS, flagOf, loadTargetConfig, type ConfigKey, type TargetConfig } from '../../lib/config.js';
 import { userSettings } from '../../lib/run-config.js';
-import { startEmbedded } from '../../lib/embedded.js';
+import { startEmbedded } from '../../run/embedded.js';
 import { ConfigError } from '../../lib/errors.js';
-import { runAsScript } from './entry.js';
-import { EXIT } from '../../lib/k6node/exit-codes.js';
-import { findK6 } from '../../lib/k6node/k6-binary.js';
-import { combineSummaries, executionSegments } from '../../lib/k6node/combine.js';
+import { runAsScript } from '../../run/entry.js';
+import { EXIT } from '../../run/k6node/exit-codes.js';
+import { findK6 } from '../../run/k6node/k6-binary.js';
+import { combineSummaries, executionSegments } from '../../run/k6node/combine.js';
 import type { LoadSummary } from '../../reports/load-model.js';
-import { runScript } from '../../lib/k6node/runner.js';
-import { LOAD_DIR, PROJECT_ROOT, scenarioNames } from '../paths.js';
+import { runScript } from '../../run/k6node/runner.js';
+import { LOAD_DIR, PROJECT_ROOT, scenarioNames } from '../../run/paths.js';
 
 export type LoadRunner = 'k6' | 'node';
 

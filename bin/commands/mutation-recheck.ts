@@ -12,7 +12,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { readMutationResults } from '../../reports/mutation.js';
-import { PROJECT_ROOT } from '../paths.js';
+import { PROJECT_ROOT } from '../../run/paths.js';
 import { DEFAULT_MUTATION_REPORT, EQUIVALENT_LIST } from './mutation-score.js';
 
 interface Loc { line: number; column: number }

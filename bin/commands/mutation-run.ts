@@ -18,9 +18,10 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseEmbeddedRunConfig, userSettings, type RunConfig } from '../../lib/run-config.js';
-import { exitOf } from './child.js';
-import { spawnPlaywright } from './playwright.js';
+import { parseEmbeddedRunConfig, userSettings } from '../../lib/run-config.js';
+import { type RunConfig } from '../../lib/protocol.js';
+import { exitOf } from '../../run/child.js';
+import { spawnPlaywright } from '../../run/playwright.js';
 
 export interface MutationGroup {
   name: string;

@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { CpcError } from '../../lib/errors.js';
 import type { MutationSection } from '../../reports/mutation-model.js';
 import { readMutationResults } from '../../reports/mutation.js';
-import { PROJECT_ROOT } from '../paths.js';
+import { PROJECT_ROOT } from '../../run/paths.js';
 
 export const DEFAULT_MUTATION_REPORT = join(PROJECT_ROOT, 'reports', 'out', 'mutation', 'mutation.json');
 export const EQUIVALENT_LIST = join(PROJECT_ROOT, 'mutation', 'equivalent.json');

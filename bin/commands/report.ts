@@ -1,13 +1,13 @@
 import { parseArgs } from 'node:util';
 import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../../lib/errors.js';
-import { defaultOutDir } from '../paths.js';
+import { defaultOutDir } from '../../run/paths.js';
 import { mergeReports } from '../../reports/merge.js';
 import type { ConformanceReport } from '../../reports/model.js';
 import { withChanges } from '../../reports/changes.js';
 import { targetNameOf } from '../../reports/target-name.js';
-import { loadPrevious, loadReport } from './saved-report.js';
-import { exitCodeOf, publish } from './publish.js';
+import { loadPrevious, loadReport } from '../../run/saved-report.js';
+import { exitCodeOf, publish } from '../../run/publish.js';
 import { historyCommand, parseKeep } from './history.js';
 import { REPORT_USAGE } from '../usage.js';
 

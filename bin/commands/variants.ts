@@ -18,15 +18,15 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { expandVariants } from '../../emulator/variants.js';
 import { ConfigError } from '../../lib/errors.js';
-import { runAsScript } from './entry.js';
+import { runAsScript } from '../../run/entry.js';
 import { loadRules } from '../../lib/rules.js';
 import { readRaw } from '../../reports/raw-read.js';
-import { buildVariantPlan } from '../../lib/variants/plan.js';
-import { buildVariantMatrix, variantMatrixPasses, variantMatrixText, type VariantMatrix } from '../../lib/variants/matrix.js';
+import { buildVariantPlan } from '../../run/variants/plan.js';
+import { buildVariantMatrix, variantMatrixPasses, variantMatrixText, type VariantMatrix } from '../../run/variants/matrix.js';
 import { parseEmbeddedRunConfig } from '../../lib/run-config.js';
-import { startEmbedded } from '../../lib/embedded.js';
-import { PROJECT_ROOT } from '../paths.js';
-import { runSupervised } from './supervise.js';
+import { startEmbedded } from '../../run/embedded.js';
+import { PROJECT_ROOT } from '../../run/paths.js';
+import { runSupervised } from '../../run/supervise.js';
 
 export interface VariantRunOptions {
   outDir: string;

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { OutgoingCall } from '../../lib/client/api.js';
 import { BUDGET_FLAGS, hourlyPrice, podCostUsd, type Budgets, type PriceTable } from '../../lib/plan.js';
-import { podShapeOf } from './cleanup.js';
+import { podShapeOf } from '../../lib/cleanup.js';
+import type { BudgetFiles, PodReservationLine } from '../../lib/protocol.js';
 
 /**
  * The run's budgets (lib/plan.ts), held across every worker through two files beside the run's
@@ -15,7 +16,7 @@ import { podShapeOf } from './cleanup.js';
 export class RunBudget {
   constructor(
     readonly budgets: Budgets,
-    readonly files: { requests: string; pods: string },
+    readonly files: BudgetFiles,
     readonly prices: PriceTable | undefined,
     readonly readyTimeoutMs: number,
   ) {
@@ -47,7 +48,7 @@ export class RunBudget {
     appendFileSync(this.files.pods, JSON.stringify({ id, gpu, ...(usd !== undefined ? { usd: podCostUsd(usd, this.readyTimeoutMs) } : {}) }) + '\n');
     const totals = { pods: 0, gpuPods: 0, costUsd: 0 };
     const released = new Set<string>();
-    const lines = readFileSync(this.files.pods, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id?: string; gpu?: boolean; usd?: number; release?: string });
+    const lines = readFileSync(this.files.pods, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as PodReservationLine);
     for (const l of lines) if (l.release) released.add(l.release);
     for (const l of lines) {
       if (!l.id || released.has(l.id)) continue;
@@ -73,7 +74,7 @@ export class RunBudget {
   /** Pods reserved and not released (created, or whose answer was lost). */
   podsReserved(): number {
     if (!existsSync(this.files.pods)) return 0;
-    const lines = readFileSync(this.files.pods, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { id?: string; release?: string });
+    const lines = readFileSync(this.files.pods, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as PodReservationLine);
     const released = new Set(lines.flatMap((l) => (l.release ? [l.release] : [])));
     return lines.filter((l) => l.id && !released.has(l.id)).length;
   }

@@ -5,10 +5,11 @@ import { relative, sep } from 'node:path';
 // (trace recording, context configuration) each cost a step with a captured stack per test.
 // Every fixture below is `box: 'self'` for the same reason: no step of its own, no stack.
 import { _baseTest as base } from '@playwright/test';
-import { readDetectionPlan, testKey } from '../../lib/detection/plan.js';
+import { readDetectionPlan } from '../../lib/run-config.js';
+import { testKey } from '../../lib/protocol.js';
 import type { TargetConfig } from '../../lib/config.js';
 import { runConfig } from '../../lib/run-config.js';
-import { ANNOTATION } from '../../lib/annotations.js';
+import { ANNOTATION, ATTACHMENT } from '../../lib/protocol.js';
 import { ConfigError, InternalError } from '../../lib/errors.js';
 import { ApiClient, type Keys, type KeyRole, type SurfaceUrls } from '../../lib/client/api.js';
 import { exchangesKept } from '../../lib/evidence.js';
@@ -16,7 +17,7 @@ import { EmulatorControl, type WorldInfo, type WorldOptions } from '../../lib/cl
 import { lostAnswerTransport, undiciTransport, type Transport } from '../../lib/client/transport.js';
 import { Pacer, pacedTransport, type PacingStats } from '../../lib/client/pacing.js';
 import { blocked as blockedTest, declarationOf } from './rules.js';
-import { Registry, TestTracker, deleteResource, sortForDeletion, uniqueNameFactory, type UniqueName } from './cleanup.js';
+import { Registry, TestTracker, deleteResource, sortForDeletion, uniqueNameFactory, type UniqueName } from '../../lib/cleanup.js';
 import { RunBudget } from './budget.js';
 import { COUNT_KINDS, type Counts, type Creates } from '../../lib/plan.js';
 import { PoolShelf, borrowing, type Pools } from './pools.js';
@@ -199,7 +200,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     const failed = testInfo.status === 'failed' || testInfo.status === 'timedOut';
     const evidence = client.recentEvidence(exchangesKept(failed, testInfo.annotations.some((a) => a.type === ANNOTATION.observed)));
     if (evidence.length > 0) {
-      await testInfo.attach('evidence', { body: JSON.stringify(evidence, null, 2), contentType: 'application/json' });
+      await testInfo.attach(ATTACHMENT.evidence, { body: JSON.stringify(evidence, null, 2), contentType: 'application/json' });
     }
     // Creating more than the test declares is a defect of the suite (the plan and the budgets
     // would be wrong): the test fails, naming the kind, and what it made is deleted as usual.

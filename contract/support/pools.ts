@@ -1,7 +1,7 @@
 import type { ApiClient } from '../../lib/client/api.js';
 import { InternalError } from '../../lib/errors.js';
 import { poolClosure, type PoolName } from '../../lib/plan.js';
-import { deleteResource, type Resource, type TestTracker } from './cleanup.js';
+import { deleteResource, type Resource, type TestTracker } from '../../lib/cleanup.js';
 
 /**
  * Pooled resources (lib/plan.ts): what checks only read, or what refusals leave unchanged, made

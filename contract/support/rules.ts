@@ -1,6 +1,6 @@
 import { test } from '@playwright/test';
 import { assertRuleIds } from '../../lib/rules.js';
-import { ANNOTATION } from '../../lib/annotations.js';
+import { ANNOTATION } from '../../lib/protocol.js';
 import { InternalError, throwFindings, type Finding } from '../../lib/errors.js';
 import type { Creates } from '../../lib/plan.js';
 

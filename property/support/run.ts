@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { test } from '@playwright/test';
 import { runConfig } from '../../lib/run-config.js';
-import { ANNOTATION } from '../../lib/annotations.js';
+import { ANNOTATION, type PropertyRecord } from '../../lib/protocol.js';
 import { LostAnswerError, NonConformanceError, PropertyFailure, type Finding } from '../../lib/errors.js';
 import { blocked } from '../../contract/support/rules.js';
 
@@ -41,9 +41,9 @@ export async function checkProperty<Ts>(property: fc.IAsyncProperty<Ts> | fc.IPr
   const added = info.annotations.splice(before).filter((a) => a.type !== ANNOTATION.ruleFailed);
   info.annotations.push(...added);
   const title = info.title.replace(/"/g, '\\"');
-  const record: Record<string, unknown> = { seed, numRuns: details.numRuns };
+  const record: PropertyRecord = { seed, numRuns: details.numRuns };
   if (details.failed) {
-    record.path = details.counterexamplePath ?? undefined;
+    if (details.counterexamplePath) record.path = details.counterexamplePath;
     record.counterexample = fc.stringify(details.counterexample);
     record.replay = `CPC_SEED=${seed} CPC_PATH=${details.counterexamplePath ?? ''} npx playwright test --project=property -g "${title}"`;
   }

@@ -4,7 +4,7 @@ import { podConformance } from '../../checks/pod-conformance.js';
 import { isSuccess, statusCodeConformance } from '../../checks/status.js';
 import { rejectionConformance } from '../../checks/rejection.js';
 import { PROBLEM_RULES, POD_SHAPE_RULES, RUNTIME_RULES } from './support/rule-sets.js';
-import { ANNOTATION } from '../../../lib/annotations.js';
+import { ANNOTATION } from '../../../lib/protocol.js';
 import type { Finding } from '../../support/rules.js';
 import type { Pod } from '../../../lib/types.gen.js';
 

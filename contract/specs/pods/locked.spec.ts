@@ -4,7 +4,7 @@ import { conform, creates, must, observe, rules } from '../../support/rules.js';
 import { rejectionConformance } from '../../checks/rejection.js';
 import { podConformance } from '../../checks/pod-conformance.js';
 import { PROBLEM_RULES } from './support/rule-sets.js';
-import { ANNOTATION } from '../../../lib/annotations.js';
+import { ANNOTATION } from '../../../lib/protocol.js';
 import type { Pod, PodAction } from '../../../lib/types.gen.js';
 
 // Spec, Pod: `locked` "When true, the pod cannot be stopped or reset."; States and

@@ -1,7 +1,7 @@
 import { test as base } from '../../../support/fixtures.js';
 import { conform } from '../../../support/rules.js';
 import type { ApiClient, ApiResult, KeyRole } from '../../../../lib/client/api.js';
-import type { Resource } from '../../../support/cleanup.js';
+import type { Resource } from '../../../../lib/cleanup.js';
 import type { Endpoint, Template } from '../../../../lib/types.gen.js';
 import { graphqlConformance } from '../../../checks/graphql-conformance.js';
 import { doc, field, PROBE_TEMPLATE, type GraphqlOperation } from './documents.js';
@@ -87,7 +87,7 @@ export const test = base.extend<{ gql: GqlKit }>({
     };
     await use(kit);
     // On a deployment, what the test left is deleted here in a document or two per key, before the
-    // run-wide cleanup (contract/support/cleanup.ts) would delete it one request at a time; that
+    // run-wide cleanup (lib/cleanup.ts) would delete it one request at a time; that
     // cleanup still deletes whatever this did not. An emulator world is dropped whole.
     if (!target.control && tracker.registry) await tidy(api, [...tracker.open.values()]);
   }, { box: 'self' }],

@@ -2,7 +2,7 @@ import type { ApiClient, ApiResult, CallOptions } from '../../../../lib/client/a
 import type { CreatePodRequest, Pod } from '../../../../lib/types.gen.js';
 import { NonConformanceError } from '../../../../lib/errors.js';
 import { conform } from '../../../support/rules.js';
-import type { UniqueName } from '../../../support/cleanup.js';
+import type { UniqueName } from '../../../../lib/cleanup.js';
 import type { PodKit, PodPool } from './fixtures.js';
 
 /**

@@ -4,10 +4,10 @@ import type { ApiClient, ApiResult, CallOptions } from '../../../../lib/client/a
 import type { CreateCpuConfig, CreatePodRequest, NetworkVolume, Pod } from '../../../../lib/types.gen.js';
 import { blocked, breaks, conform } from '../../../support/rules.js';
 import { gpuCandidates, listOf, loadCatalog, onOtherGpuTypes, picks, vcpuCounts, type GpuEntry, type PodCatalog } from '../../../../lib/pod-catalog.js';
-import { ANNOTATION } from '../../../../lib/annotations.js';
+import { ANNOTATION } from '../../../../lib/protocol.js';
 import { waitForStatus, type WaitOptions, type WaitResult } from './wait.js';
 import { runConfig } from '../../../../lib/run-config.js';
-import { Registry } from '../../../support/cleanup.js';
+import { Registry } from '../../../../lib/cleanup.js';
 
 /**
  * Pod helpers for one test: catalog picks, valid bodies from the target profile (lib/profile.ts)

@@ -1,6 +1,6 @@
 import type { ApiClient, ApiResult, AuthChoice } from '../../../../lib/client/api.js';
 import { test, type Emu } from '../../../support/fixtures.js';
-import { uniqueNameFactory } from '../../../support/cleanup.js';
+import { uniqueNameFactory } from '../../../../lib/cleanup.js';
 import { conform, must } from '../../../support/rules.js';
 import { graphqlConformance } from '../../../checks/graphql-conformance.js';
 import { runConfig } from '../../../../lib/run-config.js';

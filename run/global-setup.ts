@@ -1,0 +1,122 @@
+import { appendFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { FullConfig } from '@playwright/test';
+import { runConfig, shareRunConfig } from '../lib/run-config.js';
+import { type RunConfig } from '../lib/protocol.js';
+import { hourlyPrice, zeroCounts } from '../lib/plan.js';
+import type { PacingFile, UsageFile } from '../lib/protocol.js';
+import { ApiClient, type Keys } from '../lib/client/api.js';
+import { EmulatorControl } from '../lib/client/control.js';
+import { undiciTransport } from '../lib/client/transport.js';
+import { Pacer, pacedTransport } from '../lib/client/pacing.js';
+import { countKindOf, describeLeftovers, leftoversPath, newRunId, Registry, strays, sweep, writeLeftovers } from '../lib/cleanup.js';
+
+/**
+ * With no target in the run configuration (lib/run-config.ts), start the embedded emulator on a
+ * free loopback port for this run and point the suite at it. The workers inherit the updated
+ * configuration (its one variable), as they inherit the run id.
+ *
+ * Against a target without the emulator's control surface (a deployment), every test shares
+ * its account: the run gets an id that every name it makes carries, a registry of what it
+ * creates (the configuration's `cleanupFile`), and a teardown, run also after a failure or
+ * Ctrl-C, that deletes whatever is still there and writes the rest to `leftovers.json` beside
+ * the report; the time tests waited for the target's rate limit goes to `pacing.json` there.
+ */
+export default async function globalSetup(config: FullConfig): Promise<(() => Promise<void>) | undefined> {
+  const given = runConfig();
+  const runId = given.runId ?? newRunId();
+  const run = shareRunConfig({ ...given, runId, budgetFiles: given.budgetFiles ?? { requests: join(tmpdir(), `cpc-requests-${runId}.count`), pods: join(tmpdir(), `cpc-pods-${runId}.jsonl`) } });
+  for (const f of Object.values(run.budgetFiles!)) rmSync(f, { force: true });
+  if (!run.target.baseUrl) {
+    // Imported here: a run of `cpc`, which names its target, never loads the emulator into Playwright's runner.
+    const { startEmbedded } = await import('./embedded.js');
+    const embedded = await startEmbedded();
+    shareRunConfig({ ...run, target: embedded.target });
+    return () => embedded.close();
+  }
+  const target = run.target;
+  const leftovers = leftoversPath(config.rootDir);
+  rmSync(leftovers, { force: true });
+  // The embedded emulator (`cpc` started it for this run) has its control surface: each test has a
+  // world of its own and nothing is left to clean up. Not asked: the runner then never loads undici.
+  if (target.kind === 'embedded' || await EmulatorControl.detect(target.baseUrl!)) return undefined;
+
+  const file = join(tmpdir(), `cpc-created-${runId}.jsonl`);
+  const pacingFile = join(tmpdir(), `cpc-pacing-${runId}.jsonl`);
+  shareRunConfig({ ...run, cleanupFile: file, pacingFile });
+  const pacing = join(dirname(leftovers), 'pacing.json');
+  rmSync(pacing, { force: true });
+  rmSync(join(dirname(leftovers), 'usage.json'), { force: true });
+  process.stdout.write(`Run ${runId}: what it creates on the target is named cpc-${runId}-… and deleted before the run ends (record: ${file})\n`);
+  return async () => {
+    const registry = new Registry(file);
+    const { created, open } = registry.outstanding();
+    let left: Awaited<ReturnType<typeof sweep>> = [];
+    const keys: Keys = { ...(target.apiKey ? { main: target.apiKey } : {}), ...(target.apiKeyReadonly ? { readonly: target.apiKeyReadonly } : {}), ...(target.apiKeyOther ? { other: target.apiKeyOther } : {}) };
+    const http = undiciTransport({ connections: 1 });
+    const urls = { baseUrl: target.baseUrl!, serverlessUrl: target.serverlessUrl ?? target.baseUrl!, restV1Url: target.restV1Url ?? target.baseUrl! };
+    const api = new ApiClient(urls, keys, pacedTransport(http, new Pacer(), { budgetMs: run.profile.rateLimitBudgetMs }));
+    // The teardown's requests are the run's too (the count beside the budgets; deletions are never refused).
+    const counted = run.budgetFiles?.requests;
+    if (counted) api.gates.push(() => appendFileSync(counted, '.'));
+    try {
+      const found = await strays(api, runId, registry);
+      if (found.length) process.stdout.write(`cleanup: ${found.length} resource(s) named by this run were never recorded (a create whose answer was lost): deleting them too\n`);
+      const todo = [...open, ...found];
+      if (todo.length > 0) {
+        process.stdout.write(`cleanup: deleting ${todo.length} resource(s) the tests left on the target\n`);
+        left = await sweep(api, todo, { retryForMs: run.profile.cleanupWaitMs, log: (line) => process.stdout.write(line + '\n') });
+      }
+    } finally {
+      await http.close();
+    }
+    for (const r of open) if (!left.some((l) => l.kind === r.kind && l.id === r.id && l.name === r.name)) registry.done(r);
+    writeLeftovers(leftovers, { runId, created, leftovers: left, writtenAt: new Date().toISOString() });
+    writeFileSync(join(dirname(leftovers), 'usage.json'), JSON.stringify(usageOf(runId, registry, run), null, 2) + '\n');
+    const waits = summarisePacing(pacingFile);
+    writeFileSync(pacing, JSON.stringify({ runId, ...waits }, null, 2) + '\n');
+    if (waits.tests.length) process.stdout.write(`rate limit: ${waits.tests.length} test(s) waited ${(waits.totalMs / 1000).toFixed(1)} s in all for the target's rate limit (${waits.retried} 429 answer(s) waited out, ${waits.gaveUp} given back when the budget ran out)\n`);
+    process.stdout.write(left.length ? describeLeftovers(left) + '\n' : `cleanup: the run created ${created} resource(s) on the target; none is left\n`);
+  };
+}
+
+/** What the run made (its record), for how long, at what estimated cost, and how many requests it sent. */
+export function usageOf(runId: string, registry: Registry, run: RunConfig, now = Date.now()): UsageFile {
+  const created = zeroCounts();
+  const byShape: Record<string, number> = {};
+  const podMinutes: UsageFile['podMinutes'] = { gpu: {}, cpu: {} };
+  let cost = 0;
+  let unpriced = 0;
+  for (const r of registry.records()) {
+    const kind = countKindOf(r);
+    created[kind] += 1;
+    if (kind === 'endpoints' && (r.shape?.workersMin ?? 0) > 0) created.warmEndpoints += 1;
+    const shape = r.kind === 'pod'
+      ? r.shape?.gpu ? `GPU pod ${r.shape.gpu.id} x${r.shape.gpu.count ?? 1}${r.shape.mounts ? `, ${r.shape.mounts} mount` : ''}` : `CPU pod ${r.shape?.cpu?.id ?? '?'} ${r.shape?.cpu?.vcpuCount ?? '?'} vCPU${r.shape?.mounts ? `, ${r.shape.mounts} mount` : ''}`
+      : r.kind === 'endpoint' ? `endpoint workersMin ${r.shape?.workersMin ?? 0} workersMax ${r.shape?.workersMax ?? '?'}` : r.kind === 'networkVolume' ? 'network volume' : r.kind;
+    byShape[shape] = (byShape[shape] ?? 0) + 1;
+    if (r.kind !== 'pod') continue;
+    const minutes = Math.max(0, ((r.deletedAt ?? now) - (r.at ?? now)) / 60_000);
+    const [table, id] = r.shape?.gpu ? [podMinutes.gpu, r.shape.gpu.id] : [podMinutes.cpu, r.shape?.cpu?.id ?? '?'];
+    table[id] = (table[id] ?? 0) + minutes;
+    const hourly = hourlyPrice(run.prices, r.shape ?? {});
+    if (hourly === undefined) unpriced += 1;
+    else cost += hourly * minutes / 60;
+  }
+  const requests = run.budgetFiles ? (() => { try { return statSync(run.budgetFiles.requests).size; } catch { return 0; } })() : 0;
+  return { runId, created, byShape, podMinutes, ...(run.prices ? { estimatedCostUsd: cost } : {}), unpriced, requests, writtenAt: new Date(now).toISOString() };
+}
+
+/** The tests' waits for the rate limit (one JSON line per test that waited), summed for `pacing.json`. */
+function summarisePacing(file: string): Omit<PacingFile, 'runId'> {
+  const tests = existsSync(file)
+    ? readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as PacingFile['tests'][number])
+    : [];
+  return {
+    totalMs: tests.reduce((n, t) => n + t.pacedMs + t.retryAfterMs, 0),
+    retried: tests.reduce((n, t) => n + t.retried, 0),
+    gaveUp: tests.reduce((n, t) => n + t.gaveUp, 0),
+    tests,
+  };
+}

@@ -1,0 +1,33 @@
+import { variantCatalog, variantSets, variantSurfaces, type VariantSurface } from '../../emulator/variants.js';
+import type { VariantEntry, VariantPlan } from '../../lib/protocol.js';
+
+export type { VariantEntry, VariantPlan };
+import { ALL_SUITE_FILES } from '../../lib/suites.js';
+
+/**
+ * The variant matrix's plan: one entry per variant of the emulator's catalog and per variant
+ * set (`live`), each run as its own Playwright project with the variant on in every world.
+ * An entry runs the suites of the surfaces its variants change (plus the cross-surface core
+ * specs), or the whole contract and property suite with `full`.
+ */
+/** The project of an entry. */
+export const projectOf = (name: string): string => `variant:${name}`;
+
+/** The spec and property files of each surface; the core specs (auth, problem+json, routes, rate limits) run for every entry. */
+const FILES: Record<VariantSurface | 'core', RegExp[]> = {
+  core: [/contract\/specs\/core\/.*\.spec\.ts$/],
+  'rest-v2': [/contract\/specs\/pods\/.*\.spec\.ts$/, /property\/pods\/.*\.prop\.ts$/],
+  serverless: [/contract\/specs\/serverless\/.*\.spec\.ts$/, /property\/jobs\/.*\.prop\.ts$/],
+  'rest-v1': [/contract\/specs\/rest-v1\/.*\.spec\.ts$/],
+  graphql: [/contract\/specs\/graphql\/.*\.spec\.ts$/],
+};
+
+/** The test files an entry runs. */
+export const filesOf = (entry: VariantEntry, full: boolean): RegExp[] => (full ? ALL_SUITE_FILES : [...FILES.core, ...entry.surfaces.flatMap((s) => FILES[s])]);
+
+/** The plan for `names` (variant ids or set names; default: every variant, then every set). */
+export function buildVariantPlan(names: readonly string[], full = false): VariantPlan {
+  const chosen = names.length > 0 ? names : [...Object.keys(variantCatalog), ...Object.keys(variantSets)];
+  return { full, entries: chosen.map((name) => ({ name, variants: [name], surfaces: variantSurfaces([name]) })) };
+}
+
