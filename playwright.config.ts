@@ -1,13 +1,13 @@
 import { defineConfig } from '@playwright/test';
 import { detectionProjects } from './run/detection/projects.js';
 import { variantProjects } from './run/variants/projects.js';
-import { shareRunConfig } from './lib/run-config.js';
+import { runConfig } from './lib/run-config.js';
 import { SUITE_FILES, SUITE_PROJECT } from './lib/suites.js';
 
 // The run's configuration (lib/run-config.ts): the one the command line handed down, or, for a
-// plain `npx playwright test`, read from the user's variables here and shared with global setup
-// and every worker, so they all see one seed and one target.
-const run = shareRunConfig();
+// plain `npx playwright test`, resolved once from the user's variables by the runner process
+// (its workers read the runner's). Nothing here changes it.
+const run = runConfig();
 
 /**
  * Contract and property suites. No browser: API tests send through undici (one pool per worker). The

@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { request } from 'undici';
-import { runScript } from '../run/k6node/runner.js';
+import { runK6ScriptOnNode } from '../run/k6node/runner.js';
 import { findK6 } from '../run/k6node/k6-binary.js';
-import { runK6Script } from '../bin/commands/load.js';
+import { runK6Script } from '../run/load.js';
 import { PROJECT_ROOT } from '../run/paths.js';
 import { BenchError } from '../lib/errors.js';
 
@@ -49,7 +49,7 @@ try {
   const key = await worldKey(emu.url);
   await autocannon({ url: `${emu.url}/v2/pods`, connections, duration: 2, headers: { authorization: `Bearer ${key}` } });
 
-  const node = await runScript({
+  const node = await runK6ScriptOnNode({
     script: join(PROJECT_ROOT, 'load/bench/throughput.ts'), out: () => undefined, err: (t) => void process.stderr.write(t),
     env: { CPC_BASE_URL: emu.url, CPC_LOAD_VUS: String(connections), CPC_LOAD_DURATION: `${seconds}s` },
   });

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { anyKey } from './auth.js';
-import { SWITCHES } from './catalog.js';
+import { SWITCHES } from './assembly.js';
 import { authenticate } from './http/authenticate.js';
 import { readBody, type BodyResult, type BodySink } from './http/body.js';
 import { ControlSurface, isControlPath } from './http/control.js';

@@ -11,7 +11,7 @@
  */
 import { parseArgs } from 'node:util';
 import { startEmulator } from './server.js';
-import { WORLD_SEEDERS } from './catalog.js';
+import { WORLD_SEEDERS } from './assembly.js';
 import { isFaultId } from './faults.js';
 import { expandVariants } from './variants.js';
 import { userSettings, type UserSettings } from '../lib/run-config.js';

@@ -8,16 +8,32 @@ import { loadProfile } from './profile.js';
  * CPC_BASE_URL, CPC_SERVERLESS_URL, CPC_REST_V1_URL, CPC_API_KEY, CPC_API_KEY_READONLY,
  * CPC_API_KEY_OTHER, CPC_ENDPOINT_ID. CLI flags of the same names (`--base-url`...) win.
  */
-export interface TargetConfig {
-  kind: 'embedded' | 'remote';
-  baseUrl?: string;
-  serverlessUrl?: string;
-  restV1Url?: string;
+/** The keys and ids a user gives for a deployment (each optional: what is missing skips the tests that need it). */
+export interface TargetKeys {
   apiKey?: string;
   apiKeyReadonly?: string;
   apiKeyOther?: string;
   endpointId?: string;
 }
+
+/** The three surfaces' base URLs (a deployment may split them; the emulator serves all three). */
+export interface SurfaceAddresses { baseUrl: string; serverlessUrl: string; restV1Url: string }
+
+/**
+ * What the user named, validated ({@link loadTargetConfig}): no target, which means the
+ * embedded emulator, started for the run; or a deployment's addresses and keys.
+ */
+export type TargetSetting = { kind: 'embedded' } | ({ kind: 'remote' } & SurfaceAddresses & TargetKeys);
+
+/**
+ * The run's target, resolved once before any test runs (the command line, or global setup for a
+ * plain `npx playwright test`): the embedded emulator, started, or a deployment, with whether
+ * the emulator's control surface answers there. Nothing downstream probes or defaults it again.
+ */
+export type Target = ({ kind: 'embedded'; control: true } & SurfaceAddresses) | ({ kind: 'remote'; control: boolean } & SurfaceAddresses & TargetKeys);
+
+/** The keys a target's tests use outside an emulator world (the embedded emulator has none: each world mints its own). */
+export const keysOf = (t: Target | TargetSetting): TargetKeys => (t.kind === 'remote' ? t : {});
 
 export const ENV_VARS = {
   baseUrl: 'CPC_BASE_URL',
@@ -27,7 +43,7 @@ export const ENV_VARS = {
   apiKeyReadonly: 'CPC_API_KEY_READONLY',
   apiKeyOther: 'CPC_API_KEY_OTHER',
   endpointId: 'CPC_ENDPOINT_ID',
-} as const satisfies Record<Exclude<keyof TargetConfig, 'kind'>, string>;
+} as const satisfies Record<keyof (SurfaceAddresses & TargetKeys), string>;
 
 export type ConfigKey = keyof typeof ENV_VARS;
 
@@ -51,7 +67,7 @@ function checkUrl(key: ConfigKey, value: string): string {
  * Reads and validates the target configuration. Throws {@link ConfigError} (exit code 2)
  * for an invalid URL, an incomplete remote target or an invalid target profile.
  */
-export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<Record<ConfigKey, string>> = {}): TargetConfig {
+export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<Record<ConfigKey, string>> = {}): TargetSetting {
   // The target profile (lib/profile.ts) is checked with the target, so a bad value stops the run before it starts.
   loadProfile(env);
   const raw: Partial<Record<ConfigKey, string>> = {};
@@ -65,7 +81,7 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env, flags: Pa
     return { kind: 'embedded' };
   }
   const baseUrl = checkUrl('baseUrl', raw.baseUrl);
-  const config: TargetConfig = {
+  const config: TargetSetting & { kind: 'remote' } = {
     kind: 'remote',
     baseUrl,
     serverlessUrl: raw.serverlessUrl ? checkUrl('serverlessUrl', raw.serverlessUrl) : baseUrl,
@@ -81,10 +97,12 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env, flags: Pa
 }
 
 /** The configuration as environment variables, for child processes (Playwright, load). */
-export function configToEnv(config: TargetConfig): Record<string, string> {
+export function configToEnv(config: Target | TargetSetting): Record<string, string> {
   const env: Record<string, string> = {};
+  if (config.kind === 'embedded' && !('baseUrl' in config)) return env;
+  const values = config as Partial<SurfaceAddresses & TargetKeys>;
   for (const key of Object.keys(ENV_VARS) as ConfigKey[]) {
-    const value = config[key];
+    const value = values[key];
     if (value !== undefined) env[ENV_VARS[key]] = value;
   }
   return env;

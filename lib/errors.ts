@@ -360,7 +360,7 @@ export const K6_SAFE_ERRORS = {
  * The process exit code for an error that ends a command: the catalog's (2 for configuration
  * and input, 1 otherwise), k6's own code for a {@link K6RunError}, 1 for anything uncatalogued.
  */
-export function exitCodeOf(error: unknown): number {
+export function exitCodeForError(error: unknown): number {
   if (error instanceof K6RunError) return error.exitCode;
   if (error instanceof CpcError) return (ERROR_CATALOG as Record<string, CatalogEntry>)[error.code]?.exit ?? 1;
   if (error instanceof LoadConfigError || error instanceof ControlSurfaceError || error instanceof StructuredFieldError) return K6_SAFE_ERRORS[error.code].exit;

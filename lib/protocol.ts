@@ -8,7 +8,7 @@
  * preflight writes `plan.json`; the report reads them all.
  */
 import type { Evidence } from './evidence.js';
-import type { TargetConfig } from './config.js';
+import type { Target, TargetSetting } from './config.js';
 import type { ChaosOptions } from './chaos/options.js';
 import type { TargetProfile } from './profile.js';
 import type { SuiteName } from './suites.js';
@@ -21,9 +21,17 @@ export type VariantSurface = 'rest-v2' | 'serverless' | 'rest-v1' | 'graphql';
 
 // ---- The run configuration ---------------------------------------------------------------
 
+/** A target global setup resolves (a plain `npx playwright test`): the user's setting, and where the resolved {@link Target} goes. */
+export interface PendingTarget { kind: 'pending'; setting: TargetSetting; file: string }
+
 export interface RunConfig {
-  /** Where the suite points. An embedded target carries the URLs once its emulator is started. */
-  target: TargetConfig;
+  /**
+   * Where the suite points, resolved once: the command line starts the embedded emulator or asks
+   * a deployment for its control surface before Playwright starts. A plain `npx playwright test`
+   * hands `pending`: its global setup resolves it and writes the target to `file`, which the
+   * workers read ({@link resolvedTarget} in lib/run-config.ts).
+   */
+  target: Target | PendingTarget;
   /** A serverless template to create endpoints from on a real target (CPC_TEMPLATE_ID). */
   templateId?: string;
   /** A public model endpoint on a real target (CPC_MODEL_ENDPOINT_ID). */

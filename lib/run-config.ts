@@ -1,9 +1,11 @@
-import { randomInt } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { randomBytes, randomInt } from 'node:crypto';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConfigError } from './errors.js';
 import { registerSecret } from './redact.js';
 import { loadProfile } from './profile.js';
-import { ENV_VARS, loadTargetConfig, type ConfigKey } from './config.js';
+import { ENV_VARS, keysOf, loadTargetConfig, type ConfigKey, type Target } from './config.js';
 import { RUN_CONFIG_VARIABLE, type DetectionPlan, type PlanKind, type RunConfig, type VariantPlan } from './protocol.js';
 import { parseChaos, type ChaosOptions } from './chaos/options.js';
 
@@ -107,14 +109,20 @@ export function userSettings(env: Env = process.env): UserSettings {
  * reads {@link RUN_CONFIG_VARIABLE}: a command always writes its own.
  */
 export function parseRunConfig(env: Env = process.env, flags: Partial<Record<ConfigKey, string>> = {}): RunConfig {
-  const target = loadTargetConfig(env as NodeJS.ProcessEnv, flags);
+  const setting = loadTargetConfig(env as NodeJS.ProcessEnv, flags);
+  const runId = randomBytes(4).toString('hex');
   const templateId = value(env, 'CPC_TEMPLATE_ID');
   const modelEndpointId = value(env, 'CPC_MODEL_ENDPOINT_ID');
   const replayPath = value(env, 'CPC_PATH');
   const workers = positive(env, 'CPC_WORKERS');
   const chaos = value(env, 'CPC_EMULATOR_CHAOS');
   return {
-    target,
+    target: { kind: 'pending', setting, file: join(tmpdir(), `cpc-target-${runId}.json`) },
+    runId,
+    // The run's records: what it creates on a deployment, its waits for the rate limit, its request count and pod reservations.
+    cleanupFile: join(tmpdir(), `cpc-created-${runId}.jsonl`),
+    pacingFile: join(tmpdir(), `cpc-pacing-${runId}.jsonl`),
+    budgetFiles: { requests: join(tmpdir(), `cpc-requests-${runId}.count`), pods: join(tmpdir(), `cpc-pods-${runId}.jsonl`) },
     ...(templateId ? { templateId } : {}),
     ...(modelEndpointId ? { modelEndpointId } : {}),
     profile: loadProfile(env as NodeJS.ProcessEnv),
@@ -149,9 +157,10 @@ export function runConfigEnv(config: RunConfig): Record<string, string> {
 }
 
 function registerSecrets(config: RunConfig): RunConfig {
-  registerSecret(config.target.apiKey);
-  registerSecret(config.target.apiKeyReadonly);
-  registerSecret(config.target.apiKeyOther);
+  const keys = keysOf(config.target.kind === 'pending' ? config.target.setting : config.target);
+  registerSecret(keys.apiKey);
+  registerSecret(keys.apiKeyReadonly);
+  registerSecret(keys.apiKeyOther);
   return config;
 }
 
@@ -165,37 +174,67 @@ export function decodeRunConfig(text: string): RunConfig {
   }
   const c = parsed as Partial<RunConfig> | null;
   const ok = c !== null && typeof c === 'object' && typeof c.target === 'object' && c.target !== null
-    && (c.target.kind === 'embedded' || c.target.kind === 'remote') && Number.isInteger(c.seed) && typeof c.profile === 'object'
+    && (c.target.kind === 'embedded' || c.target.kind === 'remote' || c.target.kind === 'pending') && Number.isInteger(c.seed) && typeof c.profile === 'object'
     && Array.isArray(c.faults) && Array.isArray(c.variants) && Number.isInteger(c.propertyRuns) && Number.isInteger(c.jobModelRuns);
   if (!ok) throw new ConfigError(`${RUN_CONFIG_VARIABLE} does not hold a run configuration (the command line writes it)`, RUN_CONFIG_VARIABLE);
   return registerSecrets(c as RunConfig);
 }
 
 let current: { text: string | undefined; config: RunConfig } | undefined;
+let plain: RunConfig | undefined;
 
 /**
- * This process's run configuration: the one the command line (or playwright.config.ts) handed
- * down in {@link RUN_CONFIG_VARIABLE}, else parsed from the user's variables. Read once per
- * value; its keys are registered with lib/redact.ts.
+ * This process's run configuration: the one the command line handed down in
+ * {@link RUN_CONFIG_VARIABLE}; for a plain `npx playwright test`, the one Playwright's runner
+ * process resolved from the user's variables when it read playwright.config.ts. Read once per
+ * value; its keys are registered with lib/redact.ts. Nothing writes it back.
  */
 export function runConfig(): RunConfig {
   const text = process.env[RUN_CONFIG_VARIABLE];
+  if (text === undefined) return plainRunConfig();
   if (current && current.text === text) return current.config;
-  const config = text !== undefined ? decodeRunConfig(text) : registerSecrets(parseRunConfig(process.env));
+  const config = decodeRunConfig(text);
   current = { text, config };
   return config;
 }
 
 /**
- * Makes `config` this process's run configuration and the one its children inherit: for
- * playwright.config.ts (so that the main process and every worker share one seed) and for
- * global setup (the embedded emulator's URLs, the run id and records).
+ * A plain `npx playwright test` has no command line to hand its configuration down: the runner
+ * process resolves it once and leaves it in a file named by its process id, and the workers
+ * Playwright forks from it (`TEST_WORKER_INDEX` set) read that file, so every process of the run
+ * shares one seed, one run id and one target. The runner removes the file as it exits.
  */
-export function shareRunConfig(config: RunConfig = runConfig()): RunConfig {
-  const text = JSON.stringify(config);
-  process.env[RUN_CONFIG_VARIABLE] = text;
-  current = { text, config: registerSecrets(config) };
-  return config;
+function plainRunConfig(): RunConfig {
+  if (plain) return plain;
+  const worker = process.env.TEST_WORKER_INDEX !== undefined;
+  const file = join(tmpdir(), `cpc-run-config-${worker ? process.ppid : process.pid}.json`);
+  if (worker && existsSync(file)) {
+    plain = decodeRunConfig(readFileSync(file, 'utf8'));
+  } else {
+    plain = registerSecrets(parseRunConfig(process.env));
+    if (!worker) {
+      writeFileSync(file, JSON.stringify(plain), { mode: 0o600 });
+      process.once('exit', () => rmSync(file, { force: true }));
+    }
+  }
+  return plain;
+}
+
+const resolved = new Map<string, Target>();
+
+/**
+ * The run's target as resolved before any test ran: the configuration's own, or, for a plain
+ * `npx playwright test`, what global setup wrote to the pending target's file (run/global-setup.ts).
+ */
+export function resolvedTarget(config: RunConfig = runConfig()): Target {
+  const t = config.target;
+  if (t.kind !== 'pending') return t;
+  const known = resolved.get(t.file);
+  if (known) return known;
+  if (!existsSync(t.file)) throw new ConfigError('the run\'s target is not resolved: global setup (run/global-setup.ts) starts or reaches it before the tests');
+  const target = JSON.parse(readFileSync(t.file, 'utf8')) as Target;
+  resolved.set(t.file, target);
+  return target;
 }
 
 const plans = new Map<string, unknown>();

@@ -108,6 +108,10 @@ export interface TargetIdentity {
   /** True when the target is the emulator (embedded, or a remote one whose control surface answers). */
   emulator: boolean;
   faults: FaultInfo[];
+  /** Conforming variants every emulator world answered with (CPC_EMULATOR_VARIANTS; report 2.2). */
+  variants?: string[];
+  /** Legal chaos in every emulator world: its seed and options (CPC_EMULATOR_CHAOS, --chaos; report 2.2). */
+  chaos?: { seed: number; realTime?: boolean; latencyMs?: number; capacityShare?: number; capacityOnly?: boolean };
 }
 
 export interface RunInfo {

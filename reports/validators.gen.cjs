@@ -10,7 +10,7 @@ const validators = (function () {
 const exports = {};
 "use strict";
 exports.report = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/reports/report.schema.json","title":"Conformance report","description":"The result model of one conformance run (reports/model.ts): target identity (URLs, never keys), run, per-rule verdicts with evidence, tests, property counterexamples, load results, the baseline status and the cost section. Readers accept every report whose schemaVersion has their major version.","type":"object","additionalProperties":false,"required":["schemaVersion","suite","target","run","summary","rules","tests"],"properties":{"schemaVersion":{"type":"string","pattern":"^2\\.[0-9]+\\.[0-9]+$"},"suite":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1},"version":{"type":"string","minLength":1}}},"target":{"type":"object","additionalProperties":false,"required":["kind","keys","emulator","faults"],"properties":{"kind":{"enum":["embedded","remote"]},"name":{"description":"The label of the target's history (--target-name): by default the base URL, or 'embedded emulator'.","type":"string","minLength":1},"baseUrl":{"$ref":"#/$defs/url"},"serverlessUrl":{"$ref":"#/$defs/url"},"restV1Url":{"$ref":"#/$defs/url"},"endpointId":{"type":"string","minLength":1},"keys":{"description":"Which keys were configured; never the keys themselves.","type":"object","additionalProperties":false,"required":["main","readonly","other"],"properties":{"main":{"type":"boolean"},"readonly":{"type":"boolean"},"other":{"type":"boolean"}}},"emulator":{"type":"boolean"},"faults":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1},"rule":{"type":"string"},"description":{"type":"string"}}}}}},"run":{"type":"object","additionalProperties":false,"required":["startedAt","finishedAt","durationMs","complete","configuration"],"properties":{"startedAt":{"type":"string","format":"date-time"},"finishedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"complete":{"type":"boolean"},"interruption":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"replay":{"type":"string","minLength":1},"configuration":{"type":"object","additionalProperties":{"type":["string","number","boolean"]}}}},"summary":{"type":"object","additionalProperties":false,"required":["rules","bySurface","byLevel","tests","conformant"],"properties":{"rules":{"$ref":"#/$defs/counts"},"bySurface":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"byLevel":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"tests":{"type":"object","additionalProperties":false,"required":["total","passed","failed","skipped","interrupted","notRun"],"properties":{"total":{"$ref":"#/$defs/count"},"passed":{"$ref":"#/$defs/count"},"failed":{"$ref":"#/$defs/count"},"skipped":{"$ref":"#/$defs/count"},"interrupted":{"$ref":"#/$defs/count"},"notRun":{"$ref":"#/$defs/count"}}},"conformant":{"type":"boolean"}}},"rules":{"type":"array","items":{"$ref":"#/$defs/ruleResult"}},"tests":{"type":"array","items":{"$ref":"#/$defs/testOutcome"}},"load":{"$ref":"#/$defs/loadSection"},"baseline":{"$ref":"#/$defs/baselineStatus"},"detection":{"$ref":"#/$defs/detectionSection"},"blastRadius":{"$ref":"#/$defs/blastRadiusSection"},"mutation":{"$ref":"#/$defs/mutationSection"},"changes":{"$ref":"#/$defs/changesSection"},"cost":{"$ref":"#/$defs/costSection"}},"$defs":{"url":{"type":"string","pattern":"^https?://[^\\s?#]+$"},"count":{"type":"integer","minimum":0},"verdict":{"enum":["pass","fail","blocked","skip","observed","untested"]},"counts":{"type":"object","additionalProperties":false,"required":["total","pass","fail","blocked","skip","observed","untested"],"properties":{"total":{"$ref":"#/$defs/count"},"pass":{"$ref":"#/$defs/count"},"fail":{"$ref":"#/$defs/count"},"blocked":{"$ref":"#/$defs/count"},"skip":{"$ref":"#/$defs/count"},"observed":{"$ref":"#/$defs/count"},"untested":{"$ref":"#/$defs/count"}}},"ruleResult":{"type":"object","additionalProperties":false,"required":["id","level","surface","section","statement","verdict","tests"],"properties":{"id":{"type":"string","minLength":1},"level":{"enum":["MUST","OBSERVED"]},"surface":{"enum":["rest-v2","serverless","rest-v1","graphql","all"]},"section":{"type":"string"},"statement":{"type":"string"},"observedExpectation":{"type":"string"},"verdict":{"$ref":"#/$defs/verdict"},"tests":{"type":"array","items":{"type":"string"}},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","value"],"properties":{"test":{"type":"string"},"value":{}}}},"skipReasons":{"type":"array","items":{"type":"string"}},"blockedReasons":{"description":"For blocked: what stopped each test before it checked the rule.","type":"array","items":{"type":"object","additionalProperties":false,"required":["test","reason"],"properties":{"test":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"reason":{"type":"string"}}}},"failures":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","message"],"properties":{"test":{"type":"string"},"message":{"type":"string"}}}},"baseline":{"type":"object","additionalProperties":false,"required":["expected","status"],"properties":{"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming"]},"status":{"enum":["as-expected","changed"]},"note":{"type":"string"}}}}},"evidence":{"type":"object","additionalProperties":false,"required":["request","curl"],"properties":{"operation":{"type":"string"},"request":{"type":"object","additionalProperties":false,"required":["method","url","headers","bodyBytes"],"properties":{"method":{"type":"string"},"url":{"type":"string"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"}}},"response":{"type":"object","additionalProperties":false,"required":["status","headers","bodyBytes","durationMs"],"properties":{"status":{"type":"integer"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"},"durationMs":{"type":"number","minimum":0}}},"curl":{"type":"string"},"error":{"type":"string"}}},"headers":{"type":"object","additionalProperties":{"type":"string"}},"property":{"type":"object","additionalProperties":false,"required":["seed","numRuns"],"properties":{"seed":{"type":"integer"},"numRuns":{"type":"integer","minimum":0},"path":{"type":"string"},"counterexample":{"type":"string"},"replay":{"type":"string"}}},"testOutcome":{"type":"object","additionalProperties":false,"required":["id","kind","title","file","status","durationMs","rules","failedRules"],"properties":{"id":{"type":"string","minLength":1},"kind":{"enum":["contract","property","load","other"]},"title":{"type":"string"},"file":{"type":"string"},"status":{"enum":["passed","failed","skipped","interrupted","notRun"]},"durationMs":{"type":"integer","minimum":0},"rules":{"type":"array","items":{"type":"string"}},"failedRules":{"type":"array","items":{"type":"string"}},"skipReason":{"type":"string"},"requests":{"type":"integer","minimum":0,"description":"Requests the test sent, every attempt summed (report 2.2)."},"blocked":{"type":"string","description":"A skipped test that the target's circumstances stopped before its checks (no GPU capacity on any candidate, a budget reached): its rules are blocked with this reason."},"error":{"type":"string"},"evidence":{"type":"array","items":{"$ref":"#/$defs/evidence"}},"property":{"$ref":"#/$defs/property"},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","value"],"properties":{"rule":{"type":"string"},"value":{}}}}}},"series":{"type":"array","items":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"minItems":2,"items":false}},"loadSummary":{"description":"What a k6 scenario's handleSummary writes to reports/out/load/*.json (fields outside this list are dropped when read).","type":"object","additionalProperties":false,"required":["scenario","thresholds","checks","metrics"],"properties":{"scenario":{"type":"string","minLength":1},"description":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"startedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"number","minimum":0},"thresholds":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"}}}},"checks":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","passes","fails"],"properties":{"name":{"type":"string"},"passes":{"$ref":"#/$defs/count"},"fails":{"$ref":"#/$defs/count"}}}},"metrics":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":["number","null"]}}},"series":{"type":"object","additionalProperties":{"$ref":"#/$defs/series"}}}},"loadSection":{"type":"object","additionalProperties":false,"required":["dir","scenarios","errors"],"properties":{"dir":{"type":"string"},"scenarios":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","writtenAt","ok","failedThresholds","summary"],"properties":{"file":{"type":"string"},"writtenAt":{"type":"string","format":"date-time"},"ok":{"type":"boolean"},"failedThresholds":{"type":"array","items":{"type":"string"}},"summary":{"$ref":"#/$defs/loadSummary"}}}},"errors":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","message"],"properties":{"file":{"type":"string"},"message":{"type":"string"}}}}}},"baselineStatus":{"type":"object","additionalProperties":false,"required":["file","updated","matched","entries","changes"],"properties":{"file":{"type":"string"},"updated":{"type":"boolean"},"matched":{"type":"boolean"},"entries":{"$ref":"#/$defs/count"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","expected","actual","kind"],"properties":{"rule":{"type":"string"},"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming","absent"]},"actual":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"kind":{"enum":["new-failure","new-pass","changed","stale-entry"]},"note":{"type":"string"}}}}}},"detectionSection":{"description":"The detection matrix: each emulator fault breaks one MUST rule; the suite must fail that rule with the fault on.","type":"object","additionalProperties":false,"required":["generatedAt","faults","detected","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"faults":{"type":"integer","minimum":0},"detected":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","description","detection","tests","failedTests","failedRules"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"description":{"type":"string"},"detection":{"enum":["detected","other-rule","missed","no-tests"]},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"failedRules":{"type":"array","items":{"type":"string"}},"witness":{"type":"string"},"failedMust":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}},"overLimit":{"type":"integer","minimum":0}}},"mutationSection":{"description":"Mutation testing of the emulator's validation and state-machine code (npm run mutation, StrykerJS): counts, score and every surviving mutant, listed as equivalent (with a reason) or unresolved.","type":"object","additionalProperties":false,"required":["score","scoreExcludingEquivalent","killed","survived","timeout","noCoverage","total","ignored","generatedAt","file","equivalent","unresolved"],"properties":{"score":{"type":"number","minimum":0,"maximum":100},"scoreExcludingEquivalent":{"type":"number","minimum":0,"maximum":100},"killed":{"$ref":"#/$defs/count"},"survived":{"$ref":"#/$defs/count"},"timeout":{"$ref":"#/$defs/count"},"noCoverage":{"$ref":"#/$defs/count"},"total":{"$ref":"#/$defs/count"},"ignored":{"$ref":"#/$defs/count"},"generatedAt":{"type":"string","format":"date-time"},"file":{"type":"string"},"equivalent":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator","reason"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"},"reason":{"type":"string","minLength":1}}}},"unresolved":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"}}}}}},"blastRadiusSection":{"description":"cpc detect --full: the whole contract and property suite run once per emulator fault; the MUST rules that failed with each fault on. The fault's own rule must be among them, and at most `limit` rules.","type":"object","additionalProperties":false,"required":["generatedAt","durationMs","faults","limit","median","max","missingOwnRule","overLimit","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"faults":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":0},"median":{"type":"number","minimum":0},"max":{"type":"integer","minimum":0},"missingOwnRule":{"type":"integer","minimum":0},"overLimit":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","failedMust","ownRule","tests","failedTests","blockedTests"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"failedMust":{"type":"array","items":{"type":"string"}},"ownRule":{"type":"boolean"},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}}}},"trailVerdict":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"trailRun":{"type":"object","additionalProperties":false,"required":["startedAt","suiteVersion","comparable"],"properties":{"startedAt":{"type":"string","format":"date-time"},"suiteVersion":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"comparable":{"type":"boolean"},"file":{"type":"string","minLength":1}}},"changesSection":{"description":"What changed since a previous report of the same target (reports/changes.ts).","type":"object","additionalProperties":false,"required":["previous","changed","runs","trail","unstable"],"properties":{"previous":{"$ref":"#/$defs/trailRun"},"changed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","from","to"],"properties":{"rule":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/trailVerdict"},"to":{"$ref":"#/$defs/trailVerdict"}}}},"runs":{"type":"array","minItems":2,"items":{"$ref":"#/$defs/trailRun"}},"trail":{"type":"object","additionalProperties":{"type":"array","items":{"$ref":"#/$defs/trailVerdict"}}},"unstable":{"type":"array","items":{"type":"string","minLength":1}}}},"costCounts":{"description":"Resources by kind (lib/plan.ts Counts); warmEndpoints are endpoints with workersMin > 0, also counted in endpoints.","type":"object","additionalProperties":false,"required":["gpuPods","cpuPods","networkVolumes","endpoints","warmEndpoints","templates","secrets"],"properties":{"gpuPods":{"$ref":"#/$defs/count"},"cpuPods":{"$ref":"#/$defs/count"},"networkVolumes":{"$ref":"#/$defs/count"},"endpoints":{"$ref":"#/$defs/count"},"warmEndpoints":{"$ref":"#/$defs/count"},"templates":{"$ref":"#/$defs/count"},"secrets":{"$ref":"#/$defs/count"}}},"costSection":{"description":"What the run made and spent on its target (since 2.2): requests and creations summed from the tests' usage annotations, and from the files a deployment run writes beside the report (usage.json, pacing.json, leftovers.json, plan.json) pod-minutes, the estimated cost, rate-limit waits, leftovers and the plan. A part whose input was absent is absent: not measured on this target.","type":"object","additionalProperties":false,"required":["sources","requests","created"],"properties":{"sources":{"description":"What the section was built from: how many test records carried usage, and which files were there.","type":"object","additionalProperties":false,"required":["tests","usage","pacing","leftovers","plan"],"properties":{"tests":{"$ref":"#/$defs/count"},"usage":{"type":"boolean"},"pacing":{"type":"boolean"},"leftovers":{"type":"boolean"},"plan":{"type":"boolean"}}},"requests":{"type":"object","additionalProperties":false,"required":["total","bySurface","top"],"properties":{"total":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}},"run":{"description":"Every request of the run, the teardown's included (usage.json).","$ref":"#/$defs/count"},"top":{"description":"The tests that sent the most, most first.","type":"array","maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["id","title","total","bySurface"],"properties":{"id":{"type":"string"},"title":{"type":"string"},"total":{"$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}}}}},"created":{"type":"object","additionalProperties":false,"required":["tests"],"properties":{"tests":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/costCounts"},"run":{"description":"The run's record of its creations (usage.json), pooled resources included.","$ref":"#/$defs/costCounts"},"planned":{"description":"Preflight's plan (plan.json).","$ref":"#/$defs/costCounts"},"byShape":{"description":"Shape → how many (usage.json).","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}},"plan":{"type":"object","additionalProperties":false,"required":["pools","requests"],"properties":{"pools":{"type":"array","items":{"type":"string"}},"requests":{"$ref":"#/$defs/count"},"estimatedCostUsd":{"type":"number","minimum":0}}},"podMinutes":{"description":"GPU type or CPU flavor → minutes from each pod's creation to its deletion (usage.json).","type":"object","additionalProperties":false,"required":["gpu","cpu"],"properties":{"gpu":{"description":"GPU type → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}},"cpu":{"description":"CPU flavor → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}}}},"estimatedCostUsd":{"description":"USD from pod-minutes and catalog prices; absent when the catalog gives no prices.","type":"number","minimum":0},"unpriced":{"description":"Pods the catalog gave no price for.","$ref":"#/$defs/count"},"rateLimit":{"description":"The time tests waited for the target's rate limit (pacing.json).","type":"object","additionalProperties":false,"required":["waitedMs","retried","gaveUp","tests"],"properties":{"waitedMs":{"$ref":"#/$defs/count"},"retried":{"$ref":"#/$defs/count"},"gaveUp":{"$ref":"#/$defs/count"},"tests":{"$ref":"#/$defs/count"}}},"leftovers":{"description":"What the run could not delete (leftovers.json): ids and names, never a key.","type":"object","additionalProperties":false,"required":["created","items"],"properties":{"created":{"$ref":"#/$defs/count"},"items":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["kind","reason","test"],"properties":{"kind":{"type":"string","minLength":1},"id":{"type":"string"},"name":{"type":"string"},"reason":{"type":"string"},"test":{"type":"string"}}}}}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/reports/report.schema.json","title":"Conformance report","description":"The result model of one conformance run (reports/model.ts): target identity (URLs, never keys), run, per-rule verdicts with evidence, tests, property counterexamples, load results, the baseline status and the cost section. Readers accept every report whose schemaVersion has their major version.","type":"object","additionalProperties":false,"required":["schemaVersion","suite","target","run","summary","rules","tests"],"properties":{"schemaVersion":{"type":"string","pattern":"^2\\.[0-9]+\\.[0-9]+$"},"suite":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1},"version":{"type":"string","minLength":1}}},"target":{"type":"object","additionalProperties":false,"required":["kind","keys","emulator","faults"],"properties":{"kind":{"enum":["embedded","remote"]},"name":{"description":"The label of the target's history (--target-name): by default the base URL, or 'embedded emulator'.","type":"string","minLength":1},"baseUrl":{"$ref":"#/$defs/url"},"serverlessUrl":{"$ref":"#/$defs/url"},"restV1Url":{"$ref":"#/$defs/url"},"endpointId":{"type":"string","minLength":1},"keys":{"description":"Which keys were configured; never the keys themselves.","type":"object","additionalProperties":false,"required":["main","readonly","other"],"properties":{"main":{"type":"boolean"},"readonly":{"type":"boolean"},"other":{"type":"boolean"}}},"emulator":{"type":"boolean"},"variants":{"type":"array","description":"Conforming variants every emulator world answered with (report 2.2).","items":{"type":"string","minLength":1}},"chaos":{"type":"object","description":"Legal chaos in every emulator world (report 2.2).","additionalProperties":false,"required":["seed"],"properties":{"seed":{"type":"integer","minimum":0},"realTime":{"type":"boolean"},"latencyMs":{"type":"number","minimum":0},"capacityShare":{"type":"number","minimum":0},"capacityOnly":{"type":"boolean"}}},"faults":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1},"rule":{"type":"string"},"description":{"type":"string"}}}}}},"run":{"type":"object","additionalProperties":false,"required":["startedAt","finishedAt","durationMs","complete","configuration"],"properties":{"startedAt":{"type":"string","format":"date-time"},"finishedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"complete":{"type":"boolean"},"interruption":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"replay":{"type":"string","minLength":1},"configuration":{"type":"object","additionalProperties":{"type":["string","number","boolean"]}}}},"summary":{"type":"object","additionalProperties":false,"required":["rules","bySurface","byLevel","tests","conformant"],"properties":{"rules":{"$ref":"#/$defs/counts"},"bySurface":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"byLevel":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"tests":{"type":"object","additionalProperties":false,"required":["total","passed","failed","skipped","interrupted","notRun"],"properties":{"total":{"$ref":"#/$defs/count"},"passed":{"$ref":"#/$defs/count"},"failed":{"$ref":"#/$defs/count"},"skipped":{"$ref":"#/$defs/count"},"interrupted":{"$ref":"#/$defs/count"},"notRun":{"$ref":"#/$defs/count"}}},"conformant":{"type":"boolean"}}},"rules":{"type":"array","items":{"$ref":"#/$defs/ruleResult"}},"tests":{"type":"array","items":{"$ref":"#/$defs/testOutcome"}},"load":{"$ref":"#/$defs/loadSection"},"baseline":{"$ref":"#/$defs/baselineStatus"},"detection":{"$ref":"#/$defs/detectionSection"},"blastRadius":{"$ref":"#/$defs/blastRadiusSection"},"mutation":{"$ref":"#/$defs/mutationSection"},"changes":{"$ref":"#/$defs/changesSection"},"cost":{"$ref":"#/$defs/costSection"}},"$defs":{"url":{"type":"string","pattern":"^https?://[^\\s?#]+$"},"count":{"type":"integer","minimum":0},"verdict":{"enum":["pass","fail","blocked","skip","observed","untested"]},"counts":{"type":"object","additionalProperties":false,"required":["total","pass","fail","blocked","skip","observed","untested"],"properties":{"total":{"$ref":"#/$defs/count"},"pass":{"$ref":"#/$defs/count"},"fail":{"$ref":"#/$defs/count"},"blocked":{"$ref":"#/$defs/count"},"skip":{"$ref":"#/$defs/count"},"observed":{"$ref":"#/$defs/count"},"untested":{"$ref":"#/$defs/count"}}},"ruleResult":{"type":"object","additionalProperties":false,"required":["id","level","surface","section","statement","verdict","tests"],"properties":{"id":{"type":"string","minLength":1},"level":{"enum":["MUST","OBSERVED"]},"surface":{"enum":["rest-v2","serverless","rest-v1","graphql","all"]},"section":{"type":"string"},"statement":{"type":"string"},"observedExpectation":{"type":"string"},"verdict":{"$ref":"#/$defs/verdict"},"tests":{"type":"array","items":{"type":"string"}},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","value"],"properties":{"test":{"type":"string"},"value":{}}}},"skipReasons":{"type":"array","items":{"type":"string"}},"blockedReasons":{"description":"For blocked: what stopped each test before it checked the rule.","type":"array","items":{"type":"object","additionalProperties":false,"required":["test","reason"],"properties":{"test":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"reason":{"type":"string"}}}},"failures":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","message"],"properties":{"test":{"type":"string"},"message":{"type":"string"}}}},"baseline":{"type":"object","additionalProperties":false,"required":["expected","status"],"properties":{"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming"]},"status":{"enum":["as-expected","changed"]},"note":{"type":"string"}}}}},"evidence":{"type":"object","additionalProperties":false,"required":["request","curl"],"properties":{"operation":{"type":"string"},"request":{"type":"object","additionalProperties":false,"required":["method","url","headers","bodyBytes"],"properties":{"method":{"type":"string"},"url":{"type":"string"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"}}},"response":{"type":"object","additionalProperties":false,"required":["status","headers","bodyBytes","durationMs"],"properties":{"status":{"type":"integer"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"},"durationMs":{"type":"number","minimum":0}}},"curl":{"type":"string"},"error":{"type":"string"}}},"headers":{"type":"object","additionalProperties":{"type":"string"}},"property":{"type":"object","additionalProperties":false,"required":["seed","numRuns"],"properties":{"seed":{"type":"integer"},"numRuns":{"type":"integer","minimum":0},"path":{"type":"string"},"counterexample":{"type":"string"},"replay":{"type":"string"}}},"testOutcome":{"type":"object","additionalProperties":false,"required":["id","kind","title","file","status","durationMs","rules","failedRules"],"properties":{"id":{"type":"string","minLength":1},"kind":{"enum":["contract","property","load","other"]},"title":{"type":"string"},"file":{"type":"string"},"status":{"enum":["passed","failed","skipped","interrupted","notRun"]},"durationMs":{"type":"integer","minimum":0},"rules":{"type":"array","items":{"type":"string"}},"failedRules":{"type":"array","items":{"type":"string"}},"skipReason":{"type":"string"},"requests":{"type":"integer","minimum":0,"description":"Requests the test sent, every attempt summed (report 2.2)."},"blocked":{"type":"string","description":"A skipped test that the target's circumstances stopped before its checks (no GPU capacity on any candidate, a budget reached): its rules are blocked with this reason."},"error":{"type":"string"},"evidence":{"type":"array","items":{"$ref":"#/$defs/evidence"}},"property":{"$ref":"#/$defs/property"},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","value"],"properties":{"rule":{"type":"string"},"value":{}}}}}},"series":{"type":"array","items":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"minItems":2,"items":false}},"loadSummary":{"description":"What a k6 scenario's handleSummary writes to reports/out/load/*.json (fields outside this list are dropped when read).","type":"object","additionalProperties":false,"required":["scenario","thresholds","checks","metrics"],"properties":{"scenario":{"type":"string","minLength":1},"description":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"startedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"number","minimum":0},"thresholds":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"}}}},"checks":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","passes","fails"],"properties":{"name":{"type":"string"},"passes":{"$ref":"#/$defs/count"},"fails":{"$ref":"#/$defs/count"}}}},"metrics":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":["number","null"]}}},"series":{"type":"object","additionalProperties":{"$ref":"#/$defs/series"}}}},"loadSection":{"type":"object","additionalProperties":false,"required":["dir","scenarios","errors"],"properties":{"dir":{"type":"string"},"scenarios":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","writtenAt","ok","failedThresholds","summary"],"properties":{"file":{"type":"string"},"writtenAt":{"type":"string","format":"date-time"},"ok":{"type":"boolean"},"failedThresholds":{"type":"array","items":{"type":"string"}},"summary":{"$ref":"#/$defs/loadSummary"}}}},"errors":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","message"],"properties":{"file":{"type":"string"},"message":{"type":"string"}}}}}},"baselineStatus":{"type":"object","additionalProperties":false,"required":["file","updated","matched","entries","changes"],"properties":{"file":{"type":"string"},"updated":{"type":"boolean"},"matched":{"type":"boolean"},"entries":{"$ref":"#/$defs/count"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","expected","actual","kind"],"properties":{"rule":{"type":"string"},"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming","absent"]},"actual":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"kind":{"enum":["new-failure","new-pass","changed","stale-entry"]},"note":{"type":"string"}}}}}},"detectionSection":{"description":"The detection matrix: each emulator fault breaks one MUST rule; the suite must fail that rule with the fault on.","type":"object","additionalProperties":false,"required":["generatedAt","faults","detected","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"faults":{"type":"integer","minimum":0},"detected":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","description","detection","tests","failedTests","failedRules"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"description":{"type":"string"},"detection":{"enum":["detected","other-rule","missed","no-tests"]},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"failedRules":{"type":"array","items":{"type":"string"}},"witness":{"type":"string"},"failedMust":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}},"overLimit":{"type":"integer","minimum":0}}},"mutationSection":{"description":"Mutation testing of the emulator's validation and state-machine code (npm run mutation, StrykerJS): counts, score and every surviving mutant, listed as equivalent (with a reason) or unresolved.","type":"object","additionalProperties":false,"required":["score","scoreExcludingEquivalent","killed","survived","timeout","noCoverage","total","ignored","generatedAt","file","equivalent","unresolved"],"properties":{"score":{"type":"number","minimum":0,"maximum":100},"scoreExcludingEquivalent":{"type":"number","minimum":0,"maximum":100},"killed":{"$ref":"#/$defs/count"},"survived":{"$ref":"#/$defs/count"},"timeout":{"$ref":"#/$defs/count"},"noCoverage":{"$ref":"#/$defs/count"},"total":{"$ref":"#/$defs/count"},"ignored":{"$ref":"#/$defs/count"},"generatedAt":{"type":"string","format":"date-time"},"file":{"type":"string"},"equivalent":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator","reason"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"},"reason":{"type":"string","minLength":1}}}},"unresolved":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"}}}}}},"blastRadiusSection":{"description":"cpc detect --full: the whole contract and property suite run once per emulator fault; the MUST rules that failed with each fault on. The fault's own rule must be among them, and at most `limit` rules.","type":"object","additionalProperties":false,"required":["generatedAt","durationMs","faults","limit","median","max","missingOwnRule","overLimit","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"faults":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":0},"median":{"type":"number","minimum":0},"max":{"type":"integer","minimum":0},"missingOwnRule":{"type":"integer","minimum":0},"overLimit":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","failedMust","ownRule","tests","failedTests","blockedTests"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"failedMust":{"type":"array","items":{"type":"string"}},"ownRule":{"type":"boolean"},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}}}},"trailVerdict":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"trailRun":{"type":"object","additionalProperties":false,"required":["startedAt","suiteVersion","comparable"],"properties":{"startedAt":{"type":"string","format":"date-time"},"suiteVersion":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"comparable":{"type":"boolean"},"file":{"type":"string","minLength":1}}},"changesSection":{"description":"What changed since a previous report of the same target (reports/changes.ts).","type":"object","additionalProperties":false,"required":["previous","changed","runs","trail","unstable"],"properties":{"previous":{"$ref":"#/$defs/trailRun"},"changed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","from","to"],"properties":{"rule":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/trailVerdict"},"to":{"$ref":"#/$defs/trailVerdict"}}}},"runs":{"type":"array","minItems":2,"items":{"$ref":"#/$defs/trailRun"}},"trail":{"type":"object","additionalProperties":{"type":"array","items":{"$ref":"#/$defs/trailVerdict"}}},"unstable":{"type":"array","items":{"type":"string","minLength":1}}}},"costCounts":{"description":"Resources by kind (lib/plan.ts Counts); warmEndpoints are endpoints with workersMin > 0, also counted in endpoints.","type":"object","additionalProperties":false,"required":["gpuPods","cpuPods","networkVolumes","endpoints","warmEndpoints","templates","secrets"],"properties":{"gpuPods":{"$ref":"#/$defs/count"},"cpuPods":{"$ref":"#/$defs/count"},"networkVolumes":{"$ref":"#/$defs/count"},"endpoints":{"$ref":"#/$defs/count"},"warmEndpoints":{"$ref":"#/$defs/count"},"templates":{"$ref":"#/$defs/count"},"secrets":{"$ref":"#/$defs/count"}}},"costSection":{"description":"What the run made and spent on its target (since 2.2): requests and creations summed from the tests' usage annotations, and from the files a deployment run writes beside the report (usage.json, pacing.json, leftovers.json, plan.json) pod-minutes, the estimated cost, rate-limit waits, leftovers and the plan. A part whose input was absent is absent: not measured on this target.","type":"object","additionalProperties":false,"required":["sources","requests","created"],"properties":{"sources":{"description":"What the section was built from: how many test records carried usage, and which files were there.","type":"object","additionalProperties":false,"required":["tests","usage","pacing","leftovers","plan"],"properties":{"tests":{"$ref":"#/$defs/count"},"usage":{"type":"boolean"},"pacing":{"type":"boolean"},"leftovers":{"type":"boolean"},"plan":{"type":"boolean"}}},"requests":{"type":"object","additionalProperties":false,"required":["total","bySurface","top"],"properties":{"total":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}},"run":{"description":"Every request of the run, the teardown's included (usage.json).","$ref":"#/$defs/count"},"top":{"description":"The tests that sent the most, most first.","type":"array","maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["id","title","total","bySurface"],"properties":{"id":{"type":"string"},"title":{"type":"string"},"total":{"$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}}}}},"created":{"type":"object","additionalProperties":false,"required":["tests"],"properties":{"tests":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/costCounts"},"run":{"description":"The run's record of its creations (usage.json), pooled resources included.","$ref":"#/$defs/costCounts"},"planned":{"description":"Preflight's plan (plan.json).","$ref":"#/$defs/costCounts"},"byShape":{"description":"Shape → how many (usage.json).","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}},"plan":{"type":"object","additionalProperties":false,"required":["pools","requests"],"properties":{"pools":{"type":"array","items":{"type":"string"}},"requests":{"$ref":"#/$defs/count"},"estimatedCostUsd":{"type":"number","minimum":0}}},"podMinutes":{"description":"GPU type or CPU flavor → minutes from each pod's creation to its deletion (usage.json).","type":"object","additionalProperties":false,"required":["gpu","cpu"],"properties":{"gpu":{"description":"GPU type → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}},"cpu":{"description":"CPU flavor → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}}}},"estimatedCostUsd":{"description":"USD from pod-minutes and catalog prices; absent when the catalog gives no prices.","type":"number","minimum":0},"unpriced":{"description":"Pods the catalog gave no price for.","$ref":"#/$defs/count"},"rateLimit":{"description":"The time tests waited for the target's rate limit (pacing.json).","type":"object","additionalProperties":false,"required":["waitedMs","retried","gaveUp","tests"],"properties":{"waitedMs":{"$ref":"#/$defs/count"},"retried":{"$ref":"#/$defs/count"},"gaveUp":{"$ref":"#/$defs/count"},"tests":{"$ref":"#/$defs/count"}}},"leftovers":{"description":"What the run could not delete (leftovers.json): ids and names, never a key.","type":"object","additionalProperties":false,"required":["created","items"],"properties":{"created":{"$ref":"#/$defs/count"},"items":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["kind","reason","test"],"properties":{"kind":{"type":"string","minLength":1},"id":{"type":"string"},"name":{"type":"string"},"reason":{"type":"string"},"test":{"type":"string"}}}}}}}}}};
 const schema32 = {"type":"string","pattern":"^https?://[^\\s?#]+$"};
 const schema36 = {"type":"integer","minimum":0};
 const schema65 = {"description":"The detection matrix: each emulator fault breaks one MUST rule; the suite must fail that rule with the fault on.","type":"object","additionalProperties":false,"required":["generatedAt","faults","detected","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"faults":{"type":"integer","minimum":0},"detected":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","description","detection","tests","failedTests","failedRules"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"description":{"type":"string"},"detection":{"enum":["detected","other-rule","missed","no-tests"]},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"failedRules":{"type":"array","items":{"type":"string"}},"witness":{"type":"string"},"failedMust":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}},"overLimit":{"type":"integer","minimum":0}}};
@@ -6676,15 +6676,15 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data4.faults !== undefined){
-let data16 = data4.faults;
+if(data4.variants !== undefined){
+let data16 = data4.variants;
 if(Array.isArray(data16)){
 const len0 = data16.length;
 for(let i0=0; i0<len0; i0++){
 let data17 = data16[i0];
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-if(data17.id === undefined){
-const err43 = {instancePath:instancePath+"/target/faults/" + i0,schemaPath:"#/properties/target/properties/faults/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
+if(typeof data17 === "string"){
+if(func2(data17) < 1){
+const err43 = {instancePath:instancePath+"/target/variants/" + i0,schemaPath:"#/properties/target/properties/variants/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -6693,9 +6693,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-for(const key4 in data17){
-if(!(((key4 === "id") || (key4 === "rule")) || (key4 === "description"))){
-const err44 = {instancePath:instancePath+"/target/faults/" + i0,schemaPath:"#/properties/target/properties/faults/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
+}
+else {
+const err44 = {instancePath:instancePath+"/target/variants/" + i0,schemaPath:"#/properties/target/properties/variants/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -6705,11 +6705,9 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data17.id !== undefined){
-let data18 = data17.id;
-if(typeof data18 === "string"){
-if(func2(data18) < 1){
-const err45 = {instancePath:instancePath+"/target/faults/" + i0+"/id",schemaPath:"#/properties/target/properties/faults/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err45 = {instancePath:instancePath+"/target/variants",schemaPath:"#/properties/target/properties/variants/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -6719,8 +6717,11 @@ vErrors.push(err45);
 errors++;
 }
 }
-else {
-const err46 = {instancePath:instancePath+"/target/faults/" + i0+"/id",schemaPath:"#/properties/target/properties/faults/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data4.chaos !== undefined){
+let data18 = data4.chaos;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+if(data18.seed === undefined){
+const err46 = {instancePath:instancePath+"/target/chaos",schemaPath:"#/properties/target/properties/chaos/required",keyword:"required",params:{missingProperty: "seed"},message:"must have required property '"+"seed"+"'"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -6729,10 +6730,9 @@ vErrors.push(err46);
 }
 errors++;
 }
-}
-if(data17.rule !== undefined){
-if(typeof data17.rule !== "string"){
-const err47 = {instancePath:instancePath+"/target/faults/" + i0+"/rule",schemaPath:"#/properties/target/properties/faults/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key4 in data18){
+if(!(((((key4 === "seed") || (key4 === "realTime")) || (key4 === "latencyMs")) || (key4 === "capacityShare")) || (key4 === "capacityOnly"))){
+const err47 = {instancePath:instancePath+"/target/chaos",schemaPath:"#/properties/target/properties/chaos/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -6742,9 +6742,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data17.description !== undefined){
-if(typeof data17.description !== "string"){
-const err48 = {instancePath:instancePath+"/target/faults/" + i0+"/description",schemaPath:"#/properties/target/properties/faults/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data18.seed !== undefined){
+let data19 = data18.seed;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err48 = {instancePath:instancePath+"/target/chaos/seed",schemaPath:"#/properties/target/properties/chaos/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -6753,10 +6754,9 @@ vErrors.push(err48);
 }
 errors++;
 }
-}
-}
-else {
-const err49 = {instancePath:instancePath+"/target/faults/" + i0,schemaPath:"#/properties/target/properties/faults/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 < 0 || isNaN(data19)){
+const err49 = {instancePath:instancePath+"/target/chaos/seed",schemaPath:"#/properties/target/properties/chaos/properties/seed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -6767,8 +6767,9 @@ errors++;
 }
 }
 }
-else {
-const err50 = {instancePath:instancePath+"/target/faults",schemaPath:"#/properties/target/properties/faults/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data18.realTime !== undefined){
+if(typeof data18.realTime !== "boolean"){
+const err50 = {instancePath:instancePath+"/target/chaos/realTime",schemaPath:"#/properties/target/properties/chaos/properties/realTime/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -6778,9 +6779,11 @@ vErrors.push(err50);
 errors++;
 }
 }
-}
-else {
-const err51 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data18.latencyMs !== undefined){
+let data21 = data18.latencyMs;
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
+const err51 = {instancePath:instancePath+"/target/chaos/latencyMs",schemaPath:"#/properties/target/properties/chaos/properties/latencyMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -6790,11 +6793,8 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data.run !== undefined){
-let data21 = data.run;
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-if(data21.startedAt === undefined){
-const err52 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/required",keyword:"required",params:{missingProperty: "startedAt"},message:"must have required property '"+"startedAt"+"'"};
+else {
+const err52 = {instancePath:instancePath+"/target/chaos/latencyMs",schemaPath:"#/properties/target/properties/chaos/properties/latencyMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -6803,8 +6803,12 @@ vErrors.push(err52);
 }
 errors++;
 }
-if(data21.finishedAt === undefined){
-const err53 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/required",keyword:"required",params:{missingProperty: "finishedAt"},message:"must have required property '"+"finishedAt"+"'"};
+}
+if(data18.capacityShare !== undefined){
+let data22 = data18.capacityShare;
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 < 0 || isNaN(data22)){
+const err53 = {instancePath:instancePath+"/target/chaos/capacityShare",schemaPath:"#/properties/target/properties/chaos/properties/capacityShare/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -6813,8 +6817,9 @@ vErrors.push(err53);
 }
 errors++;
 }
-if(data21.durationMs === undefined){
-const err54 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
+}
+else {
+const err54 = {instancePath:instancePath+"/target/chaos/capacityShare",schemaPath:"#/properties/target/properties/chaos/properties/capacityShare/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -6823,8 +6828,10 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(data21.complete === undefined){
-const err55 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/required",keyword:"required",params:{missingProperty: "complete"},message:"must have required property '"+"complete"+"'"};
+}
+if(data18.capacityOnly !== undefined){
+if(typeof data18.capacityOnly !== "boolean"){
+const err55 = {instancePath:instancePath+"/target/chaos/capacityOnly",schemaPath:"#/properties/target/properties/chaos/properties/capacityOnly/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -6833,8 +6840,10 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(data21.configuration === undefined){
-const err56 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/required",keyword:"required",params:{missingProperty: "configuration"},message:"must have required property '"+"configuration"+"'"};
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/target/chaos",schemaPath:"#/properties/target/properties/chaos/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -6843,9 +6852,16 @@ vErrors.push(err56);
 }
 errors++;
 }
-for(const key5 in data21){
-if(!((((((((key5 === "startedAt") || (key5 === "finishedAt")) || (key5 === "durationMs")) || (key5 === "complete")) || (key5 === "interruption")) || (key5 === "seed")) || (key5 === "replay")) || (key5 === "configuration"))){
-const err57 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+}
+if(data4.faults !== undefined){
+let data24 = data4.faults;
+if(Array.isArray(data24)){
+const len1 = data24.length;
+for(let i1=0; i1<len1; i1++){
+let data25 = data24[i1];
+if(data25 && typeof data25 == "object" && !Array.isArray(data25)){
+if(data25.id === undefined){
+const err57 = {instancePath:instancePath+"/target/faults/" + i1,schemaPath:"#/properties/target/properties/faults/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -6854,12 +6870,9 @@ vErrors.push(err57);
 }
 errors++;
 }
-}
-if(data21.startedAt !== undefined){
-let data22 = data21.startedAt;
-if(typeof data22 === "string"){
-if(!(formats0.validate(data22))){
-const err58 = {instancePath:instancePath+"/run/startedAt",schemaPath:"#/properties/run/properties/startedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+for(const key5 in data25){
+if(!(((key5 === "id") || (key5 === "rule")) || (key5 === "description"))){
+const err58 = {instancePath:instancePath+"/target/faults/" + i1,schemaPath:"#/properties/target/properties/faults/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -6869,8 +6882,11 @@ vErrors.push(err58);
 errors++;
 }
 }
-else {
-const err59 = {instancePath:instancePath+"/run/startedAt",schemaPath:"#/properties/run/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data25.id !== undefined){
+let data26 = data25.id;
+if(typeof data26 === "string"){
+if(func2(data26) < 1){
+const err59 = {instancePath:instancePath+"/target/faults/" + i1+"/id",schemaPath:"#/properties/target/properties/faults/items/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -6880,11 +6896,8 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data21.finishedAt !== undefined){
-let data23 = data21.finishedAt;
-if(typeof data23 === "string"){
-if(!(formats0.validate(data23))){
-const err60 = {instancePath:instancePath+"/run/finishedAt",schemaPath:"#/properties/run/properties/finishedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+else {
+const err60 = {instancePath:instancePath+"/target/faults/" + i1+"/id",schemaPath:"#/properties/target/properties/faults/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -6894,8 +6907,9 @@ vErrors.push(err60);
 errors++;
 }
 }
-else {
-const err61 = {instancePath:instancePath+"/run/finishedAt",schemaPath:"#/properties/run/properties/finishedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data25.rule !== undefined){
+if(typeof data25.rule !== "string"){
+const err61 = {instancePath:instancePath+"/target/faults/" + i1+"/rule",schemaPath:"#/properties/target/properties/faults/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -6905,10 +6919,9 @@ vErrors.push(err61);
 errors++;
 }
 }
-if(data21.durationMs !== undefined){
-let data24 = data21.durationMs;
-if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
-const err62 = {instancePath:instancePath+"/run/durationMs",schemaPath:"#/properties/run/properties/durationMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data25.description !== undefined){
+if(typeof data25.description !== "string"){
+const err62 = {instancePath:instancePath+"/target/faults/" + i1+"/description",schemaPath:"#/properties/target/properties/faults/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -6917,9 +6930,10 @@ vErrors.push(err62);
 }
 errors++;
 }
-if((typeof data24 == "number") && (isFinite(data24))){
-if(data24 < 0 || isNaN(data24)){
-const err63 = {instancePath:instancePath+"/run/durationMs",schemaPath:"#/properties/run/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/target/faults/" + i1,schemaPath:"#/properties/target/properties/faults/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -6930,9 +6944,8 @@ errors++;
 }
 }
 }
-if(data21.complete !== undefined){
-if(typeof data21.complete !== "boolean"){
-const err64 = {instancePath:instancePath+"/run/complete",schemaPath:"#/properties/run/properties/complete/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err64 = {instancePath:instancePath+"/target/faults",schemaPath:"#/properties/target/properties/faults/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -6942,11 +6955,9 @@ vErrors.push(err64);
 errors++;
 }
 }
-if(data21.interruption !== undefined){
-let data26 = data21.interruption;
-if(typeof data26 === "string"){
-if(func2(data26) < 1){
-const err65 = {instancePath:instancePath+"/run/interruption",schemaPath:"#/properties/run/properties/interruption/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+}
+else {
+const err65 = {instancePath:instancePath+"/target",schemaPath:"#/properties/target/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -6956,8 +6967,11 @@ vErrors.push(err65);
 errors++;
 }
 }
-else {
-const err66 = {instancePath:instancePath+"/run/interruption",schemaPath:"#/properties/run/properties/interruption/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.run !== undefined){
+let data29 = data.run;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if(data29.startedAt === undefined){
+const err66 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/required",keyword:"required",params:{missingProperty: "startedAt"},message:"must have required property '"+"startedAt"+"'"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -6966,11 +6980,8 @@ vErrors.push(err66);
 }
 errors++;
 }
-}
-if(data21.seed !== undefined){
-let data27 = data21.seed;
-if(!(((typeof data27 == "number") && (!(data27 % 1) && !isNaN(data27))) && (isFinite(data27)))){
-const err67 = {instancePath:instancePath+"/run/seed",schemaPath:"#/properties/run/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data29.finishedAt === undefined){
+const err67 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/required",keyword:"required",params:{missingProperty: "finishedAt"},message:"must have required property '"+"finishedAt"+"'"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -6979,9 +6990,8 @@ vErrors.push(err67);
 }
 errors++;
 }
-if((typeof data27 == "number") && (isFinite(data27))){
-if(data27 > 2147483647 || isNaN(data27)){
-const err68 = {instancePath:instancePath+"/run/seed",schemaPath:"#/properties/run/properties/seed/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
+if(data29.durationMs === undefined){
+const err68 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -6990,8 +7000,8 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(data27 < 0 || isNaN(data27)){
-const err69 = {instancePath:instancePath+"/run/seed",schemaPath:"#/properties/run/properties/seed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data29.complete === undefined){
+const err69 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/required",keyword:"required",params:{missingProperty: "complete"},message:"must have required property '"+"complete"+"'"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -7000,13 +7010,8 @@ vErrors.push(err69);
 }
 errors++;
 }
-}
-}
-if(data21.replay !== undefined){
-let data28 = data21.replay;
-if(typeof data28 === "string"){
-if(func2(data28) < 1){
-const err70 = {instancePath:instancePath+"/run/replay",schemaPath:"#/properties/run/properties/replay/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data29.configuration === undefined){
+const err70 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/required",keyword:"required",params:{missingProperty: "configuration"},message:"must have required property '"+"configuration"+"'"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -7015,9 +7020,9 @@ vErrors.push(err70);
 }
 errors++;
 }
-}
-else {
-const err71 = {instancePath:instancePath+"/run/replay",schemaPath:"#/properties/run/properties/replay/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key6 in data29){
+if(!((((((((key6 === "startedAt") || (key6 === "finishedAt")) || (key6 === "durationMs")) || (key6 === "complete")) || (key6 === "interruption")) || (key6 === "seed")) || (key6 === "replay")) || (key6 === "configuration"))){
+const err71 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -7027,13 +7032,11 @@ vErrors.push(err71);
 errors++;
 }
 }
-if(data21.configuration !== undefined){
-let data29 = data21.configuration;
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-for(const key6 in data29){
-let data30 = data29[key6];
-if(((typeof data30 !== "string") && (!((typeof data30 == "number") && (isFinite(data30))))) && (typeof data30 !== "boolean")){
-const err72 = {instancePath:instancePath+"/run/configuration/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/run/properties/configuration/additionalProperties/type",keyword:"type",params:{type: schema31.properties.run.properties.configuration.additionalProperties.type},message:"must be string,number,boolean"};
+if(data29.startedAt !== undefined){
+let data30 = data29.startedAt;
+if(typeof data30 === "string"){
+if(!(formats0.validate(data30))){
+const err72 = {instancePath:instancePath+"/run/startedAt",schemaPath:"#/properties/run/properties/startedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -7043,9 +7046,8 @@ vErrors.push(err72);
 errors++;
 }
 }
-}
 else {
-const err73 = {instancePath:instancePath+"/run/configuration",schemaPath:"#/properties/run/properties/configuration/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err73 = {instancePath:instancePath+"/run/startedAt",schemaPath:"#/properties/run/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -7055,9 +7057,11 @@ vErrors.push(err73);
 errors++;
 }
 }
-}
-else {
-const err74 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data29.finishedAt !== undefined){
+let data31 = data29.finishedAt;
+if(typeof data31 === "string"){
+if(!(formats0.validate(data31))){
+const err74 = {instancePath:instancePath+"/run/finishedAt",schemaPath:"#/properties/run/properties/finishedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -7067,11 +7071,8 @@ vErrors.push(err74);
 errors++;
 }
 }
-if(data.summary !== undefined){
-let data31 = data.summary;
-if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
-if(data31.rules === undefined){
-const err75 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "rules"},message:"must have required property '"+"rules"+"'"};
+else {
+const err75 = {instancePath:instancePath+"/run/finishedAt",schemaPath:"#/properties/run/properties/finishedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -7080,8 +7081,11 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(data31.bySurface === undefined){
-const err76 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "bySurface"},message:"must have required property '"+"bySurface"+"'"};
+}
+if(data29.durationMs !== undefined){
+let data32 = data29.durationMs;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err76 = {instancePath:instancePath+"/run/durationMs",schemaPath:"#/properties/run/properties/durationMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -7090,8 +7094,9 @@ vErrors.push(err76);
 }
 errors++;
 }
-if(data31.byLevel === undefined){
-const err77 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "byLevel"},message:"must have required property '"+"byLevel"+"'"};
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 < 0 || isNaN(data32)){
+const err77 = {instancePath:instancePath+"/run/durationMs",schemaPath:"#/properties/run/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -7100,8 +7105,11 @@ vErrors.push(err77);
 }
 errors++;
 }
-if(data31.tests === undefined){
-const err78 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'"};
+}
+}
+if(data29.complete !== undefined){
+if(typeof data29.complete !== "boolean"){
+const err78 = {instancePath:instancePath+"/run/complete",schemaPath:"#/properties/run/properties/complete/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -7110,8 +7118,12 @@ vErrors.push(err78);
 }
 errors++;
 }
-if(data31.conformant === undefined){
-const err79 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "conformant"},message:"must have required property '"+"conformant"+"'"};
+}
+if(data29.interruption !== undefined){
+let data34 = data29.interruption;
+if(typeof data34 === "string"){
+if(func2(data34) < 1){
+const err79 = {instancePath:instancePath+"/run/interruption",schemaPath:"#/properties/run/properties/interruption/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -7120,9 +7132,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-for(const key7 in data31){
-if(!(((((key7 === "rules") || (key7 === "bySurface")) || (key7 === "byLevel")) || (key7 === "tests")) || (key7 === "conformant"))){
-const err80 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
+}
+else {
+const err80 = {instancePath:instancePath+"/run/interruption",schemaPath:"#/properties/run/properties/interruption/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -7132,24 +7144,10 @@ vErrors.push(err80);
 errors++;
 }
 }
-if(data31.rules !== undefined){
-if(!(validate21(data31.rules, {instancePath:instancePath+"/summary/rules",parentData:data31,parentDataProperty:"rules",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-errors = vErrors.length;
-}
-}
-if(data31.bySurface !== undefined){
-let data33 = data31.bySurface;
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-for(const key8 in data33){
-if(!(validate21(data33[key8], {instancePath:instancePath+"/summary/bySurface/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data33,parentDataProperty:key8,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err81 = {instancePath:instancePath+"/summary/bySurface",schemaPath:"#/properties/summary/properties/bySurface/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data29.seed !== undefined){
+let data35 = data29.seed;
+if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
+const err81 = {instancePath:instancePath+"/run/seed",schemaPath:"#/properties/run/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -7158,19 +7156,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-if(data31.byLevel !== undefined){
-let data35 = data31.byLevel;
-if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
-for(const key9 in data35){
-if(!(validate21(data35[key9], {instancePath:instancePath+"/summary/byLevel/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data35,parentDataProperty:key9,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err82 = {instancePath:instancePath+"/summary/byLevel",schemaPath:"#/properties/summary/properties/byLevel/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 > 2147483647 || isNaN(data35)){
+const err82 = {instancePath:instancePath+"/run/seed",schemaPath:"#/properties/run/properties/seed/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483647},message:"must be <= 2147483647"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -7179,12 +7167,8 @@ vErrors.push(err82);
 }
 errors++;
 }
-}
-if(data31.tests !== undefined){
-let data37 = data31.tests;
-if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
-if(data37.total === undefined){
-const err83 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
+if(data35 < 0 || isNaN(data35)){
+const err83 = {instancePath:instancePath+"/run/seed",schemaPath:"#/properties/run/properties/seed/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -7193,8 +7177,13 @@ vErrors.push(err83);
 }
 errors++;
 }
-if(data37.passed === undefined){
-const err84 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "passed"},message:"must have required property '"+"passed"+"'"};
+}
+}
+if(data29.replay !== undefined){
+let data36 = data29.replay;
+if(typeof data36 === "string"){
+if(func2(data36) < 1){
+const err84 = {instancePath:instancePath+"/run/replay",schemaPath:"#/properties/run/properties/replay/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -7203,8 +7192,9 @@ vErrors.push(err84);
 }
 errors++;
 }
-if(data37.failed === undefined){
-const err85 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "failed"},message:"must have required property '"+"failed"+"'"};
+}
+else {
+const err85 = {instancePath:instancePath+"/run/replay",schemaPath:"#/properties/run/properties/replay/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -7213,8 +7203,14 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(data37.skipped === undefined){
-const err86 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "skipped"},message:"must have required property '"+"skipped"+"'"};
+}
+if(data29.configuration !== undefined){
+let data37 = data29.configuration;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+for(const key7 in data37){
+let data38 = data37[key7];
+if(((typeof data38 !== "string") && (!((typeof data38 == "number") && (isFinite(data38))))) && (typeof data38 !== "boolean")){
+const err86 = {instancePath:instancePath+"/run/configuration/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/run/properties/configuration/additionalProperties/type",keyword:"type",params:{type: schema31.properties.run.properties.configuration.additionalProperties.type},message:"must be string,number,boolean"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -7223,8 +7219,10 @@ vErrors.push(err86);
 }
 errors++;
 }
-if(data37.interrupted === undefined){
-const err87 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "interrupted"},message:"must have required property '"+"interrupted"+"'"};
+}
+}
+else {
+const err87 = {instancePath:instancePath+"/run/configuration",schemaPath:"#/properties/run/properties/configuration/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -7233,8 +7231,10 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(data37.notRun === undefined){
-const err88 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "notRun"},message:"must have required property '"+"notRun"+"'"};
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/run",schemaPath:"#/properties/run/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -7243,9 +7243,12 @@ vErrors.push(err88);
 }
 errors++;
 }
-for(const key10 in data37){
-if(!((((((key10 === "total") || (key10 === "passed")) || (key10 === "failed")) || (key10 === "skipped")) || (key10 === "interrupted")) || (key10 === "notRun"))){
-const err89 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+}
+if(data.summary !== undefined){
+let data39 = data.summary;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+if(data39.rules === undefined){
+const err89 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "rules"},message:"must have required property '"+"rules"+"'"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -7254,11 +7257,8 @@ vErrors.push(err89);
 }
 errors++;
 }
-}
-if(data37.total !== undefined){
-let data38 = data37.total;
-if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
-const err90 = {instancePath:instancePath+"/summary/tests/total",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data39.bySurface === undefined){
+const err90 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "bySurface"},message:"must have required property '"+"bySurface"+"'"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -7267,9 +7267,8 @@ vErrors.push(err90);
 }
 errors++;
 }
-if((typeof data38 == "number") && (isFinite(data38))){
-if(data38 < 0 || isNaN(data38)){
-const err91 = {instancePath:instancePath+"/summary/tests/total",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data39.byLevel === undefined){
+const err91 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "byLevel"},message:"must have required property '"+"byLevel"+"'"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -7278,12 +7277,8 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-}
-if(data37.passed !== undefined){
-let data39 = data37.passed;
-if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
-const err92 = {instancePath:instancePath+"/summary/tests/passed",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data39.tests === undefined){
+const err92 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -7292,9 +7287,8 @@ vErrors.push(err92);
 }
 errors++;
 }
-if((typeof data39 == "number") && (isFinite(data39))){
-if(data39 < 0 || isNaN(data39)){
-const err93 = {instancePath:instancePath+"/summary/tests/passed",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data39.conformant === undefined){
+const err93 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/required",keyword:"required",params:{missingProperty: "conformant"},message:"must have required property '"+"conformant"+"'"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -7303,12 +7297,9 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-}
-if(data37.failed !== undefined){
-let data40 = data37.failed;
-if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
-const err94 = {instancePath:instancePath+"/summary/tests/failed",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+for(const key8 in data39){
+if(!(((((key8 === "rules") || (key8 === "bySurface")) || (key8 === "byLevel")) || (key8 === "tests")) || (key8 === "conformant"))){
+const err94 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -7317,9 +7308,25 @@ vErrors.push(err94);
 }
 errors++;
 }
-if((typeof data40 == "number") && (isFinite(data40))){
-if(data40 < 0 || isNaN(data40)){
-const err95 = {instancePath:instancePath+"/summary/tests/failed",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data39.rules !== undefined){
+if(!(validate21(data39.rules, {instancePath:instancePath+"/summary/rules",parentData:data39,parentDataProperty:"rules",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+if(data39.bySurface !== undefined){
+let data41 = data39.bySurface;
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+for(const key9 in data41){
+if(!(validate21(data41[key9], {instancePath:instancePath+"/summary/bySurface/" + key9.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data41,parentDataProperty:key9,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err95 = {instancePath:instancePath+"/summary/bySurface",schemaPath:"#/properties/summary/properties/bySurface/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -7329,11 +7336,18 @@ vErrors.push(err95);
 errors++;
 }
 }
+if(data39.byLevel !== undefined){
+let data43 = data39.byLevel;
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+for(const key10 in data43){
+if(!(validate21(data43[key10], {instancePath:instancePath+"/summary/byLevel/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data43,parentDataProperty:key10,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
+errors = vErrors.length;
 }
-if(data37.skipped !== undefined){
-let data41 = data37.skipped;
-if(!(((typeof data41 == "number") && (!(data41 % 1) && !isNaN(data41))) && (isFinite(data41)))){
-const err96 = {instancePath:instancePath+"/summary/tests/skipped",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err96 = {instancePath:instancePath+"/summary/byLevel",schemaPath:"#/properties/summary/properties/byLevel/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -7342,9 +7356,12 @@ vErrors.push(err96);
 }
 errors++;
 }
-if((typeof data41 == "number") && (isFinite(data41))){
-if(data41 < 0 || isNaN(data41)){
-const err97 = {instancePath:instancePath+"/summary/tests/skipped",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data39.tests !== undefined){
+let data45 = data39.tests;
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+if(data45.total === undefined){
+const err97 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -7353,12 +7370,8 @@ vErrors.push(err97);
 }
 errors++;
 }
-}
-}
-if(data37.interrupted !== undefined){
-let data42 = data37.interrupted;
-if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
-const err98 = {instancePath:instancePath+"/summary/tests/interrupted",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data45.passed === undefined){
+const err98 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "passed"},message:"must have required property '"+"passed"+"'"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -7367,9 +7380,8 @@ vErrors.push(err98);
 }
 errors++;
 }
-if((typeof data42 == "number") && (isFinite(data42))){
-if(data42 < 0 || isNaN(data42)){
-const err99 = {instancePath:instancePath+"/summary/tests/interrupted",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data45.failed === undefined){
+const err99 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "failed"},message:"must have required property '"+"failed"+"'"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -7378,12 +7390,8 @@ vErrors.push(err99);
 }
 errors++;
 }
-}
-}
-if(data37.notRun !== undefined){
-let data43 = data37.notRun;
-if(!(((typeof data43 == "number") && (!(data43 % 1) && !isNaN(data43))) && (isFinite(data43)))){
-const err100 = {instancePath:instancePath+"/summary/tests/notRun",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data45.skipped === undefined){
+const err100 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "skipped"},message:"must have required property '"+"skipped"+"'"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -7392,9 +7400,8 @@ vErrors.push(err100);
 }
 errors++;
 }
-if((typeof data43 == "number") && (isFinite(data43))){
-if(data43 < 0 || isNaN(data43)){
-const err101 = {instancePath:instancePath+"/summary/tests/notRun",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data45.interrupted === undefined){
+const err101 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "interrupted"},message:"must have required property '"+"interrupted"+"'"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -7403,11 +7410,8 @@ vErrors.push(err101);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err102 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data45.notRun === undefined){
+const err102 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/required",keyword:"required",params:{missingProperty: "notRun"},message:"must have required property '"+"notRun"+"'"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -7416,10 +7420,9 @@ vErrors.push(err102);
 }
 errors++;
 }
-}
-if(data31.conformant !== undefined){
-if(typeof data31.conformant !== "boolean"){
-const err103 = {instancePath:instancePath+"/summary/conformant",schemaPath:"#/properties/summary/properties/conformant/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+for(const key11 in data45){
+if(!((((((key11 === "total") || (key11 === "passed")) || (key11 === "failed")) || (key11 === "skipped")) || (key11 === "interrupted")) || (key11 === "notRun"))){
+const err103 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -7429,9 +7432,10 @@ vErrors.push(err103);
 errors++;
 }
 }
-}
-else {
-const err104 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data45.total !== undefined){
+let data46 = data45.total;
+if(!(((typeof data46 == "number") && (!(data46 % 1) && !isNaN(data46))) && (isFinite(data46)))){
+const err104 = {instancePath:instancePath+"/summary/tests/total",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -7440,20 +7444,9 @@ vErrors.push(err104);
 }
 errors++;
 }
-}
-if(data.rules !== undefined){
-let data45 = data.rules;
-if(Array.isArray(data45)){
-const len1 = data45.length;
-for(let i1=0; i1<len1; i1++){
-if(!(validate25(data45[i1], {instancePath:instancePath+"/rules/" + i1,parentData:data45,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err105 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 < 0 || isNaN(data46)){
+const err105 = {instancePath:instancePath+"/summary/tests/total",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -7463,24 +7456,208 @@ vErrors.push(err105);
 errors++;
 }
 }
-if(data.tests !== undefined){
-let data47 = data.tests;
-if(Array.isArray(data47)){
-const len2 = data47.length;
+}
+if(data45.passed !== undefined){
+let data47 = data45.passed;
+if(!(((typeof data47 == "number") && (!(data47 % 1) && !isNaN(data47))) && (isFinite(data47)))){
+const err106 = {instancePath:instancePath+"/summary/tests/passed",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err106];
+}
+else {
+vErrors.push(err106);
+}
+errors++;
+}
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 < 0 || isNaN(data47)){
+const err107 = {instancePath:instancePath+"/summary/tests/passed",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+}
+}
+if(data45.failed !== undefined){
+let data48 = data45.failed;
+if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
+const err108 = {instancePath:instancePath+"/summary/tests/failed",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 < 0 || isNaN(data48)){
+const err109 = {instancePath:instancePath+"/summary/tests/failed",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+}
+if(data45.skipped !== undefined){
+let data49 = data45.skipped;
+if(!(((typeof data49 == "number") && (!(data49 % 1) && !isNaN(data49))) && (isFinite(data49)))){
+const err110 = {instancePath:instancePath+"/summary/tests/skipped",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if((typeof data49 == "number") && (isFinite(data49))){
+if(data49 < 0 || isNaN(data49)){
+const err111 = {instancePath:instancePath+"/summary/tests/skipped",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+}
+if(data45.interrupted !== undefined){
+let data50 = data45.interrupted;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err112 = {instancePath:instancePath+"/summary/tests/interrupted",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 < 0 || isNaN(data50)){
+const err113 = {instancePath:instancePath+"/summary/tests/interrupted",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+}
+if(data45.notRun !== undefined){
+let data51 = data45.notRun;
+if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+const err114 = {instancePath:instancePath+"/summary/tests/notRun",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 < 0 || isNaN(data51)){
+const err115 = {instancePath:instancePath+"/summary/tests/notRun",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err116 = {instancePath:instancePath+"/summary/tests",schemaPath:"#/properties/summary/properties/tests/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+}
+if(data39.conformant !== undefined){
+if(typeof data39.conformant !== "boolean"){
+const err117 = {instancePath:instancePath+"/summary/conformant",schemaPath:"#/properties/summary/properties/conformant/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+}
+else {
+const err118 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+if(data.rules !== undefined){
+let data53 = data.rules;
+if(Array.isArray(data53)){
+const len2 = data53.length;
 for(let i2=0; i2<len2; i2++){
-if(!(validate27(data47[i2], {instancePath:instancePath+"/tests/" + i2,parentData:data47,parentDataProperty:i2,rootData,dynamicAnchors}))){
+if(!(validate25(data53[i2], {instancePath:instancePath+"/rules/" + i2,parentData:data53,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err119 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+}
+if(data.tests !== undefined){
+let data55 = data.tests;
+if(Array.isArray(data55)){
+const len3 = data55.length;
+for(let i3=0; i3<len3; i3++){
+if(!(validate27(data55[i3], {instancePath:instancePath+"/tests/" + i3,parentData:data55,parentDataProperty:i3,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err106 = {instancePath:instancePath+"/tests",schemaPath:"#/properties/tests/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err120 = {instancePath:instancePath+"/tests",schemaPath:"#/properties/tests/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err106];
+vErrors = [err120];
 }
 else {
-vErrors.push(err106);
+vErrors.push(err120);
 }
 errors++;
 }
@@ -7498,174 +7675,10 @@ errors = vErrors.length;
 }
 }
 if(data.detection !== undefined){
-let data51 = data.detection;
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-if(data51.generatedAt === undefined){
-const err107 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "generatedAt"},message:"must have required property '"+"generatedAt"+"'"};
-if(vErrors === null){
-vErrors = [err107];
-}
-else {
-vErrors.push(err107);
-}
-errors++;
-}
-if(data51.faults === undefined){
-const err108 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "faults"},message:"must have required property '"+"faults"+"'"};
-if(vErrors === null){
-vErrors = [err108];
-}
-else {
-vErrors.push(err108);
-}
-errors++;
-}
-if(data51.detected === undefined){
-const err109 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "detected"},message:"must have required property '"+"detected"+"'"};
-if(vErrors === null){
-vErrors = [err109];
-}
-else {
-vErrors.push(err109);
-}
-errors++;
-}
-if(data51.rows === undefined){
-const err110 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'"};
-if(vErrors === null){
-vErrors = [err110];
-}
-else {
-vErrors.push(err110);
-}
-errors++;
-}
-for(const key11 in data51){
-if(!(((((key11 === "generatedAt") || (key11 === "faults")) || (key11 === "detected")) || (key11 === "rows")) || (key11 === "overLimit"))){
-const err111 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err111];
-}
-else {
-vErrors.push(err111);
-}
-errors++;
-}
-}
-if(data51.generatedAt !== undefined){
-let data52 = data51.generatedAt;
-if(typeof data52 === "string"){
-if(!(formats0.validate(data52))){
-const err112 = {instancePath:instancePath+"/detection/generatedAt",schemaPath:"#/$defs/detectionSection/properties/generatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err112];
-}
-else {
-vErrors.push(err112);
-}
-errors++;
-}
-}
-else {
-const err113 = {instancePath:instancePath+"/detection/generatedAt",schemaPath:"#/$defs/detectionSection/properties/generatedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err113];
-}
-else {
-vErrors.push(err113);
-}
-errors++;
-}
-}
-if(data51.faults !== undefined){
-let data53 = data51.faults;
-if(!(((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53))) && (isFinite(data53)))){
-const err114 = {instancePath:instancePath+"/detection/faults",schemaPath:"#/$defs/detectionSection/properties/faults/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err114];
-}
-else {
-vErrors.push(err114);
-}
-errors++;
-}
-if((typeof data53 == "number") && (isFinite(data53))){
-if(data53 < 0 || isNaN(data53)){
-const err115 = {instancePath:instancePath+"/detection/faults",schemaPath:"#/$defs/detectionSection/properties/faults/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err115];
-}
-else {
-vErrors.push(err115);
-}
-errors++;
-}
-}
-}
-if(data51.detected !== undefined){
-let data54 = data51.detected;
-if(!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))){
-const err116 = {instancePath:instancePath+"/detection/detected",schemaPath:"#/$defs/detectionSection/properties/detected/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err116];
-}
-else {
-vErrors.push(err116);
-}
-errors++;
-}
-if((typeof data54 == "number") && (isFinite(data54))){
-if(data54 < 0 || isNaN(data54)){
-const err117 = {instancePath:instancePath+"/detection/detected",schemaPath:"#/$defs/detectionSection/properties/detected/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err117];
-}
-else {
-vErrors.push(err117);
-}
-errors++;
-}
-}
-}
-if(data51.rows !== undefined){
-let data55 = data51.rows;
-if(Array.isArray(data55)){
-const len3 = data55.length;
-for(let i3=0; i3<len3; i3++){
-let data56 = data55[i3];
-if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
-if(data56.fault === undefined){
-const err118 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "fault"},message:"must have required property '"+"fault"+"'"};
-if(vErrors === null){
-vErrors = [err118];
-}
-else {
-vErrors.push(err118);
-}
-errors++;
-}
-if(data56.rule === undefined){
-const err119 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'"};
-if(vErrors === null){
-vErrors = [err119];
-}
-else {
-vErrors.push(err119);
-}
-errors++;
-}
-if(data56.description === undefined){
-const err120 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
-if(vErrors === null){
-vErrors = [err120];
-}
-else {
-vErrors.push(err120);
-}
-errors++;
-}
-if(data56.detection === undefined){
-const err121 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "detection"},message:"must have required property '"+"detection"+"'"};
+let data59 = data.detection;
+if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
+if(data59.generatedAt === undefined){
+const err121 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "generatedAt"},message:"must have required property '"+"generatedAt"+"'"};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -7674,8 +7687,8 @@ vErrors.push(err121);
 }
 errors++;
 }
-if(data56.tests === undefined){
-const err122 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'"};
+if(data59.faults === undefined){
+const err122 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "faults"},message:"must have required property '"+"faults"+"'"};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -7684,8 +7697,8 @@ vErrors.push(err122);
 }
 errors++;
 }
-if(data56.failedTests === undefined){
-const err123 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedTests"},message:"must have required property '"+"failedTests"+"'"};
+if(data59.detected === undefined){
+const err123 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "detected"},message:"must have required property '"+"detected"+"'"};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -7694,8 +7707,8 @@ vErrors.push(err123);
 }
 errors++;
 }
-if(data56.failedRules === undefined){
-const err124 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedRules"},message:"must have required property '"+"failedRules"+"'"};
+if(data59.rows === undefined){
+const err124 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'"};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -7704,9 +7717,9 @@ vErrors.push(err124);
 }
 errors++;
 }
-for(const key12 in data56){
-if(!(func1.call(schema65.properties.rows.items.properties, key12))){
-const err125 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+for(const key12 in data59){
+if(!(((((key12 === "generatedAt") || (key12 === "faults")) || (key12 === "detected")) || (key12 === "rows")) || (key12 === "overLimit"))){
+const err125 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -7716,9 +7729,11 @@ vErrors.push(err125);
 errors++;
 }
 }
-if(data56.fault !== undefined){
-if(typeof data56.fault !== "string"){
-const err126 = {instancePath:instancePath+"/detection/rows/" + i3+"/fault",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/fault/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data59.generatedAt !== undefined){
+let data60 = data59.generatedAt;
+if(typeof data60 === "string"){
+if(!(formats0.validate(data60))){
+const err126 = {instancePath:instancePath+"/detection/generatedAt",schemaPath:"#/$defs/detectionSection/properties/generatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -7728,9 +7743,8 @@ vErrors.push(err126);
 errors++;
 }
 }
-if(data56.rule !== undefined){
-if(typeof data56.rule !== "string"){
-const err127 = {instancePath:instancePath+"/detection/rows/" + i3+"/rule",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err127 = {instancePath:instancePath+"/detection/generatedAt",schemaPath:"#/$defs/detectionSection/properties/generatedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -7740,9 +7754,10 @@ vErrors.push(err127);
 errors++;
 }
 }
-if(data56.description !== undefined){
-if(typeof data56.description !== "string"){
-const err128 = {instancePath:instancePath+"/detection/rows/" + i3+"/description",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data59.faults !== undefined){
+let data61 = data59.faults;
+if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
+const err128 = {instancePath:instancePath+"/detection/faults",schemaPath:"#/$defs/detectionSection/properties/faults/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -7751,11 +7766,9 @@ vErrors.push(err128);
 }
 errors++;
 }
-}
-if(data56.detection !== undefined){
-let data60 = data56.detection;
-if(!((((data60 === "detected") || (data60 === "other-rule")) || (data60 === "missed")) || (data60 === "no-tests"))){
-const err129 = {instancePath:instancePath+"/detection/rows/" + i3+"/detection",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/detection/enum",keyword:"enum",params:{allowedValues: schema65.properties.rows.items.properties.detection.enum},message:"must be equal to one of the allowed values"};
+if((typeof data61 == "number") && (isFinite(data61))){
+if(data61 < 0 || isNaN(data61)){
+const err129 = {instancePath:instancePath+"/detection/faults",schemaPath:"#/$defs/detectionSection/properties/faults/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -7765,10 +7778,11 @@ vErrors.push(err129);
 errors++;
 }
 }
-if(data56.tests !== undefined){
-let data61 = data56.tests;
-if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
-const err130 = {instancePath:instancePath+"/detection/rows/" + i3+"/tests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/tests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data59.detected !== undefined){
+let data62 = data59.detected;
+if(!(((typeof data62 == "number") && (!(data62 % 1) && !isNaN(data62))) && (isFinite(data62)))){
+const err130 = {instancePath:instancePath+"/detection/detected",schemaPath:"#/$defs/detectionSection/properties/detected/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -7777,9 +7791,9 @@ vErrors.push(err130);
 }
 errors++;
 }
-if((typeof data61 == "number") && (isFinite(data61))){
-if(data61 < 0 || isNaN(data61)){
-const err131 = {instancePath:instancePath+"/detection/rows/" + i3+"/tests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/tests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data62 == "number") && (isFinite(data62))){
+if(data62 < 0 || isNaN(data62)){
+const err131 = {instancePath:instancePath+"/detection/detected",schemaPath:"#/$defs/detectionSection/properties/detected/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -7790,10 +7804,15 @@ errors++;
 }
 }
 }
-if(data56.failedTests !== undefined){
-let data62 = data56.failedTests;
-if(!(((typeof data62 == "number") && (!(data62 % 1) && !isNaN(data62))) && (isFinite(data62)))){
-const err132 = {instancePath:instancePath+"/detection/rows/" + i3+"/failedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data59.rows !== undefined){
+let data63 = data59.rows;
+if(Array.isArray(data63)){
+const len4 = data63.length;
+for(let i4=0; i4<len4; i4++){
+let data64 = data63[i4];
+if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
+if(data64.fault === undefined){
+const err132 = {instancePath:instancePath+"/detection/rows/" + i4,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "fault"},message:"must have required property '"+"fault"+"'"};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -7802,9 +7821,8 @@ vErrors.push(err132);
 }
 errors++;
 }
-if((typeof data62 == "number") && (isFinite(data62))){
-if(data62 < 0 || isNaN(data62)){
-const err133 = {instancePath:instancePath+"/detection/rows/" + i3+"/failedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data64.rule === undefined){
+const err133 = {instancePath:instancePath+"/detection/rows/" + i4,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'"};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -7813,15 +7831,8 @@ vErrors.push(err133);
 }
 errors++;
 }
-}
-}
-if(data56.failedRules !== undefined){
-let data63 = data56.failedRules;
-if(Array.isArray(data63)){
-const len4 = data63.length;
-for(let i4=0; i4<len4; i4++){
-if(typeof data63[i4] !== "string"){
-const err134 = {instancePath:instancePath+"/detection/rows/" + i3+"/failedRules/" + i4,schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedRules/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data64.description === undefined){
+const err134 = {instancePath:instancePath+"/detection/rows/" + i4,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -7830,10 +7841,8 @@ vErrors.push(err134);
 }
 errors++;
 }
-}
-}
-else {
-const err135 = {instancePath:instancePath+"/detection/rows/" + i3+"/failedRules",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedRules/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data64.detection === undefined){
+const err135 = {instancePath:instancePath+"/detection/rows/" + i4,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "detection"},message:"must have required property '"+"detection"+"'"};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -7842,10 +7851,8 @@ vErrors.push(err135);
 }
 errors++;
 }
-}
-if(data56.witness !== undefined){
-if(typeof data56.witness !== "string"){
-const err136 = {instancePath:instancePath+"/detection/rows/" + i3+"/witness",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/witness/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data64.tests === undefined){
+const err136 = {instancePath:instancePath+"/detection/rows/" + i4,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'"};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -7854,11 +7861,8 @@ vErrors.push(err136);
 }
 errors++;
 }
-}
-if(data56.failedMust !== undefined){
-let data66 = data56.failedMust;
-if(!(((typeof data66 == "number") && (!(data66 % 1) && !isNaN(data66))) && (isFinite(data66)))){
-const err137 = {instancePath:instancePath+"/detection/rows/" + i3+"/failedMust",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedMust/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data64.failedTests === undefined){
+const err137 = {instancePath:instancePath+"/detection/rows/" + i4,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedTests"},message:"must have required property '"+"failedTests"+"'"};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -7867,9 +7871,8 @@ vErrors.push(err137);
 }
 errors++;
 }
-if((typeof data66 == "number") && (isFinite(data66))){
-if(data66 < 0 || isNaN(data66)){
-const err138 = {instancePath:instancePath+"/detection/rows/" + i3+"/failedMust",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedMust/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data64.failedRules === undefined){
+const err138 = {instancePath:instancePath+"/detection/rows/" + i4,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedRules"},message:"must have required property '"+"failedRules"+"'"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -7878,12 +7881,9 @@ vErrors.push(err138);
 }
 errors++;
 }
-}
-}
-if(data56.blockedTests !== undefined){
-let data67 = data56.blockedTests;
-if(!(((typeof data67 == "number") && (!(data67 % 1) && !isNaN(data67))) && (isFinite(data67)))){
-const err139 = {instancePath:instancePath+"/detection/rows/" + i3+"/blockedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/blockedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+for(const key13 in data64){
+if(!(func1.call(schema65.properties.rows.items.properties, key13))){
+const err139 = {instancePath:instancePath+"/detection/rows/" + i4,schemaPath:"#/$defs/detectionSection/properties/rows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -7892,9 +7892,10 @@ vErrors.push(err139);
 }
 errors++;
 }
-if((typeof data67 == "number") && (isFinite(data67))){
-if(data67 < 0 || isNaN(data67)){
-const err140 = {instancePath:instancePath+"/detection/rows/" + i3+"/blockedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/blockedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data64.fault !== undefined){
+if(typeof data64.fault !== "string"){
+const err140 = {instancePath:instancePath+"/detection/rows/" + i4+"/fault",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/fault/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -7904,10 +7905,9 @@ vErrors.push(err140);
 errors++;
 }
 }
-}
-}
-else {
-const err141 = {instancePath:instancePath+"/detection/rows/" + i3,schemaPath:"#/$defs/detectionSection/properties/rows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data64.rule !== undefined){
+if(typeof data64.rule !== "string"){
+const err141 = {instancePath:instancePath+"/detection/rows/" + i4+"/rule",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -7917,9 +7917,9 @@ vErrors.push(err141);
 errors++;
 }
 }
-}
-else {
-const err142 = {instancePath:instancePath+"/detection/rows",schemaPath:"#/$defs/detectionSection/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data64.description !== undefined){
+if(typeof data64.description !== "string"){
+const err142 = {instancePath:instancePath+"/detection/rows/" + i4+"/description",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -7929,10 +7929,10 @@ vErrors.push(err142);
 errors++;
 }
 }
-if(data51.overLimit !== undefined){
-let data68 = data51.overLimit;
-if(!(((typeof data68 == "number") && (!(data68 % 1) && !isNaN(data68))) && (isFinite(data68)))){
-const err143 = {instancePath:instancePath+"/detection/overLimit",schemaPath:"#/$defs/detectionSection/properties/overLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data64.detection !== undefined){
+let data68 = data64.detection;
+if(!((((data68 === "detected") || (data68 === "other-rule")) || (data68 === "missed")) || (data68 === "no-tests"))){
+const err143 = {instancePath:instancePath+"/detection/rows/" + i4+"/detection",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/detection/enum",keyword:"enum",params:{allowedValues: schema65.properties.rows.items.properties.detection.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -7941,9 +7941,11 @@ vErrors.push(err143);
 }
 errors++;
 }
-if((typeof data68 == "number") && (isFinite(data68))){
-if(data68 < 0 || isNaN(data68)){
-const err144 = {instancePath:instancePath+"/detection/overLimit",schemaPath:"#/$defs/detectionSection/properties/overLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data64.tests !== undefined){
+let data69 = data64.tests;
+if(!(((typeof data69 == "number") && (!(data69 % 1) && !isNaN(data69))) && (isFinite(data69)))){
+const err144 = {instancePath:instancePath+"/detection/rows/" + i4+"/tests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/tests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -7952,11 +7954,9 @@ vErrors.push(err144);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err145 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if((typeof data69 == "number") && (isFinite(data69))){
+if(data69 < 0 || isNaN(data69)){
+const err145 = {instancePath:instancePath+"/detection/rows/" + i4+"/tests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/tests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -7966,11 +7966,11 @@ vErrors.push(err145);
 errors++;
 }
 }
-if(data.blastRadius !== undefined){
-let data69 = data.blastRadius;
-if(data69 && typeof data69 == "object" && !Array.isArray(data69)){
-if(data69.generatedAt === undefined){
-const err146 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "generatedAt"},message:"must have required property '"+"generatedAt"+"'"};
+}
+if(data64.failedTests !== undefined){
+let data70 = data64.failedTests;
+if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
+const err146 = {instancePath:instancePath+"/detection/rows/" + i4+"/failedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -7979,8 +7979,9 @@ vErrors.push(err146);
 }
 errors++;
 }
-if(data69.durationMs === undefined){
-const err147 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
+if((typeof data70 == "number") && (isFinite(data70))){
+if(data70 < 0 || isNaN(data70)){
+const err147 = {instancePath:instancePath+"/detection/rows/" + i4+"/failedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -7989,8 +7990,15 @@ vErrors.push(err147);
 }
 errors++;
 }
-if(data69.faults === undefined){
-const err148 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "faults"},message:"must have required property '"+"faults"+"'"};
+}
+}
+if(data64.failedRules !== undefined){
+let data71 = data64.failedRules;
+if(Array.isArray(data71)){
+const len5 = data71.length;
+for(let i5=0; i5<len5; i5++){
+if(typeof data71[i5] !== "string"){
+const err148 = {instancePath:instancePath+"/detection/rows/" + i4+"/failedRules/" + i5,schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedRules/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -7999,8 +8007,10 @@ vErrors.push(err148);
 }
 errors++;
 }
-if(data69.limit === undefined){
-const err149 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'"};
+}
+}
+else {
+const err149 = {instancePath:instancePath+"/detection/rows/" + i4+"/failedRules",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedRules/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -8009,8 +8019,10 @@ vErrors.push(err149);
 }
 errors++;
 }
-if(data69.median === undefined){
-const err150 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "median"},message:"must have required property '"+"median"+"'"};
+}
+if(data64.witness !== undefined){
+if(typeof data64.witness !== "string"){
+const err150 = {instancePath:instancePath+"/detection/rows/" + i4+"/witness",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/witness/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -8019,8 +8031,11 @@ vErrors.push(err150);
 }
 errors++;
 }
-if(data69.max === undefined){
-const err151 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
+}
+if(data64.failedMust !== undefined){
+let data74 = data64.failedMust;
+if(!(((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74))) && (isFinite(data74)))){
+const err151 = {instancePath:instancePath+"/detection/rows/" + i4+"/failedMust",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedMust/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -8029,8 +8044,9 @@ vErrors.push(err151);
 }
 errors++;
 }
-if(data69.missingOwnRule === undefined){
-const err152 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "missingOwnRule"},message:"must have required property '"+"missingOwnRule"+"'"};
+if((typeof data74 == "number") && (isFinite(data74))){
+if(data74 < 0 || isNaN(data74)){
+const err152 = {instancePath:instancePath+"/detection/rows/" + i4+"/failedMust",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedMust/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -8039,8 +8055,12 @@ vErrors.push(err152);
 }
 errors++;
 }
-if(data69.overLimit === undefined){
-const err153 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "overLimit"},message:"must have required property '"+"overLimit"+"'"};
+}
+}
+if(data64.blockedTests !== undefined){
+let data75 = data64.blockedTests;
+if(!(((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75))) && (isFinite(data75)))){
+const err153 = {instancePath:instancePath+"/detection/rows/" + i4+"/blockedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/blockedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -8049,8 +8069,9 @@ vErrors.push(err153);
 }
 errors++;
 }
-if(data69.rows === undefined){
-const err154 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'"};
+if((typeof data75 == "number") && (isFinite(data75))){
+if(data75 < 0 || isNaN(data75)){
+const err154 = {instancePath:instancePath+"/detection/rows/" + i4+"/blockedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/blockedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -8059,9 +8080,11 @@ vErrors.push(err154);
 }
 errors++;
 }
-for(const key13 in data69){
-if(!(func1.call(schema66.properties, key13))){
-const err155 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+}
+}
+}
+else {
+const err155 = {instancePath:instancePath+"/detection/rows/" + i4,schemaPath:"#/$defs/detectionSection/properties/rows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -8071,11 +8094,9 @@ vErrors.push(err155);
 errors++;
 }
 }
-if(data69.generatedAt !== undefined){
-let data70 = data69.generatedAt;
-if(typeof data70 === "string"){
-if(!(formats0.validate(data70))){
-const err156 = {instancePath:instancePath+"/blastRadius/generatedAt",schemaPath:"#/$defs/blastRadiusSection/properties/generatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+}
+else {
+const err156 = {instancePath:instancePath+"/detection/rows",schemaPath:"#/$defs/detectionSection/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -8085,8 +8106,10 @@ vErrors.push(err156);
 errors++;
 }
 }
-else {
-const err157 = {instancePath:instancePath+"/blastRadius/generatedAt",schemaPath:"#/$defs/blastRadiusSection/properties/generatedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data59.overLimit !== undefined){
+let data76 = data59.overLimit;
+if(!(((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76))) && (isFinite(data76)))){
+const err157 = {instancePath:instancePath+"/detection/overLimit",schemaPath:"#/$defs/detectionSection/properties/overLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -8095,11 +8118,9 @@ vErrors.push(err157);
 }
 errors++;
 }
-}
-if(data69.durationMs !== undefined){
-let data71 = data69.durationMs;
-if(!(((typeof data71 == "number") && (!(data71 % 1) && !isNaN(data71))) && (isFinite(data71)))){
-const err158 = {instancePath:instancePath+"/blastRadius/durationMs",schemaPath:"#/$defs/blastRadiusSection/properties/durationMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data76 == "number") && (isFinite(data76))){
+if(data76 < 0 || isNaN(data76)){
+const err158 = {instancePath:instancePath+"/detection/overLimit",schemaPath:"#/$defs/detectionSection/properties/overLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -8108,9 +8129,11 @@ vErrors.push(err158);
 }
 errors++;
 }
-if((typeof data71 == "number") && (isFinite(data71))){
-if(data71 < 0 || isNaN(data71)){
-const err159 = {instancePath:instancePath+"/blastRadius/durationMs",schemaPath:"#/$defs/blastRadiusSection/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+}
+else {
+const err159 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -8120,11 +8143,11 @@ vErrors.push(err159);
 errors++;
 }
 }
-}
-if(data69.faults !== undefined){
-let data72 = data69.faults;
-if(!(((typeof data72 == "number") && (!(data72 % 1) && !isNaN(data72))) && (isFinite(data72)))){
-const err160 = {instancePath:instancePath+"/blastRadius/faults",schemaPath:"#/$defs/blastRadiusSection/properties/faults/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.blastRadius !== undefined){
+let data77 = data.blastRadius;
+if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
+if(data77.generatedAt === undefined){
+const err160 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "generatedAt"},message:"must have required property '"+"generatedAt"+"'"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -8133,9 +8156,8 @@ vErrors.push(err160);
 }
 errors++;
 }
-if((typeof data72 == "number") && (isFinite(data72))){
-if(data72 < 0 || isNaN(data72)){
-const err161 = {instancePath:instancePath+"/blastRadius/faults",schemaPath:"#/$defs/blastRadiusSection/properties/faults/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data77.durationMs === undefined){
+const err161 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -8144,12 +8166,8 @@ vErrors.push(err161);
 }
 errors++;
 }
-}
-}
-if(data69.limit !== undefined){
-let data73 = data69.limit;
-if(!(((typeof data73 == "number") && (!(data73 % 1) && !isNaN(data73))) && (isFinite(data73)))){
-const err162 = {instancePath:instancePath+"/blastRadius/limit",schemaPath:"#/$defs/blastRadiusSection/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data77.faults === undefined){
+const err162 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "faults"},message:"must have required property '"+"faults"+"'"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -8158,9 +8176,8 @@ vErrors.push(err162);
 }
 errors++;
 }
-if((typeof data73 == "number") && (isFinite(data73))){
-if(data73 < 0 || isNaN(data73)){
-const err163 = {instancePath:instancePath+"/blastRadius/limit",schemaPath:"#/$defs/blastRadiusSection/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data77.limit === undefined){
+const err163 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -8169,13 +8186,8 @@ vErrors.push(err163);
 }
 errors++;
 }
-}
-}
-if(data69.median !== undefined){
-let data74 = data69.median;
-if((typeof data74 == "number") && (isFinite(data74))){
-if(data74 < 0 || isNaN(data74)){
-const err164 = {instancePath:instancePath+"/blastRadius/median",schemaPath:"#/$defs/blastRadiusSection/properties/median/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data77.median === undefined){
+const err164 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "median"},message:"must have required property '"+"median"+"'"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -8184,9 +8196,8 @@ vErrors.push(err164);
 }
 errors++;
 }
-}
-else {
-const err165 = {instancePath:instancePath+"/blastRadius/median",schemaPath:"#/$defs/blastRadiusSection/properties/median/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data77.max === undefined){
+const err165 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -8195,11 +8206,8 @@ vErrors.push(err165);
 }
 errors++;
 }
-}
-if(data69.max !== undefined){
-let data75 = data69.max;
-if(!(((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75))) && (isFinite(data75)))){
-const err166 = {instancePath:instancePath+"/blastRadius/max",schemaPath:"#/$defs/blastRadiusSection/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data77.missingOwnRule === undefined){
+const err166 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "missingOwnRule"},message:"must have required property '"+"missingOwnRule"+"'"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -8208,9 +8216,8 @@ vErrors.push(err166);
 }
 errors++;
 }
-if((typeof data75 == "number") && (isFinite(data75))){
-if(data75 < 0 || isNaN(data75)){
-const err167 = {instancePath:instancePath+"/blastRadius/max",schemaPath:"#/$defs/blastRadiusSection/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data77.overLimit === undefined){
+const err167 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "overLimit"},message:"must have required property '"+"overLimit"+"'"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -8219,12 +8226,8 @@ vErrors.push(err167);
 }
 errors++;
 }
-}
-}
-if(data69.missingOwnRule !== undefined){
-let data76 = data69.missingOwnRule;
-if(!(((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76))) && (isFinite(data76)))){
-const err168 = {instancePath:instancePath+"/blastRadius/missingOwnRule",schemaPath:"#/$defs/blastRadiusSection/properties/missingOwnRule/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data77.rows === undefined){
+const err168 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -8233,9 +8236,9 @@ vErrors.push(err168);
 }
 errors++;
 }
-if((typeof data76 == "number") && (isFinite(data76))){
-if(data76 < 0 || isNaN(data76)){
-const err169 = {instancePath:instancePath+"/blastRadius/missingOwnRule",schemaPath:"#/$defs/blastRadiusSection/properties/missingOwnRule/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key14 in data77){
+if(!(func1.call(schema66.properties, key14))){
+const err169 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -8245,11 +8248,11 @@ vErrors.push(err169);
 errors++;
 }
 }
-}
-if(data69.overLimit !== undefined){
-let data77 = data69.overLimit;
-if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
-const err170 = {instancePath:instancePath+"/blastRadius/overLimit",schemaPath:"#/$defs/blastRadiusSection/properties/overLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data77.generatedAt !== undefined){
+let data78 = data77.generatedAt;
+if(typeof data78 === "string"){
+if(!(formats0.validate(data78))){
+const err170 = {instancePath:instancePath+"/blastRadius/generatedAt",schemaPath:"#/$defs/blastRadiusSection/properties/generatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -8258,9 +8261,9 @@ vErrors.push(err170);
 }
 errors++;
 }
-if((typeof data77 == "number") && (isFinite(data77))){
-if(data77 < 0 || isNaN(data77)){
-const err171 = {instancePath:instancePath+"/blastRadius/overLimit",schemaPath:"#/$defs/blastRadiusSection/properties/overLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err171 = {instancePath:instancePath+"/blastRadius/generatedAt",schemaPath:"#/$defs/blastRadiusSection/properties/generatedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -8270,16 +8273,10 @@ vErrors.push(err171);
 errors++;
 }
 }
-}
-if(data69.rows !== undefined){
-let data78 = data69.rows;
-if(Array.isArray(data78)){
-const len5 = data78.length;
-for(let i5=0; i5<len5; i5++){
-let data79 = data78[i5];
-if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
-if(data79.fault === undefined){
-const err172 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "fault"},message:"must have required property '"+"fault"+"'"};
+if(data77.durationMs !== undefined){
+let data79 = data77.durationMs;
+if(!(((typeof data79 == "number") && (!(data79 % 1) && !isNaN(data79))) && (isFinite(data79)))){
+const err172 = {instancePath:instancePath+"/blastRadius/durationMs",schemaPath:"#/$defs/blastRadiusSection/properties/durationMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -8288,8 +8285,9 @@ vErrors.push(err172);
 }
 errors++;
 }
-if(data79.rule === undefined){
-const err173 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'"};
+if((typeof data79 == "number") && (isFinite(data79))){
+if(data79 < 0 || isNaN(data79)){
+const err173 = {instancePath:instancePath+"/blastRadius/durationMs",schemaPath:"#/$defs/blastRadiusSection/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -8298,8 +8296,12 @@ vErrors.push(err173);
 }
 errors++;
 }
-if(data79.failedMust === undefined){
-const err174 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedMust"},message:"must have required property '"+"failedMust"+"'"};
+}
+}
+if(data77.faults !== undefined){
+let data80 = data77.faults;
+if(!(((typeof data80 == "number") && (!(data80 % 1) && !isNaN(data80))) && (isFinite(data80)))){
+const err174 = {instancePath:instancePath+"/blastRadius/faults",schemaPath:"#/$defs/blastRadiusSection/properties/faults/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -8308,8 +8310,9 @@ vErrors.push(err174);
 }
 errors++;
 }
-if(data79.ownRule === undefined){
-const err175 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "ownRule"},message:"must have required property '"+"ownRule"+"'"};
+if((typeof data80 == "number") && (isFinite(data80))){
+if(data80 < 0 || isNaN(data80)){
+const err175 = {instancePath:instancePath+"/blastRadius/faults",schemaPath:"#/$defs/blastRadiusSection/properties/faults/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -8318,8 +8321,12 @@ vErrors.push(err175);
 }
 errors++;
 }
-if(data79.tests === undefined){
-const err176 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'"};
+}
+}
+if(data77.limit !== undefined){
+let data81 = data77.limit;
+if(!(((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81))) && (isFinite(data81)))){
+const err176 = {instancePath:instancePath+"/blastRadius/limit",schemaPath:"#/$defs/blastRadiusSection/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -8328,8 +8335,9 @@ vErrors.push(err176);
 }
 errors++;
 }
-if(data79.failedTests === undefined){
-const err177 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedTests"},message:"must have required property '"+"failedTests"+"'"};
+if((typeof data81 == "number") && (isFinite(data81))){
+if(data81 < 0 || isNaN(data81)){
+const err177 = {instancePath:instancePath+"/blastRadius/limit",schemaPath:"#/$defs/blastRadiusSection/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -8338,8 +8346,13 @@ vErrors.push(err177);
 }
 errors++;
 }
-if(data79.blockedTests === undefined){
-const err178 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "blockedTests"},message:"must have required property '"+"blockedTests"+"'"};
+}
+}
+if(data77.median !== undefined){
+let data82 = data77.median;
+if((typeof data82 == "number") && (isFinite(data82))){
+if(data82 < 0 || isNaN(data82)){
+const err178 = {instancePath:instancePath+"/blastRadius/median",schemaPath:"#/$defs/blastRadiusSection/properties/median/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -8348,9 +8361,9 @@ vErrors.push(err178);
 }
 errors++;
 }
-for(const key14 in data79){
-if(!(((((((key14 === "fault") || (key14 === "rule")) || (key14 === "failedMust")) || (key14 === "ownRule")) || (key14 === "tests")) || (key14 === "failedTests")) || (key14 === "blockedTests"))){
-const err179 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+}
+else {
+const err179 = {instancePath:instancePath+"/blastRadius/median",schemaPath:"#/$defs/blastRadiusSection/properties/median/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -8360,9 +8373,10 @@ vErrors.push(err179);
 errors++;
 }
 }
-if(data79.fault !== undefined){
-if(typeof data79.fault !== "string"){
-const err180 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/fault",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/fault/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data77.max !== undefined){
+let data83 = data77.max;
+if(!(((typeof data83 == "number") && (!(data83 % 1) && !isNaN(data83))) && (isFinite(data83)))){
+const err180 = {instancePath:instancePath+"/blastRadius/max",schemaPath:"#/$defs/blastRadiusSection/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -8371,10 +8385,9 @@ vErrors.push(err180);
 }
 errors++;
 }
-}
-if(data79.rule !== undefined){
-if(typeof data79.rule !== "string"){
-const err181 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/rule",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data83 == "number") && (isFinite(data83))){
+if(data83 < 0 || isNaN(data83)){
+const err181 = {instancePath:instancePath+"/blastRadius/max",schemaPath:"#/$defs/blastRadiusSection/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -8384,13 +8397,11 @@ vErrors.push(err181);
 errors++;
 }
 }
-if(data79.failedMust !== undefined){
-let data82 = data79.failedMust;
-if(Array.isArray(data82)){
-const len6 = data82.length;
-for(let i6=0; i6<len6; i6++){
-if(typeof data82[i6] !== "string"){
-const err182 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/failedMust/" + i6,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedMust/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data77.missingOwnRule !== undefined){
+let data84 = data77.missingOwnRule;
+if(!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))){
+const err182 = {instancePath:instancePath+"/blastRadius/missingOwnRule",schemaPath:"#/$defs/blastRadiusSection/properties/missingOwnRule/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -8399,10 +8410,9 @@ vErrors.push(err182);
 }
 errors++;
 }
-}
-}
-else {
-const err183 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/failedMust",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedMust/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data84 == "number") && (isFinite(data84))){
+if(data84 < 0 || isNaN(data84)){
+const err183 = {instancePath:instancePath+"/blastRadius/missingOwnRule",schemaPath:"#/$defs/blastRadiusSection/properties/missingOwnRule/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -8412,9 +8422,11 @@ vErrors.push(err183);
 errors++;
 }
 }
-if(data79.ownRule !== undefined){
-if(typeof data79.ownRule !== "boolean"){
-const err184 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/ownRule",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/ownRule/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+if(data77.overLimit !== undefined){
+let data85 = data77.overLimit;
+if(!(((typeof data85 == "number") && (!(data85 % 1) && !isNaN(data85))) && (isFinite(data85)))){
+const err184 = {instancePath:instancePath+"/blastRadius/overLimit",schemaPath:"#/$defs/blastRadiusSection/properties/overLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -8423,11 +8435,9 @@ vErrors.push(err184);
 }
 errors++;
 }
-}
-if(data79.tests !== undefined){
-let data85 = data79.tests;
-if(!(((typeof data85 == "number") && (!(data85 % 1) && !isNaN(data85))) && (isFinite(data85)))){
-const err185 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/tests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/tests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data85 == "number") && (isFinite(data85))){
+if(data85 < 0 || isNaN(data85)){
+const err185 = {instancePath:instancePath+"/blastRadius/overLimit",schemaPath:"#/$defs/blastRadiusSection/properties/overLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -8436,9 +8446,17 @@ vErrors.push(err185);
 }
 errors++;
 }
-if((typeof data85 == "number") && (isFinite(data85))){
-if(data85 < 0 || isNaN(data85)){
-const err186 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/tests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/tests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data77.rows !== undefined){
+let data86 = data77.rows;
+if(Array.isArray(data86)){
+const len6 = data86.length;
+for(let i6=0; i6<len6; i6++){
+let data87 = data86[i6];
+if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
+if(data87.fault === undefined){
+const err186 = {instancePath:instancePath+"/blastRadius/rows/" + i6,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "fault"},message:"must have required property '"+"fault"+"'"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -8447,12 +8465,8 @@ vErrors.push(err186);
 }
 errors++;
 }
-}
-}
-if(data79.failedTests !== undefined){
-let data86 = data79.failedTests;
-if(!(((typeof data86 == "number") && (!(data86 % 1) && !isNaN(data86))) && (isFinite(data86)))){
-const err187 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/failedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data87.rule === undefined){
+const err187 = {instancePath:instancePath+"/blastRadius/rows/" + i6,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'"};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -8461,9 +8475,8 @@ vErrors.push(err187);
 }
 errors++;
 }
-if((typeof data86 == "number") && (isFinite(data86))){
-if(data86 < 0 || isNaN(data86)){
-const err188 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/failedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data87.failedMust === undefined){
+const err188 = {instancePath:instancePath+"/blastRadius/rows/" + i6,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedMust"},message:"must have required property '"+"failedMust"+"'"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -8472,12 +8485,8 @@ vErrors.push(err188);
 }
 errors++;
 }
-}
-}
-if(data79.blockedTests !== undefined){
-let data87 = data79.blockedTests;
-if(!(((typeof data87 == "number") && (!(data87 % 1) && !isNaN(data87))) && (isFinite(data87)))){
-const err189 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/blockedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/blockedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data87.ownRule === undefined){
+const err189 = {instancePath:instancePath+"/blastRadius/rows/" + i6,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "ownRule"},message:"must have required property '"+"ownRule"+"'"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -8486,9 +8495,8 @@ vErrors.push(err189);
 }
 errors++;
 }
-if((typeof data87 == "number") && (isFinite(data87))){
-if(data87 < 0 || isNaN(data87)){
-const err190 = {instancePath:instancePath+"/blastRadius/rows/" + i5+"/blockedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/blockedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data87.tests === undefined){
+const err190 = {instancePath:instancePath+"/blastRadius/rows/" + i6,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -8497,11 +8505,8 @@ vErrors.push(err190);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err191 = {instancePath:instancePath+"/blastRadius/rows/" + i5,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data87.failedTests === undefined){
+const err191 = {instancePath:instancePath+"/blastRadius/rows/" + i6,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedTests"},message:"must have required property '"+"failedTests"+"'"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -8510,10 +8515,8 @@ vErrors.push(err191);
 }
 errors++;
 }
-}
-}
-else {
-const err192 = {instancePath:instancePath+"/blastRadius/rows",schemaPath:"#/$defs/blastRadiusSection/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data87.blockedTests === undefined){
+const err192 = {instancePath:instancePath+"/blastRadius/rows/" + i6,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "blockedTests"},message:"must have required property '"+"blockedTests"+"'"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -8522,15 +8525,189 @@ vErrors.push(err192);
 }
 errors++;
 }
-}
-}
-else {
-const err193 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key15 in data87){
+if(!(((((((key15 === "fault") || (key15 === "rule")) || (key15 === "failedMust")) || (key15 === "ownRule")) || (key15 === "tests")) || (key15 === "failedTests")) || (key15 === "blockedTests"))){
+const err193 = {instancePath:instancePath+"/blastRadius/rows/" + i6,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err193];
 }
 else {
 vErrors.push(err193);
+}
+errors++;
+}
+}
+if(data87.fault !== undefined){
+if(typeof data87.fault !== "string"){
+const err194 = {instancePath:instancePath+"/blastRadius/rows/" + i6+"/fault",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/fault/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err194];
+}
+else {
+vErrors.push(err194);
+}
+errors++;
+}
+}
+if(data87.rule !== undefined){
+if(typeof data87.rule !== "string"){
+const err195 = {instancePath:instancePath+"/blastRadius/rows/" + i6+"/rule",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err195];
+}
+else {
+vErrors.push(err195);
+}
+errors++;
+}
+}
+if(data87.failedMust !== undefined){
+let data90 = data87.failedMust;
+if(Array.isArray(data90)){
+const len7 = data90.length;
+for(let i7=0; i7<len7; i7++){
+if(typeof data90[i7] !== "string"){
+const err196 = {instancePath:instancePath+"/blastRadius/rows/" + i6+"/failedMust/" + i7,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedMust/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err196];
+}
+else {
+vErrors.push(err196);
+}
+errors++;
+}
+}
+}
+else {
+const err197 = {instancePath:instancePath+"/blastRadius/rows/" + i6+"/failedMust",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedMust/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err197];
+}
+else {
+vErrors.push(err197);
+}
+errors++;
+}
+}
+if(data87.ownRule !== undefined){
+if(typeof data87.ownRule !== "boolean"){
+const err198 = {instancePath:instancePath+"/blastRadius/rows/" + i6+"/ownRule",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/ownRule/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err198];
+}
+else {
+vErrors.push(err198);
+}
+errors++;
+}
+}
+if(data87.tests !== undefined){
+let data93 = data87.tests;
+if(!(((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93))) && (isFinite(data93)))){
+const err199 = {instancePath:instancePath+"/blastRadius/rows/" + i6+"/tests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/tests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err199];
+}
+else {
+vErrors.push(err199);
+}
+errors++;
+}
+if((typeof data93 == "number") && (isFinite(data93))){
+if(data93 < 0 || isNaN(data93)){
+const err200 = {instancePath:instancePath+"/blastRadius/rows/" + i6+"/tests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/tests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err200];
+}
+else {
+vErrors.push(err200);
+}
+errors++;
+}
+}
+}
+if(data87.failedTests !== undefined){
+let data94 = data87.failedTests;
+if(!(((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94))) && (isFinite(data94)))){
+const err201 = {instancePath:instancePath+"/blastRadius/rows/" + i6+"/failedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err201];
+}
+else {
+vErrors.push(err201);
+}
+errors++;
+}
+if((typeof data94 == "number") && (isFinite(data94))){
+if(data94 < 0 || isNaN(data94)){
+const err202 = {instancePath:instancePath+"/blastRadius/rows/" + i6+"/failedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err202];
+}
+else {
+vErrors.push(err202);
+}
+errors++;
+}
+}
+}
+if(data87.blockedTests !== undefined){
+let data95 = data87.blockedTests;
+if(!(((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95))) && (isFinite(data95)))){
+const err203 = {instancePath:instancePath+"/blastRadius/rows/" + i6+"/blockedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/blockedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err203];
+}
+else {
+vErrors.push(err203);
+}
+errors++;
+}
+if((typeof data95 == "number") && (isFinite(data95))){
+if(data95 < 0 || isNaN(data95)){
+const err204 = {instancePath:instancePath+"/blastRadius/rows/" + i6+"/blockedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/blockedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err204];
+}
+else {
+vErrors.push(err204);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err205 = {instancePath:instancePath+"/blastRadius/rows/" + i6,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err205];
+}
+else {
+vErrors.push(err205);
+}
+errors++;
+}
+}
+}
+else {
+const err206 = {instancePath:instancePath+"/blastRadius/rows",schemaPath:"#/$defs/blastRadiusSection/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err206];
+}
+else {
+vErrors.push(err206);
+}
+errors++;
+}
+}
+}
+else {
+const err207 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err207];
+}
+else {
+vErrors.push(err207);
 }
 errors++;
 }
@@ -8555,12 +8732,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err194 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err208 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err194];
+vErrors = [err208];
 }
 else {
-vErrors.push(err194);
+vErrors.push(err208);
 }
 errors++;
 }
@@ -9354,4 +9531,4 @@ validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 return exports;
 })();
-module.exports = { digest: "a427a41fd1826536527b80a18374277a2d00d943003cfa15287479acf673124b", validators };
+module.exports = { digest: "b5eb0073f7c92d6d33fc94bf61aa755a857dfff1aef7fa517887c5e2d599f2b0", validators };

@@ -1,17 +1,17 @@
 import { bindEmulator } from '../emulator/server.js';
-import type { TargetConfig } from '../lib/config.js';
+import type { Target } from '../lib/config.js';
 
 /** The embedded emulator of a run: the target it makes, and how to stop it. */
 export interface EmbeddedTarget {
-  /** `kind: 'embedded'`, every surface at the emulator's loopback URL. */
-  target: TargetConfig;
+  /** `kind: 'embedded'`, every surface at the emulator's loopback URL, its control surface there. */
+  target: Target & { kind: 'embedded' };
   url: string;
   close(): Promise<void>;
 }
 
 /** An embedded emulator whose port is bound and whose code may still be loading. */
 export interface BoundEmbedded {
-  target: TargetConfig;
+  target: Target & { kind: 'embedded' };
   url: string;
   /** Settles once it serves (requests sent before wait for it). */
   running: Promise<EmbeddedTarget>;
@@ -25,7 +25,7 @@ export interface BoundEmbedded {
  */
 export async function bindEmbedded(): Promise<BoundEmbedded> {
   const bound = await bindEmulator({ port: 0, host: '127.0.0.1' });
-  const target: TargetConfig = { kind: 'embedded', baseUrl: bound.url, serverlessUrl: bound.url, restV1Url: bound.url };
+  const target: Target & { kind: 'embedded' } = { kind: 'embedded', control: true, baseUrl: bound.url, serverlessUrl: bound.url, restV1Url: bound.url };
   return {
     target, url: bound.url,
     running: bound.running.then((running) => ({ target, url: bound.url, close: () => running.close() })),

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { errorLine, exitCodeOf } from '../lib/errors.js';
+import { errorLine, exitCodeForError } from '../lib/errors.js';
 
 /**
  * Runs `main` when the module at `moduleUrl` is the script Node started (`npm run load`,
@@ -14,7 +14,7 @@ export function runAsScript(name: string, moduleUrl: string, main: (argv: string
     (code) => { process.exitCode = code; },
     (error: unknown) => {
       process.stderr.write(`${name}: ${errorLine(error)}\n`);
-      process.exitCode = exitCodeOf(error);
+      process.exitCode = exitCodeForError(error);
     },
   );
 }

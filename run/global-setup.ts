@@ -1,16 +1,15 @@
 import { appendFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
-import { runConfig, shareRunConfig } from '../lib/run-config.js';
-import { type RunConfig } from '../lib/protocol.js';
+import { resolvedTarget, runConfig } from '../lib/run-config.js';
+import { keysOf, type Target } from '../lib/config.js';
 import { hourlyPrice, zeroCounts } from '../lib/plan.js';
-import type { PacingFile, UsageFile } from '../lib/protocol.js';
+import type { PacingFile, PendingTarget, RunConfig, UsageFile } from '../lib/protocol.js';
 import { ApiClient, type Keys } from '../lib/client/api.js';
 import { EmulatorControl } from '../lib/client/control.js';
 import { undiciTransport } from '../lib/client/transport.js';
 import { Pacer, pacedTransport } from '../lib/client/pacing.js';
-import { countKindOf, describeLeftovers, leftoversPath, newRunId, Registry, strays, sweep, writeLeftovers } from '../lib/cleanup.js';
+import { countKindOf, describeLeftovers, leftoversPath, Registry, strays, sweep, writeLeftovers } from '../lib/cleanup.js';
 
 /**
  * With no target in the run configuration (lib/run-config.ts), start the embedded emulator on a
@@ -24,27 +23,36 @@ import { countKindOf, describeLeftovers, leftoversPath, newRunId, Registry, stra
  * the report; the time tests waited for the target's rate limit goes to `pacing.json` there.
  */
 export default async function globalSetup(config: FullConfig): Promise<(() => Promise<void>) | undefined> {
-  const given = runConfig();
-  const runId = given.runId ?? newRunId();
-  const run = shareRunConfig({ ...given, runId, budgetFiles: given.budgetFiles ?? { requests: join(tmpdir(), `cpc-requests-${runId}.count`), pods: join(tmpdir(), `cpc-pods-${runId}.jsonl`) } });
-  for (const f of Object.values(run.budgetFiles!)) rmSync(f, { force: true });
-  if (!run.target.baseUrl) {
-    // Imported here: a run of `cpc`, which names its target, never loads the emulator into Playwright's runner.
-    const { startEmbedded } = await import('./embedded.js');
-    const embedded = await startEmbedded();
-    shareRunConfig({ ...run, target: embedded.target });
-    return () => embedded.close();
+  const run = runConfig();
+  const runId = run.runId!;
+  for (const f of Object.values(run.budgetFiles ?? {})) rmSync(f, { force: true });
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  if (run.target.kind === 'pending') {
+    // A plain `npx playwright test`: the target is resolved here, once, and written where the
+    // workers read it (lib/run-config.ts `resolvedTarget`). A run of `cpc` comes resolved.
+    const pending = run.target;
+    let target: Target;
+    if (pending.setting.kind === 'embedded') {
+      // Imported here: a run of `cpc` started its emulator itself and never loads it into Playwright's runner.
+      const { startEmbedded } = await import('./embedded.js');
+      const embedded = await startEmbedded();
+      target = embedded.target;
+      stopEmbedded = () => embedded.close();
+    } else {
+      target = { ...pending.setting, control: (await EmulatorControl.detect(pending.setting.baseUrl)) !== undefined };
+    }
+    writeFileSync(pending.file, JSON.stringify(target), { mode: 0o600 });
   }
-  const target = run.target;
+  const target = resolvedTarget(run);
+  // An emulator (the embedded one, or one whose control surface answers) gives each test a world
+  // of its own: nothing is left to clean up.
+  if (target.control) {
+    return stopEmbedded ? async () => { await stopEmbedded!(); rmSync((run.target as PendingTarget).file, { force: true }); } : undefined;
+  }
   const leftovers = leftoversPath(config.rootDir);
   rmSync(leftovers, { force: true });
-  // The embedded emulator (`cpc` started it for this run) has its control surface: each test has a
-  // world of its own and nothing is left to clean up. Not asked: the runner then never loads undici.
-  if (target.kind === 'embedded' || await EmulatorControl.detect(target.baseUrl!)) return undefined;
-
-  const file = join(tmpdir(), `cpc-created-${runId}.jsonl`);
-  const pacingFile = join(tmpdir(), `cpc-pacing-${runId}.jsonl`);
-  shareRunConfig({ ...run, cleanupFile: file, pacingFile });
+  const file = run.cleanupFile!;
+  const pacingFile = run.pacingFile!;
   const pacing = join(dirname(leftovers), 'pacing.json');
   rmSync(pacing, { force: true });
   rmSync(join(dirname(leftovers), 'usage.json'), { force: true });
@@ -53,9 +61,10 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
     const registry = new Registry(file);
     const { created, open } = registry.outstanding();
     let left: Awaited<ReturnType<typeof sweep>> = [];
-    const keys: Keys = { ...(target.apiKey ? { main: target.apiKey } : {}), ...(target.apiKeyReadonly ? { readonly: target.apiKeyReadonly } : {}), ...(target.apiKeyOther ? { other: target.apiKeyOther } : {}) };
+    const k = keysOf(target);
+    const keys: Keys = { ...(k.apiKey ? { main: k.apiKey } : {}), ...(k.apiKeyReadonly ? { readonly: k.apiKeyReadonly } : {}), ...(k.apiKeyOther ? { other: k.apiKeyOther } : {}) };
     const http = undiciTransport({ connections: 1 });
-    const urls = { baseUrl: target.baseUrl!, serverlessUrl: target.serverlessUrl ?? target.baseUrl!, restV1Url: target.restV1Url ?? target.baseUrl! };
+    const urls = { baseUrl: target.baseUrl, serverlessUrl: target.serverlessUrl, restV1Url: target.restV1Url };
     const api = new ApiClient(urls, keys, pacedTransport(http, new Pacer(), { budgetMs: run.profile.rateLimitBudgetMs }));
     // The teardown's requests are the run's too (the count beside the budgets; deletions are never refused).
     const counted = run.budgetFiles?.requests;

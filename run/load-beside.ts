@@ -81,7 +81,7 @@ async function main([outDir, scenarios, mode]: string[]): Promise<number> {
   if (!outDir || !scenarios || (mode !== 'quiet' && mode !== 'verbose')) throw new ConfigError('usage: load-beside.ts <out-dir> <scenario>[,<scenario>...] quiet|verbose');
   // The suites' target is not the scenarios': an embedded target without URLs starts their own emulator.
   // Imported here: `cpc conformance` loads this module only to start the children.
-  const { runLoadScenarios } = await import('../bin/commands/load.js');
+  const { runLoadScenarios } = await import('./load.js');
   const result = await runLoadScenarios({ target: { kind: 'embedded' }, env: process.env, outDir, scenarios: scenarios.split(','), quietScripts: mode === 'quiet' });
   return result.exitCode;
 }

@@ -26,7 +26,7 @@ export function spawnPlaywright(args: readonly string[], config: RunConfig, opti
  */
 export function playwrightChildEnv(parent: NodeJS.ProcessEnv, config: RunConfig, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const inherited = Object.fromEntries(Object.entries(parent).filter(([name]) => !name.startsWith('CPC_')));
-  return playwrightEnv({ ...inherited, ...runConfigEnv(config), ...extra }, { loopbackOnly: config.target.kind === 'embedded' });
+  return playwrightEnv({ ...inherited, ...runConfigEnv(config), ...extra }, { loopbackOnly: config.target.kind === 'embedded' || (config.target.kind === 'pending' && config.target.setting.kind === 'embedded') });
 }
 
 /** `playwright test --list --reporter=json`: every test the configuration (and `select`: --grep, --shard) selects, not run. */

@@ -76,7 +76,7 @@ export function blockedGateBreach(report: ConformanceReport, gate: BlockedGate):
  * the file was rewritten on purpose) and the run completed; otherwise 0 only when conformant
  * and the blocked gate, when given, holds.
  */
-export function exitCodeOf(report: ConformanceReport, interruptedBySignal: boolean, gate?: BlockedGate): number {
+export function exitCodeOfReport(report: ConformanceReport, interruptedBySignal: boolean, gate?: BlockedGate): number {
   if (interruptedBySignal) return 130;
   const b = report.baseline;
   if (b) return report.run.complete && (b.updated || b.matched) ? 0 : 1;

@@ -22,7 +22,7 @@ test('a remote target defaults its other surfaces to the base URL and trims slas
 
 test('flags win over the environment', () => {
   const c = loadTargetConfig({ CPC_BASE_URL: 'http://a.test' }, { baseUrl: 'http://b.test' });
-  assert.equal(c.baseUrl, 'http://b.test');
+  assert.equal(c.kind === 'remote' && c.baseUrl, 'http://b.test');
   assert.equal(flagOf('restV1Url'), 'rest-v1-url');
   assert.equal(flagOf('apiKeyReadonly'), 'api-key-readonly');
 });

@@ -31,7 +31,8 @@ test('every user variable lands in its typed field', () => {
 });
 
 test('target flags win over the variables, as in lib/config', () => {
-  assert.equal(parseRunConfig({ CPC_BASE_URL: 'http://a.test' }, { baseUrl: 'http://b.test' }).target.baseUrl, 'http://b.test');
+  const { target } = parseRunConfig({ CPC_BASE_URL: 'http://a.test' }, { baseUrl: 'http://b.test' });
+  assert.equal(target.kind === 'pending' && target.setting.kind === 'remote' && target.setting.baseUrl, 'http://b.test');
 });
 
 test('it travels as one variable holding JSON and reads back the same, its keys registered for redaction on read', () => {
@@ -41,7 +42,7 @@ test('it travels as one variable holding JSON and reads back the same, its keys 
   assert.deepEqual(Object.keys(env), [RUN_CONFIG_VARIABLE]);
   const back = decodeRunConfig(env[RUN_CONFIG_VARIABLE]!.replace('k-main-1', key));
   assert.equal(back.seed, 5);
-  assert.equal(back.target.apiKey, key);
+  assert.equal(back.target.kind === 'pending' && back.target.setting.kind === 'remote' && back.target.setting.apiKey, key);
   assert.equal(redactText(`the log says ${key}`).includes(key), false);
 });
 
@@ -87,7 +88,7 @@ test('Playwright\'s environment: the run configuration as its one CPC_ variable;
   const { playwrightChildEnv } = await import('../run/playwright.js');
   const { loopbackOnlyEnv } = await import('../run/paths.js');
   const parent = { PATH: '/usr/bin', NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt', CPC_API_KEY: 'k-parent-1', CPC_SEED: '9' };
-  const embedded = playwrightChildEnv(parent, { ...parseRunConfig({ CPC_SEED: '3' }), target: { kind: 'embedded', baseUrl: 'http://127.0.0.1:4010' } }, { FORCE_COLOR: '0' });
+  const embedded = playwrightChildEnv(parent, { ...parseRunConfig({ CPC_SEED: '3' }), target: { kind: 'embedded', control: true, baseUrl: 'http://127.0.0.1:4010', serverlessUrl: 'http://127.0.0.1:4010', restV1Url: 'http://127.0.0.1:4010' } }, { FORCE_COLOR: '0' });
   assert.deepEqual(Object.keys(embedded).sort(), ['FORCE_COLOR', 'PATH', RUN_CONFIG_VARIABLE].sort(), 'no CA bundle, no second CPC_ answer');
   assert.equal(decodeRunConfig(embedded[RUN_CONFIG_VARIABLE]!).seed, 3);
   const remote = playwrightChildEnv(parent, parseRunConfig({ CPC_BASE_URL: 'https://api.example.test', CPC_SEED: '3' }));

@@ -6,7 +6,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as errors from '../lib/errors.js';
-import { ERROR_CATALOG, K6_SAFE_ERRORS, CpcError, ConfigError, errorLine, exitCodeOf, type ErrorCode } from '../lib/errors.js';
+import { ERROR_CATALOG, K6_SAFE_ERRORS, CpcError, ConfigError, errorLine, exitCodeForError, type ErrorCode } from '../lib/errors.js';
 import { ControlSurfaceError, LoadConfigError, StructuredFieldError } from '../lib/iso/errors.js';
 import { registerSecret, REDACTED } from '../lib/redact.js';
 
@@ -88,7 +88,7 @@ for (const code of codes) {
       assert.ok(!errorLine(e).includes(KEY));
     }
     const exit = e instanceof errors.K6RunError ? e.exitCode : entry.exit;
-    assert.equal(exitCodeOf(e), exit, 'the CLI exit code comes from the catalog');
+    assert.equal(exitCodeForError(e), exit, 'the CLI exit code comes from the catalog');
     if (e instanceof ConfigError) assert.equal(entry.exit, 2, 'configuration errors exit 2');
     assert.equal(errorLine(e), e instanceof ConfigError ? `configuration error: ${e.message}` : `${code}: ${e.message}`);
   });
@@ -113,8 +113,8 @@ test('errors: codes and classes are unique; every class lib/errors.ts defines is
 });
 
 test('errors: anything outside the catalog exits 1 as an unexpected error, its message redacted too', () => {
-  assert.equal(exitCodeOf(new Error('boom')), 1);
-  assert.equal(exitCodeOf('a string'), 1);
+  assert.equal(exitCodeForError(new Error('boom')), 1);
+  assert.equal(exitCodeForError('a string'), 1);
   assert.equal(errorLine(new TypeError(`x ${V}`)), `unexpected error: x Bearer ${REDACTED}`);
 });
 
@@ -200,7 +200,7 @@ test('errors: the k6-side errors share the prefix, are unique across both tables
     assert.ok(e instanceof row.error, `${code} is a ${row.error.name}`);
     assert.equal(e.name, row.error.name);
     for (const f of row.fields) assert.ok(f in e, `${code} carries ${f}`);
-    assert.equal(exitCodeOf(e), row.exit, `${code} exits ${row.exit}`);
+    assert.equal(exitCodeForError(e), row.exit, `${code} exits ${row.exit}`);
   }
   const source = readFileSync(join(ROOT, 'lib', 'iso', 'errors.ts'), 'utf8');
   const defined = [...source.matchAll(/^export class (\w+) extends (\w+)/gm)].map((m) => m[1]!).sort();

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runScript, type RunScriptResult } from '../run/k6node/runner.js';
+import { runK6ScriptOnNode, type RunScriptResult } from '../run/k6node/runner.js';
 
 let dir: string;
 let server: Server;
@@ -46,7 +46,7 @@ async function run(name: string, source: string): Promise<RunScriptResult & { lo
   const script = join(dir, `${name}.ts`);
   writeFileSync(script, source);
   let log = '';
-  const result = await runScript({ script, env: { BASE: base }, includeSystemEnv: false, cwd: dir, out: (t) => { log += t; }, err: (t) => { log += t; } });
+  const result = await runK6ScriptOnNode({ script, env: { BASE: base }, includeSystemEnv: false, cwd: dir, out: (t) => { log += t; }, err: (t) => { log += t; } });
   return { ...result, log };
 }
 

@@ -24,13 +24,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runK6Script } from '../bin/commands/load.js';
+import { runK6Script } from '../run/load.js';
 import { scenarioNames } from '../run/paths.js';
 import { PROJECT_ROOT } from '../run/paths.js';
 import { startEmulator } from '../emulator/server.js';
 import { faultCatalog } from '../emulator/faults.js';
 import { findK6 } from '../run/k6node/k6-binary.js';
-import { runScript } from '../run/k6node/runner.js';
+import { runK6ScriptOnNode } from '../run/k6node/runner.js';
 import type { LoadSummary } from '../reports/load-model.js';
 
 /** What parity compares of one run: its exit code and the verdict of each threshold and check. */
@@ -62,7 +62,7 @@ test('the Node path and real k6 give the same verdicts on every scenario, fault-
     mkdirSync(dirs.node, { recursive: true });
     mkdirSync(dirs.k6, { recursive: true });
     const env = { CPC_BASE_URL: emu.url, CPC_SERVERLESS_URL: emu.url, CPC_REST_V1_URL: emu.url, ...(scenario === 'wait-range' ? { CPC_LOAD_SCALE: String(WAIT_RANGE_SCALE) } : {}), ...extra };
-    const runNode = () => runScript({ script, cwd: PROJECT_ROOT, env: { ...env, CPC_LOAD_OUT_DIR: dirs.node }, out: () => undefined, err: () => undefined });
+    const runNode = () => runK6ScriptOnNode({ script, cwd: PROJECT_ROOT, env: { ...env, CPC_LOAD_OUT_DIR: dirs.node }, out: () => undefined, err: () => undefined });
     const runK6 = () => runK6Script({ script, env: { ...env, CPC_LOAD_OUT_DIR: dirs.k6 }, quiet: true, k6: k6.path });
     // payload-limits' storms of 20 MB bodies, both on one emulator at once, would make each other's refusals late: one after the other.
     const [node, k6Code] = scenario === 'payload-limits' ? [await runNode(), await runK6()] : await Promise.all([runNode(), runK6()]);

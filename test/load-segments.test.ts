@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runLoadScenarios } from '../bin/commands/load.js';
+import { runLoadScenarios } from '../run/load.js';
 import { scenarioNames } from '../run/paths.js';
 import { combineSummaries, executionSegments } from '../run/k6node/combine.js';
 import { findK6 } from '../run/k6node/k6-binary.js';

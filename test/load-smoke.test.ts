@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runLoadScenarios } from '../bin/commands/load.js';
+import { runLoadScenarios } from '../run/load.js';
 import { scenarioNames } from '../run/paths.js';
 import { startEmulator, type RunningEmulator } from '../emulator/server.js';
-import { runScript } from '../run/k6node/runner.js';
+import { runK6ScriptOnNode } from '../run/k6node/runner.js';
 import { loadRules } from '../lib/rules.js';
 import { readLoadResults } from '../reports/load.js';
 import { PROJECT_ROOT } from '../run/paths.js';
@@ -64,7 +64,7 @@ test('the scenarios fail with exit code 99 when the emulator breaks the rule the
   try {
     for (const [scenario, fault] of faults) {
       await t.test(`${scenario} catches ${fault}`, async () => {
-        const r = await runScript({
+        const r = await runK6ScriptOnNode({
           script: join(PROJECT_ROOT, 'load', `${scenario}.ts`), cwd: outDir, out: () => undefined, err: () => undefined,
           env: { CPC_BASE_URL: emu.url, CPC_LOAD_EMULATOR_FAULTS: fault, CPC_LOAD_VUS: '1', CPC_LOAD_ITERATIONS: '1', CPC_LOAD_OUT_DIR: join(outDir, 'faults') },
         });

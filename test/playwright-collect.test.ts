@@ -23,7 +23,7 @@ test('playwright-collect: the suites are found in the project, never in its git-
   mkdirSync(join(planted, 'contract', 'specs'), { recursive: true });
   writeFileSync(spec, "import { test } from '@playwright/test';\ntest('planted in an output folder', () => {});\n");
   try {
-    const listing = await listPlaywright({ ...parseEmbeddedRunConfig({}), target: { kind: 'embedded', baseUrl: 'http://127.0.0.1:9' }, suites: ['contract'] });
+    const listing = await listPlaywright({ ...parseEmbeddedRunConfig({}), target: { kind: 'embedded', control: true, baseUrl: 'http://127.0.0.1:9', serverlessUrl: 'http://127.0.0.1:9', restV1Url: 'http://127.0.0.1:9' }, suites: ['contract'] });
     const listed = [...new Set(files(listing.suites))];
     assert.ok(listed.some((f) => f.startsWith('contract/specs/')), `the contract specs are listed: ${listed.slice(0, 5).join(', ')}`);
     assert.deepEqual(listed.filter((f) => f.includes('planted')), [], 'nothing under reports/out is listed');

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyBaseline, compareBaseline, readBaseline, updatedBaseline, type BaselineFile } from '../reports/baseline.js';
-import { exitCodeOf } from '../run/publish.js';
+import { exitCodeOfReport } from '../run/publish.js';
 import { ConfigError } from '../lib/errors.js';
 import { writeReports } from '../reports/write.js';
 import { fixtureReport } from '../reports/test/fixture.js';
@@ -23,7 +23,7 @@ test('baseline: a file that matches the run passes the gate even though the targ
   assert.equal(applied.baseline!.matched, true);
   assert.deepEqual(applied.baseline!.changes, []);
   assert.equal(applied.summary.conformant, false);
-  assert.equal(exitCodeOf(applied, false), 0);
+  assert.equal(exitCodeOfReport(applied, false), 0);
   assert.equal(applied.rules.find((x) => x.id === 'AUTH.REST_V2.MISSING_401')!.baseline!.status, 'as-expected');
 });
 
@@ -43,15 +43,15 @@ for (const [name, change, expected] of changes) {
     const applied = applyBaseline(run, file, 'b.json');
     assert.equal(applied.baseline!.matched, false);
     assert.deepEqual(applied.baseline!.changes.map(({ rule, kind, expected, actual }) => ({ rule, kind, expected, actual })), [expected]);
-    assert.equal(exitCodeOf(applied, false), 1);
+    assert.equal(exitCodeOfReport(applied, false), 1);
   });
 }
 
 test('baseline: an interrupted run exits 130 whatever the baseline says; an incomplete one never passes', () => {
   const r = fixtureReport();
   const applied = applyBaseline(r, truthful(r), 'b.json');
-  assert.equal(exitCodeOf(applied, true), 130);
-  assert.equal(exitCodeOf(applied, false), 1, 'an incomplete run cannot match a baseline');
+  assert.equal(exitCodeOfReport(applied, true), 130);
+  assert.equal(exitCodeOfReport(applied, false), 1, 'an incomplete run cannot match a baseline');
 });
 
 test('baseline: the rewrite lists every non-conforming rule, keeps notes that still hold, drops what now conforms', () => {

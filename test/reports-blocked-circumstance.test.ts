@@ -8,7 +8,7 @@ import { validateReport } from '../reports/validate.js';
 import { fixtureRules } from '../reports/test/fixture.js';
 import type { RawTestResult } from '../reports/raw.js';
 import type { ConformanceReport } from '../reports/model.js';
-import { blockedGateBreach, exitCodeOf, parseBlockedGate } from '../run/publish.js';
+import { blockedGateBreach, exitCodeOfReport, parseBlockedGate } from '../run/publish.js';
 
 const NO_CAPACITY = 'no GPU capacity for {"dataCenterIds":["EU-RO-1"]}: every candidate GPU type answered 400 (tried A, B) while a pod placed elsewhere';
 
@@ -52,12 +52,12 @@ test('a plain skip stays a skip: only the blocked annotation makes a skipped tes
 
 test('--fail-on-blocked: all, a count or a list of rules decides the exit code; without it the run passes', () => {
   const r = circumstance();
-  assert.equal(exitCodeOf(r, false), 0);
-  assert.equal(exitCodeOf(r, false, parseBlockedGate('all')), 1);
-  assert.equal(exitCodeOf(r, false, parseBlockedGate('1')), 1, 'two blocked MUST rules are more than one');
-  assert.equal(exitCodeOf(r, false, parseBlockedGate('2')), 0);
-  assert.equal(exitCodeOf(r, false, parseBlockedGate('POD.CREATE.VALID_201')), 1);
-  assert.equal(exitCodeOf(r, false, parseBlockedGate('AUTH.REST_V2.MISSING_401,V1.ENDPOINT.CREATE')), 0);
+  assert.equal(exitCodeOfReport(r, false), 0);
+  assert.equal(exitCodeOfReport(r, false, parseBlockedGate('all')), 1);
+  assert.equal(exitCodeOfReport(r, false, parseBlockedGate('1')), 1, 'two blocked MUST rules are more than one');
+  assert.equal(exitCodeOfReport(r, false, parseBlockedGate('2')), 0);
+  assert.equal(exitCodeOfReport(r, false, parseBlockedGate('POD.CREATE.VALID_201')), 1);
+  assert.equal(exitCodeOfReport(r, false, parseBlockedGate('AUTH.REST_V2.MISSING_401,V1.ENDPOINT.CREATE')), 0);
   assert.match(blockedGateBreach(r, parseBlockedGate('all'))!, /2 MUST rule\(s\) blocked: POD\.CREATE\.VALID_201, RATE\.HEADERS\.ON_SUCCESS/);
   for (const bad of ['', 'some', '-1', 'pod.create']) assert.throws(() => parseBlockedGate(bad), /--fail-on-blocked is "all", a count, or a comma list of rule ids/);
 });

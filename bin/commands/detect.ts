@@ -10,7 +10,9 @@ import { parseEmbeddedRunConfig } from '../../lib/run-config.js';
 import { type RunConfig } from '../../lib/protocol.js';
 import { startEmbedded } from '../../run/embedded.js';
 import { ConfigError } from '../../lib/errors.js';
-import { formatChaos, type ChaosOptions } from '../../lib/chaos/options.js';
+import { formatChaos, parseChaos, type ChaosOptions } from '../../lib/chaos/options.js';
+import { defaultOutDir } from '../../run/paths.js';
+import { parse } from '../args.js';
 import { listPlaywright } from '../../run/playwright.js';
 import { runSupervised } from '../../run/supervise.js';
 import { publish } from '../../run/publish.js';
@@ -42,7 +44,7 @@ type Catalog = Record<string, { rule: string; description: string }>;
  * One Playwright run of the detection project against one shared emulator (a world per test,
  * each with its planned fault on): `plan` picks the tests and their faults.
  */
-async function runPlan(outDir: string, rawDir: string, workers: number | undefined, variants: readonly string[], chaos: ChaosOptions | undefined,
+async function runDetectionRound(outDir: string, rawDir: string, workers: number | undefined, variants: readonly string[], chaos: ChaosOptions | undefined,
   plan: (listing: PlaywrightListing) => { plan: unknown; lines: string[] }) {
   // The detection run's configuration: the embedded emulator, the user's seed (or one chosen
   // now: the listing and the run share it, property titles carry it and the test list matches
@@ -87,7 +89,7 @@ export async function runDetection(options: DetectOptions): Promise<{ matrix?: D
   const catalog: Catalog = options.faults.length ? Object.fromEntries(options.faults.map((f) => [f, faultCatalog[f as keyof typeof faultCatalog]])) : faultCatalog;
   const must = new Set(loadRules().filter((r) => r.level === 'MUST').map((r) => r.id));
   const started = Date.now();
-  const run = await runPlan(outDir, rawDir, options.workers, options.variants ?? [], options.chaos, (listing) => (options.full
+  const run = await runDetectionRound(outDir, rawDir, options.workers, options.variants ?? [], options.chaos, (listing) => (options.full
     ? buildFullPlan(listing, Object.keys(catalog), DETECTION_PROJECT)
     : buildPlan(listing, catalog, options.perFault ?? DEFAULT_TESTS_PER_FAULT, DETECTION_PROJECT)));
   const raw = readRaw(rawDir).tests;
@@ -109,7 +111,7 @@ export async function runDetection(options: DetectOptions): Promise<{ matrix?: D
     const again = Object.fromEntries(undecided.map((f) => [f, catalog[f]!]));
     const roundDir = `${rawDir}-redraw-${round}`;
     rmSync(roundDir, { recursive: true, force: true });
-    await runPlan(outDir, roundDir, options.workers, options.variants ?? [], { ...chaos, seed: chaos.seed + round },
+    await runDetectionRound(outDir, roundDir, options.workers, options.variants ?? [], { ...chaos, seed: chaos.seed + round },
       (listing) => buildPlan(listing, again, options.perFault ?? DEFAULT_TESTS_PER_FAULT, DETECTION_PROJECT));
     const redrawn = new Map(buildMatrix(again, readRaw(roundDir).tests, must).rows.map((r) => [r.fault, r]));
     const rows = matrix.rows.map((r) => redrawn.get(r.fault) ?? r);
@@ -127,4 +129,23 @@ function finish(outDir: string, file: string, data: object, text: string, sectio
   if (existsSync(saved)) publish({ ...loadReport(saved), ...section }, outDir);
   if (interruptedBy) return 130;
   return passes ? 0 : 1;
+}
+
+/** `cpc detect`: its options, then the matrix ({@link runDetection}). */
+export async function detectCommand(args: string[]): Promise<number> {
+  const v = parse('detect', args, { faults: { type: 'string' }, 'per-fault': { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, full: { type: 'boolean' }, variants: { type: 'string' }, chaos: { type: 'string' } }).values;
+  const perFault = v['per-fault'] === undefined ? undefined : Number(v['per-fault']);
+  if (perFault !== undefined && !(Number.isInteger(perFault) && perFault > 0)) throw new ConfigError(`--per-fault must be a positive integer, got "${v['per-fault']}"`, '--per-fault');
+  const workers = v.workers === undefined ? undefined : Number(v.workers);
+  if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) throw new ConfigError(`--workers must be a positive integer, got "${v.workers}"`, '--workers');
+  const { exitCode } = await runDetection({
+    outDir: v.out ?? defaultOutDir(),
+    faults: v.faults ? v.faults.split(',').map((f) => f.trim()).filter(Boolean) : [],
+    ...(perFault ? { perFault } : {}),
+    ...(workers ? { workers } : {}),
+    ...(v.full ? { full: true } : {}),
+    ...(v.variants ? { variants: v.variants.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
+    ...(v.chaos !== undefined ? { chaos: parseChaos(v.chaos, '--chaos') } : {}),
+  });
+  return exitCode;
 }

@@ -45,7 +45,7 @@ const mutantSwitch = (id: string): string => `stryMutAct_9fa48(${JSON.stringify(
 export function mutationRunConfig(env: NodeJS.ProcessEnv, rawDir: string): RunConfig {
   const { mutation } = userSettings(env);
   const given = parseEmbeddedRunConfig({ ...env, CPC_TEMPLATE_ID: undefined, CPC_MODEL_ENDPOINT_ID: undefined, CPC_PATH: undefined, CPC_EMULATOR_FAULTS: undefined });
-  return { ...given, target: { kind: 'embedded' }, seed: mutation.seed, propertyRuns: mutation.propertyRuns, jobModelRuns: mutation.jobModelRuns, rawDir };
+  return { ...given, seed: mutation.seed, propertyRuns: mutation.propertyRuns, jobModelRuns: mutation.jobModelRuns, rawDir };
 }
 
 export function readGroups(root: string): MutationGroup[] {

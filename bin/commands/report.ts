@@ -7,7 +7,7 @@ import type { ConformanceReport } from '../../reports/model.js';
 import { withChanges } from '../../reports/changes.js';
 import { targetNameOf } from '../../reports/target-name.js';
 import { loadPrevious, loadReport } from '../../run/saved-report.js';
-import { exitCodeOf, publish } from '../../run/publish.js';
+import { exitCodeOfReport, publish } from '../../run/publish.js';
 import { historyCommand, parseKeep } from './history.js';
 import { REPORT_USAGE } from '../usage.js';
 
@@ -49,7 +49,7 @@ export function reportCommand(argv: string[]): number {
     const merged = compared(mergeReports(files.map((f) => loadReport(f)), positionals), values.previous);
     const baseline = values.baseline ? { path: resolve(values.baseline), update: values['update-baseline'] === true } : undefined;
     const { report: final } = publish(merged, resolve(values.out ?? defaultOutDir()), baseline);
-    return exitCodeOf(final, false);
+    return exitCodeOfReport(final, false);
   }
   if (positionals.length) throw new ConfigError(`unexpected argument "${positionals[0]}" (cpc report --from FILE, or cpc report --merge A.json B.json ...)`);
   const from = resolve(values.from ?? join(defaultOutDir(), 'conformance.json'));
@@ -59,5 +59,5 @@ export function reportCommand(argv: string[]): number {
   const { baseline: _old, ...rest } = saved;
   const report = baseline ? { ...rest, rules: rest.rules.map(({ baseline: _b, ...r }) => r) } : saved;
   const { report: final } = publish(report, resolve(values.out ?? dirname(from)), baseline);
-  return baseline ? exitCodeOf(final, false) : 0;
+  return baseline ? exitCodeOfReport(final, false) : 0;
 }

@@ -7,10 +7,10 @@ import { relative, sep } from 'node:path';
 import { _baseTest as base } from '@playwright/test';
 import { readDetectionPlan } from '../../lib/run-config.js';
 import { testKey } from '../../lib/protocol.js';
-import type { TargetConfig } from '../../lib/config.js';
-import { runConfig } from '../../lib/run-config.js';
+import { keysOf, type Target } from '../../lib/config.js';
+import { resolvedTarget, runConfig } from '../../lib/run-config.js';
 import { ANNOTATION, ATTACHMENT } from '../../lib/protocol.js';
-import { ConfigError, InternalError } from '../../lib/errors.js';
+import { InternalError } from '../../lib/errors.js';
 import { ApiClient, type Keys, type KeyRole, type SurfaceUrls } from '../../lib/client/api.js';
 import { exchangesKept } from '../../lib/evidence.js';
 import { EmulatorControl, type WorldInfo, type WorldOptions } from '../../lib/client/control.js';
@@ -24,7 +24,7 @@ import { PoolShelf, borrowing, type Pools } from './pools.js';
 
 /** What every test knows about the target, resolved once per worker. */
 export interface TargetContext {
-  config: TargetConfig;
+  config: Target;
   urls: SurfaceUrls;
   /** The emulator's control surface, when the target answers it. */
   control?: EmulatorControl;
@@ -125,16 +125,16 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   uniqueName: [async ({}, use, testInfo) => { await use(uniqueNameFactory(testInfo.testId, testInfo.repeatEachIndex, testInfo.retry)); }, { box: 'self' }],
 
   target: [async ({}, use) => {
+    // Resolved once before any test (the command line, or global setup): never probed again here.
     // The run configuration registers its keys with lib/redact.ts as it is read.
-    const config = runConfig().target;
-    if (!config.baseUrl) throw new ConfigError('no target: the run configuration names none and global setup did not start the emulator');
-    const urls: SurfaceUrls = { baseUrl: config.baseUrl, serverlessUrl: config.serverlessUrl ?? config.baseUrl, restV1Url: config.restV1Url ?? config.baseUrl };
-    const control = await EmulatorControl.detect(config.baseUrl);
+    const config = resolvedTarget();
+    const urls: SurfaceUrls = { baseUrl: config.baseUrl, serverlessUrl: config.serverlessUrl, restV1Url: config.restV1Url };
+    const keys = keysOf(config);
     const envKeys: Keys = {};
-    if (config.apiKey) envKeys.main = config.apiKey;
-    if (config.apiKeyReadonly) envKeys.readonly = config.apiKeyReadonly;
-    if (config.apiKeyOther) envKeys.other = config.apiKeyOther;
-    await use({ config, urls, ...(control ? { control } : {}), envKeys, ...(config.endpointId ? { endpointId: config.endpointId } : {}) });
+    if (keys.apiKey) envKeys.main = keys.apiKey;
+    if (keys.apiKeyReadonly) envKeys.readonly = keys.apiKeyReadonly;
+    if (keys.apiKeyOther) envKeys.other = keys.apiKeyOther;
+    await use({ config, urls, ...(config.control ? { control: new EmulatorControl(config.baseUrl) } : {}), envKeys, ...(keys.endpointId ? { endpointId: keys.endpointId } : {}) });
   }, { scope: 'worker', box: 'self' }],
 
   // A fresh emulator world per test: its own accounts, keys, clock, quotas and faults.

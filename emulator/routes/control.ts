@@ -1,4 +1,4 @@
-import { WORLD_SEEDERS } from '../catalog.js';
+import { WORLD_SEEDERS } from '../assembly.js';
 import { FAULT_IDS, faultCatalog } from '../faults.js';
 import { fail, json, noContent } from '../http/reply.js';
 import { WINDOWS, type Quotas } from '../rate-limit.js';

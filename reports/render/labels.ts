@@ -6,7 +6,9 @@ export const VERDICT_ICON: Record<Verdict, string> = { pass: '✅', fail: '❌',
 /** The target in one line: its URL (never a key) or the embedded emulator with its faults. */
 export function targetLabel(report: ConformanceReport): string {
   const t = report.target;
-  const faults = t.faults.length ? `, faults: ${t.faults.map((f) => f.id).join(', ')}` : '';
+  const faults = (t.faults.length ? `, faults: ${t.faults.map((f) => f.id).join(', ')}` : '')
+    + (t.variants?.length ? `, variants: ${t.variants.join(', ')}` : '')
+    + (t.chaos ? `, legal chaos seed ${t.chaos.seed}${t.chaos.realTime ? ' (real time)' : ''}` : '');
   if (t.kind === 'embedded') return `embedded emulator${t.baseUrl ? ` at ${t.baseUrl}` : ''}${faults}`;
   return `${t.baseUrl ?? 'remote target'}${t.emulator ? ' (an emulator)' : ''}${faults}`;
 }

@@ -1,5 +1,5 @@
 /**
- * `runScript`: runs a k6 script on Node, with k6's life cycle (init, setup, scenarios,
+ * `runK6ScriptOnNode`: runs a k6 script on Node, with k6's life cycle (init, setup, scenarios,
  * teardown, handleSummary), its thresholds and its exit codes. One worker thread per VU plus a
  * controller thread; the main thread does the HTTP I/O and keeps the metrics.
  */
@@ -45,7 +45,7 @@ export interface RunScriptResult {
 
 const LEVELS = { debug: 'DEBU', info: 'INFO', warn: 'WARN', error: 'ERRO' } as const;
 
-export async function runScript(options: RunScriptOptions): Promise<RunScriptResult> {
+export async function runK6ScriptOnNode(options: RunScriptOptions): Promise<RunScriptResult> {
   const out = options.out ?? ((t: string) => void process.stdout.write(t));
   const err = options.err ?? ((t: string) => void process.stderr.write(t));
   const started = Date.now();

@@ -20,6 +20,8 @@ ${t.restV1Url && t.restV1Url !== t.baseUrl ? html`<dt>REST v1 URL</dt><dd class=
 ${t.endpointId ? html`<dt>Endpoint</dt><dd class="mono">${t.endpointId}</dd>` : ''}
 <dt>Keys</dt><dd>${keys.length ? `${keys.join(', ')} configured (values never recorded)` : t.kind === 'embedded' ? 'minted per test by the emulator' : 'none configured'}</dd>
 ${t.faults.length ? html`<dt>Emulator faults</dt><dd>${t.faults.map((f, i) => html`${i ? ', ' : ''}<code>${f.id}</code>${f.rule ? html` (breaks <code>${f.rule}</code>)` : ''}`)}</dd>` : ''}
+${t.variants?.length ? html`<dt>Emulator variants</dt><dd>${t.variants.map((v, i) => html`${i ? ', ' : ''}<code>${v}</code>`)} (conforming)</dd>` : ''}
+${t.chaos ? html`<dt>Legal chaos</dt><dd>seed <code>${String(t.chaos.seed)}</code>${t.chaos.realTime ? ', real-time clock' : ''}${t.chaos.latencyMs ? `, latency about ${t.chaos.latencyMs} ms` : ''}${t.chaos.capacityShare !== undefined ? `, capacity refused for ${t.chaos.capacityShare} of GPU types` : ''}${t.chaos.capacityOnly ? ', capacity only' : ''}</dd>` : ''}
 <dt>Suite</dt><dd>${report.suite.name} ${report.suite.version} · report schema ${report.schemaVersion}</dd>
 <dt>Run</dt><dd>${r.startedAt} → ${r.finishedAt} (${seconds(r.durationMs)})</dd>
 ${r.seed !== undefined ? html`<dt>Seed</dt><dd><code>${String(r.seed)}</code>${r.replay ? html` · replay: <code>${r.replay}</code>` : ''}</dd>` : ''}
