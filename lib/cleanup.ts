@@ -1,5 +1,5 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { OperationDefinitionNode } from 'graphql';
@@ -25,8 +25,6 @@ const ORDER: ResourceKind[] = ['endpoint', 'pod', 'template', 'secret', 'network
 
 export const keyOf = (r: Pick<Resource, 'kind' | 'id' | 'name'>): string => `${r.kind}:${r.kind === 'template' ? r.name : r.id ?? r.name}`;
 
-/** A run id: short, random, printed by the global setup; every name the run makes carries it. */
-export const newRunId = (): string => randomBytes(4).toString('hex');
 
 /**
  * A name unique to this run and this test (`cpc-<run>-<test>-<kind><n>`): nothing collides

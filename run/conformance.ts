@@ -5,7 +5,7 @@ import { keysOf, type ConfigKey, type Target, type TargetSetting } from '../lib/
 import { parseRunConfig } from '../lib/run-config.js';
 import type { PlanFile, RunConfig } from '../lib/protocol.js';
 import type { SuiteName } from '../lib/suites.js';
-import { ConfigError, TargetUnreachableError } from '../lib/errors.js';
+import { ConfigError } from '../lib/errors.js';
 import { budgetBreaches, type Budgets } from '../lib/plan.js';
 import { faultCatalog, isFaultId } from '../emulator/faults.js';
 import type { ConformanceReport, TargetIdentity } from '../reports/model.js';
@@ -16,6 +16,7 @@ import { probe, runSupervised, type SupervisedRun } from './supervise.js';
 import { startLoadBeside } from './load-beside.js';
 import type { BlockedGate } from './publish.js';
 import { budgetsOf, readRequestEstimates } from './budgets.js';
+import { resolveDeployment } from './target.js';
 
 /**
  * `cpc conformance` as named steps, after Playwright's runner tasks: resolve the configuration →
@@ -133,10 +134,7 @@ async function startTarget(r: Resolved): Promise<Started> {
     const bound = await bindEmbedded();
     return { target: bound.target, serving: bound.running };
   }
-  const why = await probe(r.setting.baseUrl, 10_000);
-  if (why) throw new TargetUnreachableError(r.setting.baseUrl, why);
-  const { EmulatorControl } = await import('../lib/client/control.js');
-  return { target: { ...r.setting, control: (await EmulatorControl.detect(r.setting.baseUrl)) !== undefined } };
+  return { target: await resolveDeployment(r.setting, { reachable: true }) };
 }
 
 /**

@@ -77,10 +77,6 @@ export interface LoadRunResult {
 }
 
 
-/** True when a k6 binary answers (`K6`, or `k6` on PATH). */
-export function k6Available(env: NodeJS.ProcessEnv = process.env): boolean {
-  return findK6(env).found;
-}
 
 export interface K6Run {
   script: string;

@@ -13,7 +13,6 @@
 import { readFileSync } from 'node:fs';
 import { ApiClient, type ApiResult, type KeyRole } from '../lib/client/api.js';
 import { undiciTransport } from '../lib/client/transport.js';
-import { EmulatorControl } from '../lib/client/control.js';
 import { ENV_VARS } from '../lib/config.js';
 import type { TargetProfile } from '../lib/profile.js';
 import type { RunConfig } from '../lib/protocol.js';
@@ -144,10 +143,10 @@ const errorText = (e: unknown): string => {
  */
 export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'templateId' | 'modelEndpointId'> & Partial<Pick<RunConfig, 'workers' | 'allowWarmWorkers' | 'allowPropertyLoad'>>, options: { listTests?: () => Promise<ListedTest[]>; requestEstimates?: RequestEstimates } = {}): Promise<PreflightResult> {
   const config = run.target;
-  if (config.kind !== 'remote') throw new ConfigError('preflight runs against a configured target (CPC_BASE_URL)', 'CPC_BASE_URL');
+  if (config.kind !== 'remote') throw new ConfigError('preflight runs against a configured target (CPC_BASE_URL), resolved once (run/target.ts)', 'CPC_BASE_URL');
   const profile: TargetProfile = run.profile;
   const transport = undiciTransport({ connections: 4 });
-  const api = new ApiClient({ baseUrl: config.baseUrl!, serverlessUrl: config.serverlessUrl!, restV1Url: config.restV1Url! },
+  const api = new ApiClient({ baseUrl: config.baseUrl, serverlessUrl: config.serverlessUrl, restV1Url: config.restV1Url },
     { main: config.apiKey, readonly: config.apiKeyReadonly, other: config.apiKeyOther }, transport);
   const checks: PreflightCheck[] = [];
   const add = (c: PreflightCheck) => checks.push(c);
@@ -174,7 +173,8 @@ export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'tem
       return ok;
     };
 
-    capabilities.control = (await EmulatorControl.detect(config.baseUrl!)) !== undefined;
+    // Decided once, when the target was resolved (run/target.ts): not asked again here.
+    capabilities.control = config.control;
     add({ name: 'emulator control surface', status: capabilities.control ? 'ok' : 'warn', required: false,
       detail: capabilities.control ? `${config.baseUrl}/__emulator answers: tests that move the clock, set quotas or switch faults run` : 'absent (a real deployment): tests that need it are skipped' });
 
@@ -188,8 +188,8 @@ export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'tem
     // REST v2, with each key.
     let mainOk = config.apiKey === undefined;
     const pods = config.apiKey === undefined
-      ? await reach('REST v2', config.baseUrl!, () => api.op('listPods', { auth: 'none', timeoutMs: TIMEOUT_MS }))
-      : await reach('REST v2', config.baseUrl!, () => api.op('listPods', { timeoutMs: TIMEOUT_MS }));
+      ? await reach('REST v2', config.baseUrl, () => api.op('listPods', { auth: 'none', timeoutMs: TIMEOUT_MS }))
+      : await reach('REST v2', config.baseUrl, () => api.op('listPods', { timeoutMs: TIMEOUT_MS }));
     if (pods) {
       add({ name: 'REST v2 answers', status: 'ok', required: true, detail: `${config.baseUrl}/v2/pods answered ${pods.status}` });
       if (config.apiKey !== undefined) mainOk = authCheck('REST v2', pods, 'main', ENV_VARS.apiKey);
@@ -244,23 +244,24 @@ export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'tem
     // Serverless: the endpoint when one is named, else any answer of the surface.
     // A base URL that did not answer is not asked again on the other surfaces it serves (each would wait its time limit).
     const down = (url: string) => !pods && url === config.baseUrl;
-    if (down(config.serverlessUrl!)) {
+    if (down(config.serverlessUrl)) {
       // (reported once, by REST v2)
     } else if (config.endpointId !== undefined && config.apiKey !== undefined) {
-      const health = await reach('serverless', config.serverlessUrl!, () => api.op('getHealth', { params: { endpointId: config.endpointId! }, timeoutMs: TIMEOUT_MS }));
+      const endpointId = config.endpointId;
+      const health = await reach('serverless', config.serverlessUrl, () => api.op('getHealth', { params: { endpointId }, timeoutMs: TIMEOUT_MS }));
       if (health) {
         add({ name: 'serverless answers', status: 'ok', required: true, detail: `/v2/{endpoint}/health answered ${health.status}` });
         if (health.status === 404) add({ name: `${ENV_VARS.endpointId} exists`, status: 'fail', required: true, setting: ENV_VARS.endpointId, detail: '/health of the endpoint answered 404' });
         else if (authCheck('serverless', health, 'main', ENV_VARS.apiKey)) capabilities.endpointId = true;
       }
     } else {
-      const any = await reach('serverless', config.serverlessUrl!, () => api.call('serverless', 'GET', '/v2/cpc-preflight-no-such-endpoint/health', { auth: 'none', timeoutMs: TIMEOUT_MS }));
+      const any = await reach('serverless', config.serverlessUrl, () => api.call('serverless', 'GET', '/v2/cpc-preflight-no-such-endpoint/health', { auth: 'none', timeoutMs: TIMEOUT_MS }));
       if (any) add({ name: 'serverless answers', status: 'ok', required: true, detail: `an unknown endpoint's /health answered ${any.status}` });
       add({ name: 'endpoint id', status: capabilities.control ? 'ok' : 'missing', required: false, setting: ENV_VARS.endpointId, detail: capabilities.control ? "not set: each test's emulator world has its own" : 'not set: serverless job tests are skipped' });
     }
 
     // REST v1: any answer (its one operation creates, so it is not called).
-    const v1 = down(config.restV1Url!) ? undefined : await reach('REST v1', config.restV1Url!, () => api.call('rest-v1', 'GET', '/v1/endpoints', { auth: 'none', timeoutMs: TIMEOUT_MS }));
+    const v1 = down(config.restV1Url) ? undefined : await reach('REST v1', config.restV1Url, () => api.call('rest-v1', 'GET', '/v1/endpoints', { auth: 'none', timeoutMs: TIMEOUT_MS }));
     if (v1) add({ name: 'REST v1 answers', status: v1.status >= 500 ? 'warn' : 'ok', required: true, detail: `GET /v1/endpoints answered ${v1.status}` });
 
     if (templateId === undefined) {

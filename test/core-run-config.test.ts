@@ -9,7 +9,10 @@ import { RUN_CONFIG_VARIABLE } from '../lib/protocol.js';
 
 test('with nothing set: the embedded emulator, a chosen seed, the suite\'s default budgets', () => {
   const c = parseRunConfig({});
-  assert.deepEqual(c.target, { kind: 'embedded' });
+  // Pending until the run starts it: global setup (or the command line) resolves it, once.
+  assert.equal(c.target.kind, 'pending');
+  assert.deepEqual(c.target.kind === 'pending' && c.target.setting, { kind: 'embedded' });
+  assert.match(c.runId ?? '', /^[0-9a-f]{8}$/, 'a run id every name the run makes carries');
   assert.ok(Number.isInteger(c.seed) && c.seed >= 0 && c.seed <= MAX_SEED, String(c.seed));
   assert.equal(c.propertyRuns, 200);
   assert.equal(c.jobModelRuns, 60);
@@ -23,8 +26,9 @@ test('every user variable lands in its typed field', () => {
     CPC_SEED: '42', CPC_PATH: '3:1', CPC_WORKERS: '4', CPC_PROPERTY_RUNS: '7', CPC_JOB_MODEL_RUNS: '9',
     CPC_ALLOW_PROPERTY_LOAD: '1', CPC_ALLOW_RATE_LIMIT_EXHAUSTION: '1', CPC_EMULATOR_FAULTS: 'a, b', CPC_EMULATOR_VARIANTS: 'live', CPC_GPU_TYPE: 'NVIDIA L4',
   });
-  assert.equal(c.target.kind, 'remote');
-  assert.equal(c.target.baseUrl, 'https://api.example.test');
+  const setting = c.target.kind === 'pending' ? c.target.setting : undefined;
+  assert.equal(setting?.kind, 'remote');
+  assert.equal(setting?.kind === 'remote' && setting.baseUrl, 'https://api.example.test');
   assert.deepEqual([c.templateId, c.modelEndpointId, c.seed, c.replayPath, c.workers, c.propertyRuns, c.jobModelRuns], ['tpl1', 'model1', 42, '3:1', 4, 7, 9]);
   assert.deepEqual([c.allowPropertyLoad, c.allowRateLimitExhaustion, c.faults, c.variants], [true, true, ['a', 'b'], ['live']]);
   assert.equal(c.profile.gpuType, 'NVIDIA L4');
@@ -66,7 +70,7 @@ test('a broken hand-off is a configuration error, never a stack trace in a worke
 
 test('a run that always tests the embedded emulator ignores the target variables but keeps the rest', () => {
   const c = parseEmbeddedRunConfig({ CPC_BASE_URL: 'https://api.example.test', CPC_API_KEY: 'k-1234567', CPC_SEED: '11', CPC_EMULATOR_VARIANTS: 'live' });
-  assert.deepEqual(c.target, { kind: 'embedded' });
+  assert.deepEqual(c.target.kind === 'pending' && c.target.setting, { kind: 'embedded' });
   assert.deepEqual([c.seed, c.variants], [11, ['live']]);
 });
 

@@ -13,7 +13,6 @@ import { registerSecret } from '../lib/redact.js';
 import RawResultsReporter from '../reports/playwright-reporter.js';
 import { ANNOTATION } from '../lib/protocol.js';
 import { readRaw } from '../reports/raw-read.js';
-import { scrubRawFile } from '../reports/raw-scrub.js';
 import { buildReport } from '../reports/build.js';
 import { writeReports, writeScrubbed } from '../reports/write.js';
 import { updatedBaseline, writeBaseline } from '../reports/baseline.js';
@@ -69,7 +68,6 @@ test('secrets: no planted key survives anywhere under the output folder', () => 
     reporter.onBegin({ workers: 1 } as FullConfig, { allTests: () => tests } as unknown as Suite);
     tests.forEach((t, i) => reporter.onTestEnd(t, results[i]!));
     reporter.onEnd({ status: 'failed' } as FullResult);
-    scrubRawFile(rawDir);
 
     const raw = readRaw(rawDir);
     assert.equal(raw.tests.length, 2, 'both results are kept');

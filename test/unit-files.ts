@@ -3,7 +3,7 @@
  * sockets' timing or is heavy on its own says so on its first line, `// @own-process: why`,
  * and runs in a process of its own (node --test, three files at a time); every other file
  * runs in one shared process (test/in-process.ts), which saves a Node start and the loading
- * of the modules they share: about 1.5 s of CPU per file.
+ * of the modules they share for every file (docs/benchmarks.md has the figure).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -13,13 +13,15 @@ export async function preflightCommand(rest: string[]): Promise<number> {
   const { parseRunConfig } = await import('../../lib/run-config.js');
   const { listedTests, preflight, preflightText } = await import('../../run/preflight.js');
   const { listPlaywright } = await import('../../run/playwright.js');
-  const run = parseRunConfig(process.env, targetFlags(values));
-  const config = run.target;
-  if (config.kind === 'embedded') {
+  const parsed = parseRunConfig(process.env, targetFlags(values));
+  const setting = parsed.target.kind === 'pending' ? parsed.target.setting : undefined;
+  if (setting?.kind !== 'remote') {
     process.stdout.write('No target configured (CPC_BASE_URL unset): cpc conformance tests the embedded emulator, which has every key, id and capability. Ready.\n');
     return 0;
   }
   const { readRequestEstimates, budgetsOf } = await import('../../run/budgets.js');
+  // The target resolved once (whether its control surface answers); preflight reports whether it answers at all.
+  const run = { ...parsed, target: await (await import('../../run/target.js')).resolveDeployment(setting) };
   const workers = values.workers === undefined ? undefined : Number(values.workers);
   if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) throw new ConfigError(`--workers must be a positive integer, got "${String(values.workers)}"`, '--workers');
   const result = await preflight({ ...run, ...(workers ? { workers } : {}) }, { listTests: async () => listedTests(await listPlaywright(run)), requestEstimates: readRequestEstimates() });

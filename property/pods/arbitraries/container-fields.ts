@@ -15,7 +15,8 @@ const MAX_TEXT = 40;
  * pattern and the cloud values come from `schemas/create-pod-request.schema.json`.
  *
  * It depends on the schemas alone, so it is built once per process: building the port pattern's
- * `stringMatching` costs about 30 ms, and every pod property test builds its arbitraries anew.
+ * `stringMatching` is costly next to drawing from it, and every pod property test builds its
+ * arbitraries anew.
  */
 export function containerFields(): fc.Arbitrary<Record<string, unknown>> {
   built ??= build();

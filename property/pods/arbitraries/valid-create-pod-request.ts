@@ -8,7 +8,7 @@ import { cpuConfig, gpuConfigOf, validVcpuCounts } from './compute.js';
 import { minimumOf } from './schema-facts.js';
 
 // Built once, on first use: compiling a regular-expression arbitrary costs far more than drawing
-// from it (about 70 ms), and a process that only lists the tests never draws.
+// from it, and a process that only lists the tests never draws.
 let mountPathArb: fc.Arbitrary<string> | undefined;
 
 /** A mount path inside the container (the schema allows any string; these read well). */
