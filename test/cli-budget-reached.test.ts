@@ -14,7 +14,7 @@ interface Report { tests: { title: string; status: string; blocked?: string; rul
 test('cli-budget: --max-pods 1 lets one pod be created; every later pod creation blocks its test "budget reached"', { timeout: 300_000 }, () => {
   const { dir, done } = tempDir('budget-pods');
   try {
-    const r = cpc(['conformance', '--skip-load', '--project', 'contract', '--grep', '@POD\\.CREATE\\.201_POD', '--workers', '2', '--max-pods', '1', '--out', dir], {}, { timeoutMs: 280_000 });
+    const r = cpc(['conformance', '--skip-load', '--project', 'contract', '--grep', '@POD\\.CREATE\\.201_POD', '--workers', '2', '--max-pods', '1', '--out', dir, '--artifacts', join(dir, 'artifacts')], {}, { timeoutMs: 280_000 });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as Report;
     const blocked = report.tests.filter((t) => t.blocked !== undefined);
@@ -30,7 +30,7 @@ test('cli-budget: --max-pods 1 lets one pod be created; every later pod creation
 test('cli-budget: --max-requests stops every request past it, in every worker, and blocks those tests', { timeout: 300_000 }, () => {
   const { dir, done } = tempDir('budget-requests');
   try {
-    const r = cpc(['conformance', '--skip-load', '--project', 'contract', '--grep', '@AUTH\\.', '--workers', '2', '--max-requests', '20', '--out', dir], {}, { timeoutMs: 280_000 });
+    const r = cpc(['conformance', '--skip-load', '--project', 'contract', '--grep', '@AUTH\\.', '--workers', '2', '--max-requests', '20', '--out', dir, '--artifacts', join(dir, 'artifacts')], {}, { timeoutMs: 280_000 });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as Report;
     const blocked = report.tests.filter((t) => t.blocked !== undefined);

@@ -17,7 +17,7 @@ interface Report {
 test('cli-faults: CPC_EMULATOR_FAULTS and --faults both reach the run; the report names them and the variants', { timeout: 240_000 }, () => {
   const { dir, done } = tempDir('faults-variables');
   try {
-    const r = cpc(['conformance', '--skip-load', '--project', 'contract', '--grep', '@AUTH\\.REST_V2\\.MISSING_401|@MOUNT\\.BOTH_KINDS_400', '--faults', 'pods.mounts-both-accepted', '--out', dir],
+    const r = cpc(['conformance', '--skip-load', '--project', 'contract', '--grep', '@AUTH\\.REST_V2\\.MISSING_401|@MOUNT\\.BOTH_KINDS_400', '--faults', 'pods.mounts-both-accepted', '--out', dir, '--artifacts', join(dir, 'artifacts')],
       { CPC_EMULATOR_FAULTS: 'auth.missing-key-accepted', CPC_EMULATOR_VARIANTS: 'lists.bare' }, { timeoutMs: 230_000 });
     assert.equal(r.code, 1, r.stdout + r.stderr);
     const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as Report;

@@ -29,7 +29,7 @@ test('cli-plan: the plan of a deployment run equals what it created, kind by kin
   try {
     const env = targetEnvOf(emulator, proxy);
     // Pooled pods and volumes (the mount rules), templates created and deleted under one name, secrets.
-    const r = cpc(['conformance', '--skip-load', '--project', 'contract', '--grep', '@MOUNT\\.|@GQL\\.SAVE_TEMPLATE|@SECRET\\.', '--out', dir], env, { timeoutMs: 280_000 });
+    const r = cpc(['conformance', '--skip-load', '--project', 'contract', '--grep', '@MOUNT\\.|@GQL\\.SAVE_TEMPLATE|@SECRET\\.', '--out', dir, '--artifacts', join(dir, 'artifacts')], env, { timeoutMs: 280_000 });
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { tests: { status: string; title: string }[] };
     assert.deepEqual(report.tests.filter((t) => t.status === 'failed').map((t) => t.title), [], 'every test passes');
