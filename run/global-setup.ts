@@ -6,7 +6,6 @@ import { keysOf, type Target } from '../lib/config.js';
 import { hourlyPrice, zeroCounts } from '../lib/plan.js';
 import type { PacingFile, PendingTarget, RunConfig, UsageFile } from '../lib/protocol.js';
 import { ApiClient, type Keys } from '../lib/client/api.js';
-import { EmulatorControl } from '../lib/client/control.js';
 import { undiciTransport } from '../lib/client/transport.js';
 import { Pacer, pacedTransport } from '../lib/client/pacing.js';
 import { countKindOf, describeLeftovers, leftoversPath, Registry, strays, sweep, writeLeftovers } from '../lib/cleanup.js';
@@ -39,7 +38,7 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
       target = embedded.target;
       stopEmbedded = () => embedded.close();
     } else {
-      target = { ...pending.setting, control: (await EmulatorControl.detect(pending.setting.baseUrl)) !== undefined };
+      target = await (await import('./target.js')).resolveDeployment(pending.setting);
     }
     writeFileSync(pending.file, JSON.stringify(target), { mode: 0o600 });
   }
