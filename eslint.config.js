@@ -35,6 +35,8 @@ const LAYERS = [
     message: 'bin/ (the commands) imports run/, lib/, the emulator, reports/ and schemas/: it runs the suites through Playwright, never by import, and never imports the tests.' },
   { name: 'scripts', paths: ['scripts'], may: ['scripts', 'lib', 'schemas', 'emulator', 'reports', 'run', 'bin'],
     message: 'scripts/ are project tools: they never import the tests, the benchmarks or the suites.' },
+  { name: 'mutation', paths: ['mutation'], may: ['mutation', 'stryker.config.mjs'],
+    message: 'mutation/ holds the mutation run\'s Stryker plugins and settings: it reads the project\'s files by path, and imports only its own files and stryker.config.mjs.' },
   { name: 'bench', paths: ['bench'], may: ['bench', 'lib', 'schemas', 'emulator', 'reports', 'run', 'bin', 'load'],
     message: 'bench/ measures the product: it never imports the tests or the suites.' },
 ];
@@ -56,7 +58,10 @@ function blocks(layer) {
       if (layer.siblingsOnly) {
         patterns.push({ regex: '^(?!\\./)', message: layer.message });
       } else {
-        patterns.push({ regex: `^${up(depth)}(?!(${layer.may.join('|')})/)`, message: layer.message });
+        // A folder it may import (`lib` → `lib/...`), or a root file by name (`stryker.config.mjs`).
+        const folders = layer.may.filter((m) => !/\.\w+$/.test(m));
+        const files = layer.may.filter((m) => /\.\w+$/.test(m)).map((f) => f.replace(/\./g, '\\.'));
+        patterns.push({ regex: `^${up(depth)}(?!(${folders.join('|')})/${files.length ? `|(${files.join('|')})$` : ''})`, message: layer.message });
         if (layer.packages) patterns.push({ regex: `^(?!\\.{1,2}/|${layer.packages}(/|$))`, message: layer.message });
       }
       out.push({ files, rules: { 'no-restricted-imports': ['error', { patterns }] } });
