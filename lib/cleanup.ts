@@ -142,7 +142,7 @@ let graphqlModule: Graphql | undefined;
 const graphql = (): Graphql => (graphqlModule ??= createRequire(import.meta.url)('graphql') as Graphql);
 
 /** The mutation fields of a GraphQL document, with their arguments as plain values. */
-function mutationFields(query: string, variables: Record<string, unknown> | undefined): { field: string; alias: string; args: Record<string, unknown> }[] {
+export function mutationFields(query: string, variables: Record<string, unknown> | undefined): { field: string; alias: string; args: Record<string, unknown> }[] {
   const { Kind, parse, valueFromASTUntyped } = graphql();
   let document;
   try { document = parse(query); } catch { return []; }
@@ -215,12 +215,15 @@ export class TestTracker {
   readonly made: Counts = zeroCounts();
   /** Set while a pooled resource is made: its creations belong to that pool. */
   pool: string | undefined;
+  /** What each pool made while it was set (a pool made inside another's maker keeps its own). */
+  readonly poolMade = new Map<string, Resource[]>();
   constructor(readonly registry: Registry | undefined, readonly test: string) {}
 
   readonly sink: Sink = {
     created: (r) => {
       const full: Resource = { ...r, test: this.test, ...(this.pool ? { pool: this.pool } : {}) };
-      if (!this.pool) {
+      if (this.pool) this.poolMade.set(this.pool, [...(this.poolMade.get(this.pool) ?? []), full]);
+      else {
         this.open.set(keyOf(full), full);
         const kind = countKindOf(full);
         this.made[kind] += 1;

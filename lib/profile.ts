@@ -96,44 +96,39 @@ function readFile(path: string): Record<string, unknown> {
 export function loadProfile(env: NodeJS.ProcessEnv): TargetProfile {
   const file = env.CPC_PROFILE?.trim() ? readFile(env.CPC_PROFILE.trim()) : {};
   const profile: TargetProfile = { ...DEFAULT_PROFILE };
-  for (const [field, variable] of Object.entries(STRINGS) as [keyof typeof STRINGS, string][]) {
+  /** A field's value: its variable when set (a list split at commas), else the profile file's; with where it came from, for errors. */
+  const given = (field: string, variable: string, list = false): { raw: unknown; where: string } | undefined => {
     const fromEnv = env[variable];
-    const raw: unknown = fromEnv !== undefined && fromEnv.trim() !== '' ? fromEnv.trim() : file[field];
-    if (raw === undefined) continue;
-    const where = fromEnv !== undefined && fromEnv.trim() !== '' ? variable : `CPC_PROFILE field "${field}" (or ${variable})`;
-    if (typeof raw !== 'string' || raw.trim() === '') throw new ConfigError(`${where} must be a non-empty string, got ${JSON.stringify(raw)}`, variable);
-    if ([...raw].some((c) => c.charCodeAt(0) < 0x20)) throw new ConfigError(`${where} must not contain control characters`, variable);
-    profile[field] = raw.trim();
+    if (fromEnv !== undefined && fromEnv.trim() !== '') return { raw: list ? fromEnv.split(',').map((s) => s.trim()).filter(Boolean) : fromEnv.trim(), where: variable };
+    return file[field] === undefined ? undefined : { raw: file[field], where: `CPC_PROFILE field "${field}" (or ${variable})` };
+  };
+  for (const [field, variable] of Object.entries(STRINGS) as [keyof typeof STRINGS, string][]) {
+    const v = given(field, variable);
+    if (!v) continue;
+    if (typeof v.raw !== 'string' || v.raw.trim() === '') throw new ConfigError(`${v.where} must be a non-empty string, got ${JSON.stringify(v.raw)}`, variable);
+    if ([...v.raw].some((c) => c.charCodeAt(0) < 0x20)) throw new ConfigError(`${v.where} must not contain control characters`, variable);
+    profile[field] = v.raw.trim();
   }
   for (const [field, variable] of Object.entries(LISTS) as [keyof typeof LISTS, string][]) {
-    const fromEnv = env[variable];
-    const useEnv = fromEnv !== undefined && fromEnv.trim() !== '';
-    const raw: unknown = useEnv ? fromEnv.split(',').map((s) => s.trim()).filter(Boolean) : file[field];
-    if (raw === undefined) continue;
-    const where = useEnv ? variable : `CPC_PROFILE field "${field}" (or ${variable})`;
+    const v = given(field, variable, true);
+    if (!v) continue;
+    const raw = v.raw;
     if (!Array.isArray(raw) || raw.length === 0 || !raw.every((s) => typeof s === 'string' && s.trim() !== '' && ![...s].some((c) => c.charCodeAt(0) < 0x20))) {
-      throw new ConfigError(`${where} must be a non-empty list of GPU type ids, got ${JSON.stringify(raw)}`, variable);
+      throw new ConfigError(`${v.where} must be a non-empty list of GPU type ids, got ${JSON.stringify(raw)}`, variable);
     }
     profile[field] = (raw as string[]).map((s) => s.trim());
   }
   for (const [field, variable] of Object.entries(NUMBERS) as [keyof typeof NUMBERS, string][]) {
-    const fromEnv = env[variable];
-    const useEnv = fromEnv !== undefined && fromEnv.trim() !== '';
-    const raw: unknown = useEnv ? fromEnv.trim() : file[field];
-    if (raw === undefined) continue;
-    const where = useEnv ? variable : `CPC_PROFILE field "${field}" (or ${variable})`;
-    const n = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : NaN;
+    const v = given(field, variable);
+    if (!v) continue;
+    const n = typeof v.raw === 'number' ? v.raw : typeof v.raw === 'string' && /^\d+$/.test(v.raw) ? Number(v.raw) : NaN;
     const [min, max] = LIMITS[field];
-    if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${where} must be an integer number of milliseconds from ${min} to ${max}, got ${JSON.stringify(raw)}`, variable);
+    if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${v.where} must be an integer number of milliseconds from ${min} to ${max}, got ${JSON.stringify(v.raw)}`, variable);
     profile[field] = n;
   }
   for (const [field, variable] of Object.entries(BUDGETS) as [keyof typeof BUDGETS, string][]) {
-    const fromEnv = env[variable];
-    const useEnv = fromEnv !== undefined && fromEnv.trim() !== '';
-    const raw: unknown = useEnv ? fromEnv.trim() : file[field];
-    if (raw === undefined) continue;
-    const where = useEnv ? variable : `CPC_PROFILE field "${field}" (or ${variable})`;
-    profile.budgets = { ...profile.budgets, [BUDGET_FIELD[field]]: parseBudget(BUDGET_FIELD[field], raw, where, variable) };
+    const v = given(field, variable);
+    if (v) profile.budgets = { ...profile.budgets, [BUDGET_FIELD[field]]: parseBudget(BUDGET_FIELD[field], v.raw, v.where, variable) };
   }
   return profile;
 }

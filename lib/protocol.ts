@@ -57,13 +57,13 @@ export interface RunConfig {
   chaos?: ChaosOptions;
   /** Where the raw reporter writes (default reports/out/raw under the project root). */
   rawDir?: string;
-  /** Set by global setup: the run id every name carries, and (on a deployment) its records. */
+  /** Chosen with the configuration: the run id every name carries, and (on a deployment) its records. */
   runId?: string;
   cleanupFile?: string;
   pacingFile?: string;
   /** Budgets the run may not pass (`--max-*`, or the profile's): lib/plan.ts. */
   budgets?: Budgets;
-  /** Set by global setup: the run-wide request count and pod reservations (contract/support/budget.ts). */
+  /** Chosen with the configuration: the run-wide request count and pod reservations (contract/support/budget.ts). */
   budgetFiles?: BudgetFiles;
   /** The catalog as preflight read it (JSON file): the run reads the catalog once. */
   catalogFile?: string;

@@ -10,9 +10,10 @@ import { RUN_CONFIG_VARIABLE, type DetectionPlan, type PlanKind, type RunConfig,
 import { parseChaos, type ChaosOptions } from './chaos/options.js';
 
 /**
- * The run's configuration: one typed object, written once by the command line (or, for a plain
- * `npx playwright test`, by playwright.config.ts from the user's variables) and handed to the
- * Playwright processes as ONE environment variable holding JSON, {@link RUN_CONFIG_VARIABLE}.
+ * The run's configuration (lib/protocol.ts `RunConfig`): one typed object, resolved once by the
+ * command line and handed to the Playwright processes as ONE environment variable holding JSON,
+ * {@link RUN_CONFIG_VARIABLE}; for a plain `npx playwright test`, resolved once by Playwright's
+ * runner process and read by its workers from a file ({@link runConfig}).
  * Global setup, the fixtures, the reporter, the property support and the load runner read it
  * through {@link runConfig}; nothing else reads `CPC_*` variables.
  *

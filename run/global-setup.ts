@@ -4,16 +4,17 @@ import type { FullConfig } from '@playwright/test';
 import { resolvedTarget, runConfig } from '../lib/run-config.js';
 import { keysOf, type Target } from '../lib/config.js';
 import { hourlyPrice, zeroCounts } from '../lib/plan.js';
-import type { PacingFile, PendingTarget, RunConfig, UsageFile } from '../lib/protocol.js';
+import type { PacingFile, RunConfig, UsageFile } from '../lib/protocol.js';
 import { ApiClient, type Keys } from '../lib/client/api.js';
 import { undiciTransport } from '../lib/client/transport.js';
 import { Pacer, pacedTransport } from '../lib/client/pacing.js';
 import { countKindOf, describeLeftovers, leftoversPath, Registry, strays, sweep, writeLeftovers } from '../lib/cleanup.js';
 
 /**
- * With no target in the run configuration (lib/run-config.ts), start the embedded emulator on a
- * free loopback port for this run and point the suite at it. The workers inherit the updated
- * configuration (its one variable), as they inherit the run id.
+ * A run of `cpc` comes with its target resolved. A plain `npx playwright test` comes with a
+ * pending one (lib/run-config.ts): here it is resolved once (the embedded emulator started on a
+ * free loopback port, or a deployment asked whether its control surface answers) and written to
+ * the file the workers read. The configuration itself is never changed.
  *
  * Against a target without the emulator's control surface (a deployment), every test shares
  * its account: the run gets an id that every name it makes carries, a registry of what it
@@ -26,6 +27,7 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
   const runId = run.runId!;
   for (const f of Object.values(run.budgetFiles ?? {})) rmSync(f, { force: true });
   let stopEmbedded: (() => Promise<void>) | undefined;
+  const pendingFile = run.target.kind === 'pending' ? run.target.file : undefined;
   if (run.target.kind === 'pending') {
     // A plain `npx playwright test`: the target is resolved here, once, and written where the
     // workers read it (lib/run-config.ts `resolvedTarget`). A run of `cpc` comes resolved.
@@ -46,7 +48,7 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
   // An emulator (the embedded one, or one whose control surface answers) gives each test a world
   // of its own: nothing is left to clean up.
   if (target.control) {
-    return stopEmbedded ? async () => { await stopEmbedded!(); rmSync((run.target as PendingTarget).file, { force: true }); } : undefined;
+    return pendingFile ? async () => { await stopEmbedded?.(); rmSync(pendingFile, { force: true }); } : undefined;
   }
   const leftovers = leftoversPath(config.rootDir);
   rmSync(leftovers, { force: true });
@@ -86,6 +88,7 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
     writeFileSync(pacing, JSON.stringify({ runId, ...waits }, null, 2) + '\n');
     if (waits.tests.length) process.stdout.write(`rate limit: ${waits.tests.length} test(s) waited ${(waits.totalMs / 1000).toFixed(1)} s in all for the target's rate limit (${waits.retried} 429 answer(s) waited out, ${waits.gaveUp} given back when the budget ran out)\n`);
     process.stdout.write(left.length ? describeLeftovers(left) + '\n' : `cleanup: the run created ${created} resource(s) on the target; none is left\n`);
+    if (pendingFile) rmSync(pendingFile, { force: true });
   };
 }
 

@@ -3,31 +3,21 @@
 // (preflight's plan.json) and records what it created (usage.json, from the cleanup record):
 // for a run in which every test passes they agree kind by kind, and the request estimate
 // (contract/request-estimates.json) is within 20 % of the requests the run sent.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cpc, startHidingProxy, startStandaloneEmulator, targetEnvOf, type Standalone } from './cli-support.js';
+import { cpc, standaloneWithProxy, targetEnvOf } from './cli-support.js';
 import { tempDir } from './reports-support.js';
 import { COUNT_KINDS } from '../lib/plan.js';
 import type { PlanFile, UsageFile } from '../lib/protocol.js';
 
-let emulator: Standalone;
-let proxy: Standalone;
-
-before(async () => {
-  emulator = await startStandaloneEmulator();
-  proxy = await startHidingProxy(emulator.url);
-});
-after(async () => {
-  await proxy?.stop();
-  await emulator?.stop();
-});
+const target = standaloneWithProxy();
 
 test('cli-plan: the plan of a deployment run equals what it created, kind by kind, and its request estimate is within 20 %', { timeout: 300_000 }, () => {
   const { dir, done } = tempDir('plan-matches');
   try {
-    const env = targetEnvOf(emulator, proxy);
+    const env = targetEnvOf(target.emulator, target.proxy);
     // Pooled pods and volumes (the mount rules), templates created and deleted under one name, secrets.
     const r = cpc(['conformance', '--skip-load', '--project', 'contract', '--grep', '@MOUNT\\.|@GQL\\.SAVE_TEMPLATE|@SECRET\\.', '--out', dir, '--artifacts', join(dir, 'artifacts')], env, { timeoutMs: 280_000 });
     assert.equal(r.code, 0, r.stdout + r.stderr);

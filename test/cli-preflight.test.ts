@@ -4,34 +4,24 @@
 // surfaces and keys without creating anything, prints the plan and exits 0 when ready, 2 when
 // a key is refused or misplaced (naming its variable, never printing the key). `cpc
 // conformance` runs it first and stops with 2 instead of failing rules.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { cpc, startHidingProxy, startStandaloneEmulator, targetEnvOf, type Standalone } from './cli-support.js';
+import { cpc, standaloneWithProxy, targetEnvOf, type Standalone } from './cli-support.js';
 import { tempDir } from './reports-support.js';
 
-let emulator: Standalone;
-let proxy: Standalone;
-const targetEnv = (base: Standalone, extra: Record<string, string> = {}): Record<string, string> => targetEnvOf(emulator, base, extra);
+const target = standaloneWithProxy();
+const targetEnv = (base: Standalone, extra: Record<string, string> = {}): Record<string, string> => targetEnvOf(target.emulator, base, extra);
 const podCount = async (): Promise<number> => {
-  const res = await fetch(`${emulator.url}/v2/pods`, { headers: { authorization: `Bearer ${emulator.vars.CPC_API_KEY}` } });
+  const res = await fetch(`${target.emulator.url}/v2/pods`, { headers: { authorization: `Bearer ${target.emulator.vars.CPC_API_KEY}` } });
   const body = await res.json() as unknown;
   return (Array.isArray(body) ? body : Object.values(body as Record<string, unknown[]>).find(Array.isArray) ?? []).length;
 };
 
-before(async () => {
-  emulator = await startStandaloneEmulator();
-  proxy = await startHidingProxy(emulator.url);
-});
-after(async () => {
-  await proxy?.stop();
-  await emulator?.stop();
-});
-
 test('cli-preflight: against the emulator with its control surface: every check passes, no rule skipped; exit 0', { timeout: 120_000 }, async () => {
   const pods = await podCount();
-  const r = cpc(['preflight'], targetEnv(emulator));
+  const r = cpc(['preflight'], targetEnv(target.emulator));
   assert.equal(r.code, 0, r.stdout + r.stderr);
   for (const surface of ['REST v2', 'serverless', 'REST v1', 'GraphQL']) assert.match(r.stdout, new RegExp(`ok   ${surface} answers`), surface);
   assert.match(r.stdout, /ok {3}CPC_API_KEY_READONLY is refused writes: createPod with an empty body answered 403/);
@@ -46,7 +36,7 @@ test('cli-preflight: against the emulator with its control surface: every check 
 });
 
 test('cli-preflight: behind the proxy (no control surface): the rules that need it are skipped with the reason; exit 0', { timeout: 120_000 }, () => {
-  const r = cpc(['preflight'], targetEnv(proxy));
+  const r = cpc(['preflight'], targetEnv(target.proxy));
   assert.equal(r.code, 0, r.stdout + r.stderr);
   assert.match(r.stdout, /warn emulator control surface: absent/);
   assert.match(r.stdout, /Rules: \d+ will run, [1-9]\d* will be skipped/);
@@ -57,18 +47,18 @@ test('cli-preflight: behind the proxy (no control surface): the rules that need 
 
 test('cli-preflight: a wrong key exits 2 naming its variable, never printing a key', { timeout: 120_000 }, () => {
   const wrong = 'cpk_preflight-wrong-key-000000';
-  const r = cpc(['preflight'], targetEnv(proxy, { CPC_API_KEY: wrong }));
+  const r = cpc(['preflight'], targetEnv(target.proxy, { CPC_API_KEY: wrong }));
   assert.equal(r.code, 2, r.stdout + r.stderr);
   assert.match(r.stdout, /FAIL CPC_API_KEY authenticates on REST v2: listPods answered 401/);
   assert.match(r.stdout, /Not ready: CPC_API_KEY\b/);
-  for (const key of [wrong, emulator.vars.CPC_API_KEY!, emulator.vars.CPC_API_KEY_READONLY!, emulator.vars.CPC_API_KEY_OTHER!]) {
+  for (const key of [wrong, target.emulator.vars.CPC_API_KEY!, target.emulator.vars.CPC_API_KEY_READONLY!, target.emulator.vars.CPC_API_KEY_OTHER!]) {
     assert.ok(!(r.stdout + r.stderr).includes(key), 'no key in the output');
   }
 });
 
 test('cli-preflight: keys in the wrong places (a read-only key that writes, the same account twice) exit 2 naming them', { timeout: 120_000 }, () => {
-  const main = emulator.vars.CPC_API_KEY!;
-  const r = cpc(['preflight'], targetEnv(proxy, { CPC_API_KEY_READONLY: main, CPC_API_KEY_OTHER: main }));
+  const main = target.emulator.vars.CPC_API_KEY!;
+  const r = cpc(['preflight'], targetEnv(target.proxy, { CPC_API_KEY_READONLY: main, CPC_API_KEY_OTHER: main }));
   assert.equal(r.code, 2, r.stdout + r.stderr);
   assert.match(r.stdout, /FAIL CPC_API_KEY_READONLY is not the main key: it is the same key as CPC_API_KEY/);
   assert.match(r.stdout, /FAIL CPC_API_KEY_OTHER is another account: myself names the same account for both keys/);
@@ -79,7 +69,7 @@ test('cli-preflight: keys in the wrong places (a read-only key that writes, the 
 test('cli-preflight: cpc conformance runs it first and stops with exit 2 before any test', { timeout: 120_000 }, () => {
   const { dir, done } = tempDir('preflight-run');
   try {
-    const r = cpc(['conformance', '--out', dir], targetEnv(proxy, { CPC_API_KEY: 'cpk_preflight-wrong-key-000000' }));
+    const r = cpc(['conformance', '--out', dir], targetEnv(target.proxy, { CPC_API_KEY: 'cpk_preflight-wrong-key-000000' }));
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.match(r.stderr, /configuration error: preflight: the target is not ready \(CPC_API_KEY\); nothing was run/);
     assert.ok(!existsSync(join(dir, 'conformance.json')), 'no report: nothing ran');
@@ -90,7 +80,7 @@ test('cli-preflight: cpc conformance runs it first and stops with exit 2 before 
 });
 
 test('cli-preflight: the plan comes from the tests\' declarations, --json writes it for machines, and a plan over a budget exits 2 naming it', { timeout: 180_000 }, () => {
-  const json = cpc(['preflight', '--json'], targetEnv(proxy));
+  const json = cpc(['preflight', '--json'], targetEnv(target.proxy));
   assert.equal(json.code, 0, json.stdout + json.stderr);
   const plan = JSON.parse(json.stdout) as { ready: boolean; creates: { counts: { gpuPods: number; cpuPods: number }; pools: string[]; requests: number; estimatedCostUsd?: number }; breaches: string[] };
   assert.equal(plan.ready, true);
@@ -99,19 +89,19 @@ test('cli-preflight: the plan comes from the tests\' declarations, --json writes
   assert.ok(plan.creates.requests > 0, 'a request estimate');
   assert.equal(typeof plan.creates.estimatedCostUsd, 'number', 'the emulator catalog lists prices');
   assert.deepEqual(plan.breaches, []);
-  for (const key of [emulator.vars.CPC_API_KEY!, emulator.vars.CPC_API_KEY_READONLY!]) assert.ok(!json.stdout.includes(key), 'no key in the JSON');
+  for (const key of [target.emulator.vars.CPC_API_KEY!, target.emulator.vars.CPC_API_KEY_READONLY!]) assert.ok(!json.stdout.includes(key), 'no key in the JSON');
 
-  const over = cpc(['preflight', '--max-gpu-pods', '1'], targetEnv(proxy));
+  const over = cpc(['preflight', '--max-gpu-pods', '1'], targetEnv(target.proxy));
   assert.equal(over.code, 2, over.stdout + over.stderr);
   assert.match(over.stdout, /Over budget: --max-gpu-pods 1: the plan creates \d+ GPU pods/);
 
   const { dir, done } = tempDir('preflight-budget');
   try {
-    const pods = cpc(['conformance', '--out', dir, '--max-gpu-pods', '1'], targetEnv(proxy));
+    const pods = cpc(['conformance', '--out', dir, '--max-gpu-pods', '1'], targetEnv(target.proxy));
     assert.equal(pods.code, 2, pods.stdout + pods.stderr);
     assert.match(pods.stderr, /configuration error: the plan is over budget: --max-gpu-pods 1: the plan creates \d+ GPU pods; nothing was run/);
     assert.ok(!existsSync(join(dir, 'conformance.json')), 'no report: nothing ran');
-    const bad = cpc(['conformance', '--out', dir, '--max-cost', 'cheap'], targetEnv(proxy));
+    const bad = cpc(['conformance', '--out', dir, '--max-cost', 'cheap'], targetEnv(target.proxy));
     assert.equal(bad.code, 2, bad.stdout + bad.stderr);
     assert.match(bad.stderr, /--max-cost must be a number of USD of 0 or more, got "cheap"/);
   } finally {

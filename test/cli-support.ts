@@ -1,6 +1,7 @@
 // Helpers for the CLI's own tests: run `cpc` through its installed entry (bin/cpc.js), and the
 // standalone emulator as a user starts it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { after, before } from 'node:test';
 import { join } from 'node:path';
 import { ROOT } from './reports-support.js';
 
@@ -58,6 +59,23 @@ export const TARGET_VARS = ['CPC_API_KEY', 'CPC_API_KEY_READONLY', 'CPC_API_KEY_
 export const targetEnvOf = (emulator: Standalone, base: Standalone, extra: Record<string, string> = {}): Record<string, string> => ({
   ...Object.fromEntries(TARGET_VARS.map((k) => [k, emulator.vars[k]!])), CPC_BASE_URL: base.url, ...extra,
 });
+
+/**
+ * A deployment stand-in for a test file: the standalone emulator and, in front of it, the proxy
+ * that hides its control surface, started before the file's tests and stopped after them.
+ */
+export function standaloneWithProxy(): { emulator: Standalone; proxy: Standalone } {
+  const both = {} as { emulator: Standalone; proxy: Standalone };
+  before(async () => {
+    both.emulator = await startStandaloneEmulator();
+    both.proxy = await startHidingProxy(both.emulator.url);
+  });
+  after(async () => {
+    await both.proxy?.stop();
+    await both.emulator?.stop();
+  });
+  return both;
+}
 
 export const startHidingProxy = (upstream: string): Promise<Standalone> => startPrinting(['scripts/hide-control-proxy.ts', '--upstream', upstream]);
 

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { OutgoingCall } from '../../lib/client/api.js';
 import { BUDGET_FLAGS, hourlyPrice, podCostUsd, type Budgets, type PriceTable } from '../../lib/plan.js';
-import { podShapeOf } from '../../lib/cleanup.js';
+import { mutationFields, podShapeOf } from '../../lib/cleanup.js';
 import type { BudgetFiles, PodReservationLine } from '../../lib/protocol.js';
 
 /**
@@ -84,6 +84,9 @@ export class RunBudget {
 function isDeletion(call: OutgoingCall): boolean {
   if (call.operation === 'deletePod' || call.operation === 'deleteNetworkVolume') return true;
   if (call.operation !== 'graphql') return false;
-  const query = (call.requestBody as { query?: unknown } | undefined)?.query;
-  return typeof query === 'string' && /^\s*mutation\b[^{]*\{\s*(\w+\s*:\s*)?(deleteEndpoint|deleteTemplate|secretDelete)\b/.test(query);
+  const body = call.requestBody as { query?: unknown; variables?: Record<string, unknown> } | undefined;
+  if (typeof body?.query !== 'string') return false;
+  // The GraphQL document as the cleanup record reads it: a mutation of deletions only.
+  const fields = mutationFields(body.query, body.variables);
+  return fields.length > 0 && fields.every((f) => f.field === 'deleteEndpoint' || f.field === 'deleteTemplate' || f.field === 'secretDelete');
 }

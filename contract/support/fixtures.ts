@@ -210,7 +210,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   pools: [async ({ api, tracker, shelf, target, world }, use, testInfo) => {
     const declared = declarationOf(testInfo.annotations).pools ?? [];
-    const pools = borrowing(shelf, { api, tracker, shared: !target.control || !world, declared, runId: runConfig().runId ?? 'local' });
+    const pools = borrowing(shelf, { api, tracker, shared: !target.control || !world, declared });
     await use(pools);
     const failed = testInfo.status !== testInfo.expectedStatus && testInfo.status !== 'skipped';
     await pools.returnAll(failed);

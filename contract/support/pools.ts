@@ -34,28 +34,24 @@ export class PoolShelf {
   readonly making = new Map<PoolName, Promise<unknown>>();
 }
 
-export function borrowing(shelf: PoolShelf, ctx: { api: ApiClient; tracker: TestTracker; shared: boolean; declared: readonly PoolName[]; runId: string }): Pools {
+export function borrowing(shelf: PoolShelf, ctx: { api: ApiClient; tracker: TestTracker; shared: boolean; declared: readonly PoolName[] }): Pools {
   const allowed = poolClosure(ctx.declared);
   const own = new Map<PoolName, Held>();
   const restores: { name: PoolName; restore: () => Promise<boolean> }[] = [];
   const borrowed = new Set<PoolName>();
   const store = ctx.shared ? shelf.held : own;
 
+  // What the maker creates is the pool's (the tracker keeps it by pool), so a retirement deletes
+  // exactly that: a pool the maker borrows in turn (the network pod's volume) keeps its own.
   const make = async <T>(name: PoolName, maker: () => Promise<T>): Promise<T> => {
     const previous = ctx.tracker.pool;
     ctx.tracker.pool = name;
-    const seen: Resource[] = [];
-    const observe = (r: Resource) => { seen.push(r); };
-    const sink = ctx.tracker.sink;
-    const created = sink.created;
-    // Record what the maker creates as the pool's, so a retirement deletes exactly that.
-    ctx.tracker.sink.created = (r) => { created(r); observe({ ...r, test: `(pool ${name})`, pool: name }); };
+    ctx.tracker.poolMade.delete(name);
     try {
       const value = await maker();
-      store.set(name, { value, resources: seen });
+      store.set(name, { value, resources: ctx.tracker.poolMade.get(name) ?? [] });
       return value;
     } finally {
-      ctx.tracker.sink.created = created;
       ctx.tracker.pool = previous;
     }
   };
