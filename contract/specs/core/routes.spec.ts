@@ -30,6 +30,6 @@ test.describe('the four surfaces', () => {
       await api.op('createEndpointV1', { body: {} }),
       await api.graphql('query { myself { id } }'),
     ];
-    conform(...answers.map((res) => must(res.status !== 404 && res.status !== 405, 'SERVICE.SURFACES.FOUR', `${res.operation} answered ${res.status}: the surface is not served`)));
+    conform(...answers.map((res) => must(res.status !== 404 && res.status !== 405, 'SERVICE.SURFACES.FOUR', `${res.operation} answered ${res.status}: the surface is not served`, res)));
   });
 });
