@@ -129,7 +129,12 @@ export class Jobs {
     const deadline = started + (opts.maxRealMs ?? 60_000);
     let moved = 0;
     let pauseMs: number = opts.pauseMs ?? Math.min(Math.max(REAL_POLL.firstMs, (opts.notBeforeMs ?? 0) / 2), REAL_POLL.maxMs);
-    if (!this.emu.available && opts.notBeforeMs) await sleep(opts.notBeforeMs + REAL_POLL.firstMs);
+    if (!this.emu.available && opts.notBeforeMs) {
+      // One read before the pause: a /status that is not there, or an answer that will not
+      // change, stops the wait now rather than after it (the read decides nothing else).
+      stopUnlessPassing(await this.status(jobId), `before waiting for job ${jobId}`);
+      await sleep(opts.notBeforeMs + REAL_POLL.firstMs);
+    }
     for (;;) {
       const readAt = Date.now() - started;
       const last = await this.status(jobId);
