@@ -13,7 +13,7 @@ import { tempDir } from './reports-support.js';
 import { FAR_ENDPOINT, startFarTarget } from './far-target.js';
 import { OWN_RULE } from '../contract/support/availability.js';
 import { operationLine } from '../lib/client/absence.js';
-import type { Evidence } from '../lib/evidence.js';
+import { exchangeFor, type Evidence } from '../lib/evidence.js';
 
 interface Report {
   rules: { id: string; level: string; verdict: string; failures?: { test: string; message: string }[] }[];
@@ -61,14 +61,20 @@ test('first contact: a far-from-conformant target gets one finding per missing o
     assert.equal(missing401.verdict, 'fail');
     const authLines = missing401.failures!.flatMap((f) => linesOf(f.message, missing401.id));
     assert.ok(authLines.some((l) => /run: expected 401, got 200/.test(l)), authLines.join('\n'));
+    // The exchanges these findings were read from lead their tests' evidence, marked with the rule.
+    for (const rule of ['JOB.RUN.RESPONSE', 'AUTH.SERVERLESS.MISSING_401', 'JOB.STATUS.RESPONSE', 'HEALTH.RESPONSE']) {
+      const failures = report.rules.find((x) => x.id === rule)?.failures ?? [];
+      assert.ok(failures.some((f) => tests.get(f.test)?.evidence?.[0]?.brokeRules?.includes(rule)), `${rule}: the exchange that broke it leads the evidence`);
+    }
 
     for (const rule of report.rules.filter((x) => x.level === 'MUST' && x.verdict === 'fail')) {
       for (const failure of rule.failures ?? []) {
         const lines = linesOf(failure.message, rule.id);
-        const first = tests.get(failure.test)?.evidence?.[0];
-        assert.ok(first, `${rule.id}: the failed test has evidence`);
-        // The first exchange is one the rule's own message names.
-        assert.ok(lines.some((l) => names(l, first)), `${rule.id}: first evidence ${first.request.method} ${first.request.url} → ${first.response?.status} is not named by:\n${lines.join('\n')}`);
+        // The exchange the report shows first for the rule (the one its finding was read from,
+        // leading the test's evidence) is one the rule's own message names.
+        const shown = exchangeFor(tests.get(failure.test)?.evidence ?? [], rule.id);
+        assert.ok(shown, `${rule.id}: the failed test has evidence`);
+        assert.ok(lines.some((l) => names(l, shown)), `${rule.id}: evidence ${shown.request.method} ${shown.request.url} → ${shown.response?.status} is not named by:\n${lines.join('\n')}`);
         for (const l of lines) {
           // No rule fails because another operation is missing.
           if (!OWN_RULES.has(rule.id)) assert.doesNotMatch(l, MISSING_ANSWER, `${rule.id} failed on a missing operation's answer: ${l}`);

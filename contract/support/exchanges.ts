@@ -7,23 +7,31 @@
 import type { TestInfo } from '@playwright/test';
 import type { Evidence } from '../../lib/evidence.js';
 
-const LEADS = new WeakMap<TestInfo, Evidence[]>();
+/** Per test: each leading exchange and the rules read from it, in the order first named. */
+const LEADS = new WeakMap<TestInfo, Map<Evidence, Set<string>>>();
 const ABSENCES = new WeakMap<TestInfo, string[]>();
 
-/** Adds exchanges to lead the test's evidence (each once). */
-export function leadWith(info: TestInfo, evidence: readonly Evidence[]): void {
-  const list = LEADS.get(info) ?? [];
-  for (const e of evidence) if (!list.includes(e)) list.push(e);
-  LEADS.set(info, list);
+/** Adds exchanges to lead the test's evidence (each once), with the rule read from each, if any. */
+export function leadWith(info: TestInfo, entries: readonly { evidence: Evidence; rule?: string }[]): void {
+  const leads = LEADS.get(info) ?? new Map<Evidence, Set<string>>();
+  for (const { evidence, rule } of entries) {
+    const rules = leads.get(evidence) ?? new Set<string>();
+    if (rule !== undefined) rules.add(rule);
+    leads.set(evidence, rules);
+  }
+  LEADS.set(info, leads);
 }
 
 /**
- * The evidence a test attaches: its leading exchanges, then its last ones (`recent`, oldest
- * first), each once, `limit` in all. Leading exchanges come first even when older.
+ * The evidence a test attaches: its leading exchanges (each marked with the rules read from it),
+ * then its last ones (`recent`, oldest first), each once, `limit` in all. Leading exchanges
+ * come first even when older.
  */
 export function evidenceFor(info: TestInfo, recent: readonly Evidence[], limit: number): Evidence[] {
-  const out = [...(LEADS.get(info) ?? [])].slice(0, limit);
-  for (const e of recent) if (out.length < limit && !out.includes(e)) out.push(e);
+  const leads = [...(LEADS.get(info) ?? new Map<Evidence, Set<string>>())].slice(0, limit);
+  const out: Evidence[] = leads.map(([e, rules]) => (rules.size ? { ...e, brokeRules: [...rules] } : e));
+  const led = new Set(leads.map(([e]) => e));
+  for (const e of recent) if (out.length < limit && !led.has(e)) out.push(e);
   return out;
 }
 

@@ -54,9 +54,9 @@ export function conform(...lists: readonly (readonly Finding[])[]): void {
   // A finding read from an answer that says its operation is missing is that operation's
   // finding (contract/support/availability.ts): the rule that needed the operation is blocked.
   const { kept: findings, absent } = splitByAbsence(all, absencesMet(info));
-  leadWith(info, findings.flatMap((f) => (f.exchange ? [f.exchange.evidence] : [])));
+  leadWith(info, findings.flatMap((f) => (f.exchange ? [{ evidence: f.exchange.evidence, rule: f.rule }] : [])));
   if (findings.length === 0) {
-    leadWith(info, all.flatMap((f) => (f.exchange ? [f.exchange.evidence] : [])));
+    leadWith(info, all.flatMap((f) => (f.exchange ? [{ evidence: f.exchange.evidence }] : [])));
     blocked(absent.join('; '));
   }
   if (absent.length) info.annotations.push({ type: ANNOTATION.note, description: `not judged, the operation is missing: ${absent.join('; ')}` });
