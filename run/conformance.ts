@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { keysOf, type ConfigKey, type Target, type TargetSetting } from '../lib/config.js';
-import { parseRunConfig } from '../lib/run-config.js';
+import { parseRunConfig, workersFor } from '../lib/run-config.js';
 import type { PlanFile, RunConfig } from '../lib/protocol.js';
 import type { SuiteName } from '../lib/suites.js';
 import { ConfigError } from '../lib/errors.js';
@@ -12,7 +12,7 @@ import { formatChaos, type ChaosOptions } from '../lib/chaos/options.js';
 import { checkEmulatorSettings } from './emulator-settings.js';
 import type { ConformanceReport, TargetIdentity } from '../reports/model.js';
 import { bindEmbedded, type EmbeddedTarget } from './embedded.js';
-import { SUITE_VERSION, PROJECT_ROOT, outputRoot } from './paths.js';
+import { DOT_REPORTERS, SUITE_VERSION, PROJECT_ROOT, outputRoot } from './paths.js';
 import { replayCommand } from './replay.js';
 import { probe, runSupervised, type SupervisedRun } from './supervise.js';
 import { startLoadBeside } from './load-beside.js';
@@ -89,6 +89,9 @@ interface Resolved {
   startedAt: Date;
 }
 
+/** The configuration handed to Playwright, with its workers decided (lib/run-config.ts `workersFor`). */
+type Handed = RunConfig & { workers: number };
+
 /** What {@link startTarget} made of the setting: the target, resolved, and the emulator the run owns. */
 interface Started { target: Target; serving?: Promise<EmbeddedTarget> }
 
@@ -147,11 +150,9 @@ async function startTarget(r: Resolved): Promise<Started> {
  * problem or a plan over a budget stops the run here, before anything is created. Returns the
  * configuration handed to Playwright.
  */
-async function preflightStep(r: Resolved, s: Started): Promise<RunConfig> {
+async function preflightStep(r: Resolved, s: Started): Promise<Handed> {
   const { options, given, outDir } = r;
-  // A deployment runs with one worker unless told otherwise: its rate limit, not the workers,
-  // sets the pace, and pooled resources are made once per worker (lib/plan.ts).
-  const workers = options.workers ?? (s.target.control ? undefined : 1);
+  const workers = workersFor(options.workers ?? given.workers, s.target.control);
   const budgets = budgetsOf(given.profile, options.budgets ?? {});
   let deployment: Partial<RunConfig> = {};
   rmSync(join(outDir, 'plan.json'), { force: true });
@@ -159,7 +160,7 @@ async function preflightStep(r: Resolved, s: Started): Promise<RunConfig> {
     const [{ blockers, preflight, preflightText, listedTests }, { listPlaywright }] = await Promise.all([import('./preflight.js'), import('./playwright.js')]);
     // The plan is of the tests this run selects (its suites, --grep and --shard).
     const select = [...(options.grep ? ['--grep', options.grep] : []), ...(options.shard ? [`--shard=${options.shard.index}/${options.shard.total}`] : [])];
-    const pre = await preflight({ ...given, target: s.target, ...(workers ? { workers } : {}) },
+    const pre = await preflight({ ...given, target: s.target, workers },
       { listTests: async () => listedTests(await listPlaywright({ ...given, target: s.target, suites: options.projects }, select)), requestEstimates: readRequestEstimates() });
     if (!pre.ready) {
       process.stderr.write(preflightText(pre) + '\n');
@@ -184,7 +185,7 @@ async function preflightStep(r: Resolved, s: Started): Promise<RunConfig> {
     }
   }
   return { ...given, target: s.target, rawDir: r.rawDir, suites: options.projects, ...deployment,
-    ...(Object.keys(budgets).length ? { budgets } : {}), ...(workers ? { workers } : {}) };
+    ...(Object.keys(budgets).length ? { budgets } : {}), workers };
 }
 
 /** What {@link runSuites} leaves: Playwright's outcome, the load scenarios run beside it, the report's modules. */
@@ -202,10 +203,10 @@ interface Ran {
  * the run), and against the embedded emulator the load scenarios beside them, in a process and
  * on an emulator of their own (load-beside.ts). A sharded run's load scenarios run with shard 1.
  */
-async function runSuites(r: Resolved, s: Started, handed: RunConfig): Promise<Ran> {
+async function runSuites(r: Resolved, s: Started, handed: Handed): Promise<Ran> {
   const { options, outDir } = r;
   const args = [...(options.grep ? ['--grep', options.grep] : []),
-    ...(handed.workers ? [`--workers=${handed.workers}`] : []), ...(options.quiet ? ['--reporter=dot,./reports/playwright-reporter.ts'] : []),
+    `--workers=${handed.workers}`, ...(options.quiet ? [DOT_REPORTERS] : []),
     `--output=${resolve(options.artifactsDir ?? join(outputRoot(), 'test-results'))}`,
     ...(options.shard ? [`--shard=${options.shard.index}/${options.shard.total}`] : [])];
   const wantLoad = options.load === 'on' || ((options.load ?? 'auto') === 'auto' && s.target.kind === 'embedded' && (options.shard?.index ?? 1) === 1);
@@ -266,7 +267,7 @@ async function collect(r: Resolved, s: Started, ran: Ran): Promise<Collected> {
 }
 
 /** Step 6: the report's model from the raw results, the load summaries and what the run was. */
-async function buildReportStep(r: Resolved, s: Started, handed: RunConfig, ran: Ran, c: Collected): Promise<ConformanceReport> {
+async function buildReportStep(r: Resolved, s: Started, handed: Handed, ran: Ran, c: Collected): Promise<ConformanceReport> {
   const [{ loadRules }, { buildReport }, , { readLoadResults }, { mutationSectionOf }] = await ran.modules;
   const { options } = r;
   const rules = loadRules();
@@ -290,7 +291,7 @@ async function buildReportStep(r: Resolved, s: Started, handed: RunConfig, ran: 
     complete: c.interruption === undefined, ...(c.interruption ? { interruption: c.interruption } : {}),
     seed: handed.seed, replay: r.replay, suiteVersion: SUITE_VERSION,
     configuration: {
-      projects: options.projects.join(','), workers: handed.workers ?? 2,
+      projects: options.projects.join(','), workers: handed.workers,
       ...(options.grep ? { grep: options.grep } : {}),
       ...(options.baseline ? { baseline: options.baseline } : {}),
       load: c.ranLoad,

@@ -7,6 +7,7 @@
 import type { RunConfig } from '../lib/protocol.js';
 import { ConfigError } from '../lib/errors.js';
 import { needMet, planCounts } from '../lib/plan.js';
+import { workersFor } from '../lib/run-config.js';
 import { estimateCost } from './preflight/catalog.js';
 import { probeTarget } from './preflight/probe.js';
 import { planRules } from './preflight/rules.js';
@@ -40,7 +41,7 @@ export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'tem
       const has = { control: capabilities.control, warmWorkers: run.allowWarmWorkers === true, propertyLoad: run.allowPropertyLoad === true };
       // What each test declares it needs decides whether it runs here (lib/plan.ts `needs`).
       const running = tests.filter((t) => needMet(t.creates.needs, has));
-      const planned = planCounts(running.map((t) => t.creates), { pooled: !capabilities.control, workers: run.workers ?? (capabilities.control ? 2 : 1) });
+      const planned = planCounts(running.map((t) => t.creates), { pooled: !capabilities.control, workers: workersFor(run.workers, capabilities.control) });
       creates.counts = planned.counts;
       creates.upTo = planned.upTo;
       creates.pools = planned.pools;

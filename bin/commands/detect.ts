@@ -11,7 +11,7 @@ import { type RunConfig } from '../../lib/protocol.js';
 import { startEmbedded } from '../../run/embedded.js';
 import { ConfigError } from '../../lib/errors.js';
 import { formatChaos, parseChaos, type ChaosOptions } from '../../lib/chaos/options.js';
-import { defaultOutDir } from '../../run/paths.js';
+import { defaultOutDir, DOT_REPORTERS } from '../../run/paths.js';
 import { parse } from '../args.js';
 import { listPlaywright } from '../../run/playwright.js';
 import { runSupervised } from '../../run/supervise.js';
@@ -62,7 +62,7 @@ async function runDetectionRound(outDir: string, rawDir: string, workers: number
     writeFileSync(listFile, planned.lines.join('\n') + '\n');
     // Playwright's artifacts in a folder of their own: a conformance run or the variant matrix
     // beside this one empties only its own.
-    return await runSupervised(['--reporter=dot,./reports/playwright-reporter.ts', `--test-list=${listFile}`, `--output=${join(outDir, 'detection-artifacts')}`, ...(workers ? [`--workers=${workers}`] : [])],
+    return await runSupervised([DOT_REPORTERS, `--test-list=${listFile}`, `--output=${join(outDir, 'detection-artifacts')}`, ...(workers ? [`--workers=${workers}`] : [])],
       { ...base, plan: { kind: 'detection', file: planFile }, rawDir });
   } finally {
     await emulator.close();

@@ -25,7 +25,7 @@ import { buildVariantPlan } from '../../run/variants/plan.js';
 import { buildVariantMatrix, variantMatrixPasses, variantMatrixText, type VariantMatrix } from '../../run/variants/matrix.js';
 import { parseEmbeddedRunConfig } from '../../lib/run-config.js';
 import { startEmbedded } from '../../run/embedded.js';
-import { PROJECT_ROOT } from '../../run/paths.js';
+import { DOT_REPORTERS, PROJECT_ROOT } from '../../run/paths.js';
 import { runSupervised } from '../../run/supervise.js';
 
 export interface VariantRunOptions {
@@ -60,7 +60,7 @@ export async function runVariantMatrix(options: VariantRunOptions): Promise<{ ma
     // Each project (entry) sets its own variants on in its worlds; no fault and no run-wide variant.
     // Playwright's artifacts in a folder of their own, so that the detection matrix or a
     // conformance run can go on beside this one.
-    run = await runSupervised(['--reporter=dot,./reports/playwright-reporter.ts', `--output=${join(outDir, 'variants-artifacts')}`, ...(options.workers ? [`--workers=${options.workers}`] : [])],
+    run = await runSupervised([DOT_REPORTERS, `--output=${join(outDir, 'variants-artifacts')}`, ...(options.workers ? [`--workers=${options.workers}`] : [])],
       { ...given, target: emulator.target, faults: [], variants: [], plan: { kind: 'variants', file: planFile }, rawDir, propertyRuns, ...(options.workers ? { workers: options.workers } : {}) });
   } finally {
     await emulator.close();

@@ -8,7 +8,7 @@
  */
 import { ApiClient, type ApiResult, type KeyRole } from '../../lib/client/api.js';
 import { undiciTransport } from '../../lib/client/transport.js';
-import { ENV_VARS, type Target } from '../../lib/config.js';
+import { clientSettingsOf, ENV_VARS, type Target } from '../../lib/config.js';
 import type { TargetProfile } from '../../lib/profile.js';
 import { zeroCounts } from '../../lib/plan.js';
 import { readCatalog, TIMEOUT_MS } from './catalog.js';
@@ -25,8 +25,8 @@ export interface Probed { checks: PreflightCheck[]; capabilities: Capabilities; 
 /** Checks a deployment (resolved once, run/target.ts) with the run's profile and ids. */
 export async function probeTarget(config: Target & { kind: 'remote' }, profile: TargetProfile, ids: { templateId?: string | undefined; modelEndpointId?: string | undefined }): Promise<Probed> {
   const transport = undiciTransport({ connections: 4 });
-  const api = new ApiClient({ baseUrl: config.baseUrl, serverlessUrl: config.serverlessUrl, restV1Url: config.restV1Url },
-    { main: config.apiKey, readonly: config.apiKeyReadonly, other: config.apiKeyOther }, transport);
+  const { urls, keys } = clientSettingsOf(config);
+  const api = new ApiClient(urls, keys, transport);
   const checks: PreflightCheck[] = [];
   const add = (c: PreflightCheck) => checks.push(c);
   const { templateId, modelEndpointId: modelId } = ids;
