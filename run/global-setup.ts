@@ -2,10 +2,10 @@ import { appendFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSy
 import { dirname, join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { resolvedTarget, runConfig } from '../lib/run-config.js';
-import { keysOf, type Target } from '../lib/config.js';
+import { clientSettingsOf, type Target } from '../lib/config.js';
 import { hourlyPrice, zeroCounts } from '../lib/plan.js';
 import type { PacingFile, RunConfig, UsageFile } from '../lib/protocol.js';
-import { ApiClient, type Keys } from '../lib/client/api.js';
+import { ApiClient } from '../lib/client/api.js';
 import { undiciTransport } from '../lib/client/transport.js';
 import { Pacer, pacedTransport } from '../lib/client/pacing.js';
 import { countKindOf, describeLeftovers, leftoversPath, Registry, strays, sweep, writeLeftovers } from '../lib/cleanup.js';
@@ -62,10 +62,8 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
     const registry = new Registry(file);
     const { created, open } = registry.outstanding();
     let left: Awaited<ReturnType<typeof sweep>> = [];
-    const k = keysOf(target);
-    const keys: Keys = { ...(k.apiKey ? { main: k.apiKey } : {}), ...(k.apiKeyReadonly ? { readonly: k.apiKeyReadonly } : {}), ...(k.apiKeyOther ? { other: k.apiKeyOther } : {}) };
+    const { urls, keys } = clientSettingsOf(target);
     const http = undiciTransport({ connections: 1 });
-    const urls = { baseUrl: target.baseUrl, serverlessUrl: target.serverlessUrl, restV1Url: target.restV1Url };
     const api = new ApiClient(urls, keys, pacedTransport(http, new Pacer(), { budgetMs: run.profile.rateLimitBudgetMs }));
     // The teardown's requests are the run's too (the count beside the budgets; deletions are never refused).
     const counted = run.budgetFiles?.requests;

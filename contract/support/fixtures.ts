@@ -7,7 +7,7 @@ import { relative, sep } from 'node:path';
 import { _baseTest as base } from '@playwright/test';
 import { readDetectionPlan } from '../../lib/run-config.js';
 import { testKey } from '../../lib/protocol.js';
-import { keysOf, type Target } from '../../lib/config.js';
+import { clientSettingsOf, keysOf, type Target } from '../../lib/config.js';
 import { resolvedTarget, runConfig } from '../../lib/run-config.js';
 import { ANNOTATION, ATTACHMENT } from '../../lib/protocol.js';
 import { InternalError } from '../../lib/errors.js';
@@ -133,13 +133,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     // Resolved once before any test (the command line, or global setup): never probed again here.
     // The run configuration registers its keys with lib/redact.ts as it is read.
     const config = resolvedTarget();
-    const urls: SurfaceUrls = { baseUrl: config.baseUrl, serverlessUrl: config.serverlessUrl, restV1Url: config.restV1Url };
-    const keys = keysOf(config);
-    const envKeys: Keys = {};
-    if (keys.apiKey) envKeys.main = keys.apiKey;
-    if (keys.apiKeyReadonly) envKeys.readonly = keys.apiKeyReadonly;
-    if (keys.apiKeyOther) envKeys.other = keys.apiKeyOther;
-    await use({ config, urls, ...(config.control ? { control: new EmulatorControl(config.baseUrl) } : {}), envKeys, ...(keys.endpointId ? { endpointId: keys.endpointId } : {}) });
+    const { urls, keys: envKeys } = clientSettingsOf(config);
+    const { endpointId } = keysOf(config);
+    await use({ config, urls, ...(config.control ? { control: new EmulatorControl(config.baseUrl) } : {}), envKeys, ...(endpointId ? { endpointId } : {}) });
   }, { scope: 'worker', box: 'self' }],
 
   // A fresh emulator world per test: its own accounts, keys, clock, quotas and faults.
