@@ -1,10 +1,13 @@
 /**
  * The target checks of a preflight: that each surface answers, that each key authenticates (the
  * read-only key is refused a write, the other key belongs to another account), that the endpoint
- * and template ids exist, and the catalog. Every request is a read, except one: a `createPod`
- * with an empty body (`{}`, no `image`) sent with the read-only key. The spec's 403 ("Token
- * valid but does not grant access to the resource or action") answers it; a target that
- * validates first answers 400, and an empty body creates nothing either way.
+ * and template ids exist, and the catalog. A surface answers when it gives the status class,
+ * content type and body shape the spec gives the call (run/preflight/answers.ts): a 404 on the
+ * spec's path or an HTML page is not an answer, and a required surface without one is not ready.
+ * Every request is a read, except two that create nothing: a `createPod` with an empty body
+ * (`{}`, no `image`) sent with the read-only key (the spec's 403, "Token valid but does not grant
+ * access to the resource or action", answers it; a target that validates first answers 400), and
+ * REST v1's one operation, `POST /v1/endpoints`, with an empty body and no key (401).
  */
 import { ApiClient, type ApiResult, type KeyRole } from '../../lib/client/api.js';
 import { undiciTransport } from '../../lib/client/transport.js';
@@ -13,6 +16,7 @@ import type { TargetProfile } from '../../lib/profile.js';
 import { zeroCounts } from '../../lib/plan.js';
 import { readCatalog, TIMEOUT_MS } from './catalog.js';
 import type { Capabilities, CreationPlan, PreflightCheck } from './types.js';
+import { answered, GRAPHQL_MYSELF, notTheAnswer, REST_V1_REFUSED, REST_V2_LIST, SERVERLESS_HEALTH, SERVERLESS_UNKNOWN, type SpecAnswer } from './answers.js';
 
 const errorText = (e: unknown): string => {
   const err = e as Error & { cause?: { code?: string; message?: string }; code?: string };
@@ -42,6 +46,14 @@ export async function probeTarget(config: Target & { kind: 'remote' }, profile: 
         return undefined;
       }
     };
+    /** The answer when it is the spec's, else undefined with a required `fail` check naming it. */
+    const judged = <T>(name: string, res: ApiResult<T> | undefined, spec: SpecAnswer): ApiResult<T> | undefined => {
+      if (!res) return undefined;
+      const why = notTheAnswer(res, spec);
+      if (why === undefined) return res;
+      add({ name, status: 'fail', required: true, detail: why });
+      return undefined;
+    };
     const authCheck = (surface: string, res: ApiResult, role: KeyRole, variable: string): boolean => {
       if (res.status === 401 || res.status === 403) {
         add({ name: `${variable} authenticates on ${surface}`, status: 'fail', required: true, setting: variable, detail: `${res.operation} answered ${res.status}: the key was refused` });
@@ -69,9 +81,10 @@ export async function probeTarget(config: Target & { kind: 'remote' }, profile: 
     const pods = config.apiKey === undefined
       ? await reach('REST v2', config.baseUrl, () => api.op('listPods', { auth: 'none', timeoutMs: TIMEOUT_MS }))
       : await reach('REST v2', config.baseUrl, () => api.op('listPods', { timeoutMs: TIMEOUT_MS }));
-    if (pods) {
-      add({ name: 'REST v2 answers', status: 'ok', required: true, detail: `${config.baseUrl}/v2/pods answered ${pods.status}` });
-      if (config.apiKey !== undefined) mainOk = authCheck('REST v2', pods, 'main', ENV_VARS.apiKey);
+    const reached = pods !== undefined;
+    if (judged('REST v2 answers', pods, REST_V2_LIST)) {
+      add({ name: 'REST v2 answers', status: 'ok', required: true, detail: `${config.baseUrl}/v2/pods answered ${answered(pods!)}` });
+      if (config.apiKey !== undefined) mainOk = authCheck('REST v2', pods!, 'main', ENV_VARS.apiKey);
       for (const [key, variable] of [[config.apiKeyReadonly, ENV_VARS.apiKeyReadonly], [config.apiKeyOther, ENV_VARS.apiKeyOther]] as const) {
         if (key !== undefined && key === config.apiKey) add({ name: `${variable} is not the main key`, status: 'fail', required: true, setting: variable, detail: `it is the same key as ${ENV_VARS.apiKey}` });
       }
@@ -105,10 +118,10 @@ export async function probeTarget(config: Target & { kind: 'remote' }, profile: 
 
     // GraphQL: answers, and tells the accounts apart.
     const who = async (role: KeyRole | 'none') => api.graphql<{ data?: { myself?: { id?: string } } }>('query { myself { id } }', undefined, { auth: role, timeoutMs: TIMEOUT_MS });
-    const gql = !pods ? undefined : await reach('GraphQL', `${config.baseUrl}/graphql`, () => who(config.apiKey === undefined ? 'none' : 'main'));
+    const gql = judged('GraphQL answers', !reached ? undefined : await reach('GraphQL', `${config.baseUrl}/graphql`, () => who(config.apiKey === undefined ? 'none' : 'main')), GRAPHQL_MYSELF);
     if (gql) {
       const mine = gql.body?.data?.myself?.id;
-      add({ name: 'GraphQL answers', status: 'ok', required: true, detail: `myself answered ${gql.status}${mine ? '' : ' without an account id'}` });
+      add({ name: 'GraphQL answers', status: 'ok', required: true, detail: `myself answered ${answered(gql)}${mine ? '' : ' without an account id'}` });
       if (capabilities.otherKey && mine) {
         const theirs = (await who('other')).body?.data?.myself?.id;
         if (theirs === mine) {
@@ -122,26 +135,27 @@ export async function probeTarget(config: Target & { kind: 'remote' }, profile: 
 
     // Serverless: the endpoint when one is named, else any answer of the surface.
     // A base URL that did not answer is not asked again on the other surfaces it serves (each would wait its time limit).
-    const down = (url: string) => !pods && url === config.baseUrl;
+    const down = (url: string) => !reached && url === config.baseUrl;
     if (down(config.serverlessUrl)) {
       // (reported once, by REST v2)
     } else if (config.endpointId !== undefined && config.apiKey !== undefined) {
       const endpointId = config.endpointId;
-      const health = await reach('serverless', config.serverlessUrl, () => api.op('getHealth', { params: { endpointId }, timeoutMs: TIMEOUT_MS }));
+      const health = judged('serverless answers', await reach('serverless', config.serverlessUrl, () => api.op('getHealth', { params: { endpointId }, timeoutMs: TIMEOUT_MS })), SERVERLESS_HEALTH);
       if (health) {
-        add({ name: 'serverless answers', status: 'ok', required: true, detail: `/v2/{endpoint}/health answered ${health.status}` });
+        add({ name: 'serverless answers', status: 'ok', required: true, detail: `/v2/{endpoint}/health answered ${answered(health)}` });
         if (health.status === 404) add({ name: `${ENV_VARS.endpointId} exists`, status: 'fail', required: true, setting: ENV_VARS.endpointId, detail: '/health of the endpoint answered 404' });
         else if (authCheck('serverless', health, 'main', ENV_VARS.apiKey)) capabilities.endpointId = true;
       }
     } else {
-      const any = await reach('serverless', config.serverlessUrl, () => api.call('serverless', 'GET', '/v2/cpc-preflight-no-such-endpoint/health', { auth: 'none', timeoutMs: TIMEOUT_MS }));
-      if (any) add({ name: 'serverless answers', status: 'ok', required: true, detail: `an unknown endpoint's /health answered ${any.status}` });
+      const any = judged('serverless answers', await reach('serverless', config.serverlessUrl, () => api.call('serverless', 'GET', '/v2/cpc-preflight-no-such-endpoint/health', { auth: 'none', timeoutMs: TIMEOUT_MS })), SERVERLESS_UNKNOWN);
+      if (any) add({ name: 'serverless answers', status: 'ok', required: true, detail: `an unknown endpoint's /health answered ${answered(any)}` });
       add({ name: 'endpoint id', status: capabilities.control ? 'ok' : 'missing', required: false, setting: ENV_VARS.endpointId, detail: capabilities.control ? "not set: each test's emulator world has its own" : 'not set: serverless job tests are skipped' });
     }
 
-    // REST v1: any answer (its one operation creates, so it is not called).
-    const v1 = down(config.restV1Url) ? undefined : await reach('REST v1', config.restV1Url, () => api.call('rest-v1', 'GET', '/v1/endpoints', { auth: 'none', timeoutMs: TIMEOUT_MS }));
-    if (v1) add({ name: 'REST v1 answers', status: v1.status >= 500 ? 'warn' : 'ok', required: true, detail: `GET /v1/endpoints answered ${v1.status}` });
+    // REST v1: its one operation, refused for want of a key (an empty body, which creates nothing either way).
+    const v1 = down(config.restV1Url) ? undefined
+      : judged('REST v1 answers', await reach('REST v1', config.restV1Url, () => api.op('createEndpointV1', { auth: 'none', body: {}, timeoutMs: TIMEOUT_MS })), REST_V1_REFUSED);
+    if (v1) add({ name: 'REST v1 answers', status: 'ok', required: true, detail: `POST /v1/endpoints without a key answered ${answered(v1)}` });
 
     if (templateId === undefined) {
       add({ name: 'template id', status: capabilities.control ? 'ok' : 'missing', required: false, setting: 'CPC_TEMPLATE_ID', detail: capabilities.control ? "the emulator's seeded template is used" : 'not set: REST v1 endpoint creation tests are skipped' });
@@ -160,7 +174,7 @@ export async function probeTarget(config: Target & { kind: 'remote' }, profile: 
     if (modelId === undefined && capabilities.control) capabilities.modelEndpointId = true;
 
     // The catalog: what pods would be made of.
-    if (config.apiKey !== undefined && pods && mainOk) creates = await readCatalog(api, profile, add);
+    if (config.apiKey !== undefined && reached && mainOk) creates = await readCatalog(api, profile, add);
     else if (capabilities.control) creates = { counts: zeroCounts(), upTo: zeroCounts(), pools: [], requests: 0, image: profile.podImage };
   } finally {
     await transport.close();
