@@ -61,6 +61,9 @@ export function jobHandleConformance(rule: string, res: ApiResult, status: JobSt
   return readFrom(res, findings);
 }
 
+/** The job status an answer shows, for a message: never an empty value ("no job status (404)" when it shows none). */
+export const statusText = (res: ApiResult): string => statusOf(res) ?? `no job status (answered ${res.status})`;
+
 /** The job status of a /status answer (any 2xx: the spec shows no success status for job operations), or undefined when there is no job object. */
 export const statusOf = (res: ApiResult): JobStatus | undefined =>
   isSuccess(res) ? (res.body as { status?: JobStatus } | undefined)?.status : undefined;

@@ -99,7 +99,7 @@ test.describe('/retry', () => {
     await emu.advance(RETENTION_MS.run + 1_000);
     const res = await jobs.retry(id);
     const requeued = res.status >= 200 && res.status < 300 && (res.body as { status?: string } | undefined)?.status === 'IN_QUEUE';
-    conform(must(!requeued, 'LIMIT.RETRY.AFTER_EXPIRY', `/retry after expiry answered ${res.status} ${res.text.slice(0, 200)}`));
+    conform(must(!requeued, 'LIMIT.RETRY.AFTER_EXPIRY', `/retry after expiry answered ${res.status} ${res.text.slice(0, 200)}`, res));
   });
 
   // The spec names the counter `retried` but not what it counts (automatic retries, /retry

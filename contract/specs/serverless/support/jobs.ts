@@ -81,7 +81,7 @@ export class Jobs {
     if (res.status < 400 || res.status >= 500 || [401, 403, 404, 429].includes(res.status) || options.auth !== undefined) return res;
     const withBody = await this.api.op(operation, { params, body: {}, ...options });
     if (withBody.status >= 200 && withBody.status < 300) {
-      breaks('JOB.HTTP.NO_REQUEST_BODY', `/${operation} with no body answered ${res.status} (${res.text.slice(0, 160)}); with {} it answered ${withBody.status}`);
+      breaks('JOB.HTTP.NO_REQUEST_BODY', `/${operation} with no body answered ${res.status} (${res.text.slice(0, 160) || 'an empty body'}); with {} it answered ${withBody.status}`, res);
     }
     return res;
   }
