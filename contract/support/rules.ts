@@ -1,13 +1,12 @@
 import { test } from '@playwright/test';
 import { assertRuleIds } from '../../lib/rules.js';
 import { ANNOTATION } from '../../lib/protocol.js';
-import { InternalError, readFrom, throwFindings, type Finding, type FindingExchange } from '../../lib/errors.js';
+import { InternalError, throwFindings, type Finding, type FindingExchange } from '../../lib/errors.js';
 import { splitByAbsence } from './availability.js';
 import { absencesMet, leadWith } from './exchanges.js';
 import type { Creates } from '../../lib/plan.js';
 
 export type { Finding };
-export { readFrom };
 
 /** What a test creates, for {@link rules}: `rules('POD.X', creates({ cpuPods: 1, pools: ['networkVolume'] }))`. */
 export interface Declaration { readonly creates: Creates }
