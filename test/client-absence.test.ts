@@ -46,7 +46,7 @@ test('absence: findings read from a missing operation are judged only for its ow
   const missing = { operation: 'getJobStatus', absent: 'GET /v2/{endpointId}/status/{jobId} answered 405', evidence };
   const present = { operation: 'run', evidence };
   const findings: Finding[] = [
-    { rule: 'JOB.STATUS.RESPONSE', message: 'own', exchange: missing },
+    { rule: 'JOB.STATUS.SERVED', message: 'own', exchange: missing },
     { rule: 'AUTH.SERVERLESS.MISSING_401', message: 'getJobStatus: expected 401, got 405', exchange: missing },
     { rule: 'AUTH.SERVERLESS.MISSING_401', message: 'run: expected 401, got 200', exchange: present },
   ];

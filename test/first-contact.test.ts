@@ -52,7 +52,7 @@ test('first contact: a far-from-conformant target gets one finding per missing o
     const verdict = (id: string) => report.rules.find((x) => x.id === id)?.verdict;
 
     // Each missing operation fails its own rule, naming the answer.
-    for (const rule of ['JOB.STATUS.RESPONSE', 'HEALTH.RESPONSE', 'STREAM.RESPONSE.ITEMS', 'JOB.CANCEL.RESPONSE', 'JOB.RETRY.RESPONSE', 'JOB.PURGE.RESPONSE']) {
+    for (const rule of ['JOB.STATUS.SERVED', 'HEALTH.SERVED', 'STREAM.SERVED', 'JOB.CANCEL.SERVED', 'JOB.RETRY.SERVED', 'JOB.PURGE.SERVED']) {
       assert.equal(verdict(rule), 'fail', `${rule}: its operation is missing`);
     }
     // Real breaches are still caught: /run answers IN_PROGRESS; no key is ever asked for.
@@ -62,7 +62,7 @@ test('first contact: a far-from-conformant target gets one finding per missing o
     const authLines = missing401.failures!.flatMap((f) => linesOf(f.message, missing401.id));
     assert.ok(authLines.some((l) => /run: expected 401, got 200/.test(l)), authLines.join('\n'));
     // The exchanges these findings were read from lead their tests' evidence, marked with the rule.
-    for (const rule of ['JOB.RUN.RESPONSE', 'AUTH.SERVERLESS.MISSING_401', 'JOB.STATUS.RESPONSE', 'HEALTH.RESPONSE']) {
+    for (const rule of ['JOB.RUN.RESPONSE', 'AUTH.SERVERLESS.MISSING_401', 'JOB.STATUS.SERVED', 'HEALTH.SERVED']) {
       const failures = report.rules.find((x) => x.id === rule)?.failures ?? [];
       assert.ok(failures.some((f) => tests.get(f.test)?.evidence?.[0]?.brokeRules?.includes(rule)), `${rule}: the exchange that broke it leads the evidence`);
     }

@@ -7,19 +7,24 @@
 import type { OperationName } from '../../lib/client/operations.js';
 import type { Finding } from '../../lib/errors.js';
 
-/** The rule of each operation's response, by operationId (spec: "Operation | Request | Response"). */
+/**
+ * The rule that says each operation is served, by operationId: one per job operation the spec's
+ * table lists ("Operation | Method and path | Request | Response"), and the surfaces' own
+ * "served under" rules for REST v2, REST v1 and GraphQL.
+ */
 export const OWN_RULE: Partial<Record<OperationName, string>> = {
-  createPod: 'POD.CREATE.201_POD',
-  runSync: 'JOB.RUNSYNC.RESPONSE',
-  run: 'JOB.RUN.RESPONSE',
-  getJobStatus: 'JOB.STATUS.RESPONSE',
-  streamJob: 'STREAM.RESPONSE.ITEMS',
-  cancelJob: 'JOB.CANCEL.RESPONSE',
-  retryJob: 'JOB.RETRY.RESPONSE',
-  purgeQueue: 'JOB.PURGE.RESPONSE',
-  getHealth: 'HEALTH.RESPONSE',
-  createEndpointV1: 'V1.CREATE.ACCEPTED',
-  graphql: 'GQL.HTTP.REQUEST',
+  listPods: 'HTTP.BASE_URL.REST_V2',
+  createPod: 'HTTP.BASE_URL.REST_V2',
+  runSync: 'JOB.RUNSYNC.SERVED',
+  run: 'JOB.RUN.SERVED',
+  getJobStatus: 'JOB.STATUS.SERVED',
+  streamJob: 'STREAM.SERVED',
+  cancelJob: 'JOB.CANCEL.SERVED',
+  retryJob: 'JOB.RETRY.SERVED',
+  purgeQueue: 'JOB.PURGE.SERVED',
+  getHealth: 'HEALTH.SERVED',
+  createEndpointV1: 'HTTP.REST_V1_URL.PATH',
+  graphql: 'HTTP.BASE_URL.GRAPHQL',
 };
 
 /** Whether a finding was read from an answer that says its operation is missing, and is not that operation's own rule. */
