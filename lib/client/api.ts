@@ -181,7 +181,8 @@ export class ApiClient {
     if (!probe) {
       const probeUrl = new URL(url);
       probeUrl.pathname = probePath(operation, url.pathname);
-      probe = this.transport.send({ method, url: probeUrl.toString(), headers })
+      // A broken connection leaves the question open (no absence), never blocks the test.
+      probe = this.transport.send({ method, url: probeUrl.toString(), headers, brokenConnectionExpected: true })
         .then((r) => ({ ...r, path: probeUrl.pathname, contentType: (r.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() }))
         .catch(() => undefined);
       this.#probes.set(operation, probe);
