@@ -20,8 +20,8 @@ PHRASE = "lorem ipsum dolor sit amet "
 
 
 def tokens(text):
-    """Token count of a text: a quarter of its characters, at least one."""
-    return max(1, -(-len(text) // 4))
+    """Token count of a text: a quarter of its characters (UTF-16 code units), at least one."""
+    return max(1, -(-len(text.encode("utf-16-le")) // 8))
 
 
 def integer(value):
