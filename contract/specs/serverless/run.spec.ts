@@ -1,7 +1,7 @@
 import { test } from '../../support/fixtures.js';
 import { conform, must, observe, rules, type Finding } from '../../support/rules.js';
-import { jobHandleConformance, jobObjectConformance, jobJsonConformance, statusOf } from '../../checks/job-conformance.js';
-import { jobsFor, plainOutput, setTimings, TERMINAL } from './support/jobs.js';
+import { jobHandleConformance, jobObjectConformance, jobJsonConformance, plainOutput, statusOf } from '../../checks/job-conformance.js';
+import { jobsFor, setTimings, TERMINAL } from './support/jobs.js';
 import { isSuccess } from '../../checks/status.js';
 import type { ApiResult } from '../../../lib/client/api.js';
 

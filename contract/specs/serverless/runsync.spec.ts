@@ -1,7 +1,7 @@
 import { test } from '../../support/fixtures.js';
 import { conform, must, observe, rules } from '../../support/rules.js';
-import { jobObjectConformance, statusOf } from '../../checks/job-conformance.js';
-import { inFlight, jobsFor, plainOutput, release, setTimings, TERMINAL } from './support/jobs.js';
+import { jobObjectConformance, plainOutput, statusOf } from '../../checks/job-conformance.js';
+import { inFlight, jobsFor, release, setTimings, TERMINAL } from './support/jobs.js';
 
 // Spec: "Synchronous run | `POST /runsync` ... | Job object with `status`, `output`, `delayTime`, `executionTime`, `id`."
 test.describe('/runsync', () => {

@@ -22,12 +22,6 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 export const REAL_POLL = { firstMs: 1_000, maxMs: 8_000 } as const;
 
 /**
- * The `output` of a COMPLETED plain job (no `stream`, no `outputBytes`), HANDLER.md: the list of
- * what the handler yielded, and a plain job yields its input once.
- */
-export const plainOutput = (input: Record<string, unknown>): unknown[] => [input];
-
-/**
  * The queue-based endpoint running the conformance handler (HANDLER.md): the one seeded in
  * the test's emulator world, or `CPC_ENDPOINT_ID` on a real target; the test skips without one.
  */
