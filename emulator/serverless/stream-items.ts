@@ -50,30 +50,34 @@ const integerField = (value: unknown, key: string): number => {
 };
 
 /**
- * The platform's stream items for a job's yielded values, in order: each value as `output`, with
- * the `metrics` the spec lists (its place in the stream, the value's `input_tokens`, the sum of
- * the values' `output_tokens` so far; 0 where a value has none).
+ * The platform's stream item for one yielded value: the value as `output`, with the `metrics` the
+ * spec lists (its place in the stream, the value's `input_tokens`, `output_tokens` summed over the
+ * stream so far from `outputTokensBefore`; 0 where a value has none). The item's
+ * `metrics.output_tokens` is the next item's `outputTokensBefore`.
  */
+export function streamItem(output: unknown, index: number, outputTokensBefore: number): StreamItem {
+  const sofar = outputTokensBefore + integerField(output, 'output_tokens');
+  return {
+    output: output as StreamItem['output'],
+    metrics: {
+      avg_gen_throughput: 48.5,
+      avg_prompt_throughput: 312.25,
+      cpu_kv_cache_usage: 0,
+      gpu_kv_cache_usage: Math.min(1, sofar / 100_000),
+      input_tokens: integerField(output, 'input_tokens'),
+      output_tokens: sofar,
+      pending: 0,
+      running: 1,
+      stream_index: index,
+      swapped: 0,
+      scenario: 'stream',
+    },
+  };
+}
+
+/** The platform's stream items for a job's yielded values, in order ({@link streamItem}). */
 export function streamItems(values: readonly unknown[]): StreamItem[] {
-  let sofar = 0;
-  return values.map((output, index) => {
-    sofar += integerField(output, 'output_tokens');
-    const inputTokens = integerField(output, 'input_tokens');
-    return {
-      output: output as StreamItem['output'],
-      metrics: {
-        avg_gen_throughput: 48.5,
-        avg_prompt_throughput: 312.25,
-        cpu_kv_cache_usage: 0,
-        gpu_kv_cache_usage: Math.min(1, sofar / 100_000),
-        input_tokens: inputTokens,
-        output_tokens: sofar,
-        pending: 0,
-        running: 1,
-        stream_index: index,
-        swapped: 0,
-        scenario: 'stream',
-      },
-    };
-  });
+  const items: StreamItem[] = [];
+  for (const value of values) items.push(streamItem(value, items.length, items.at(-1)?.metrics.output_tokens ?? 0));
+  return items;
 }
