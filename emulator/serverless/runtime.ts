@@ -8,7 +8,7 @@ import { planJob, type PlanEnd } from './handler.js';
 import { isTerminal, type JobRecord } from './job.js';
 import { JobQueue } from './queue.js';
 import type { Timings } from './settings.js';
-import { chunkTextBytes } from './stream-items.js';
+import { chunkTextBytes, streamItems } from './stream-items.js';
 import { WorkerPool, type PoolHost, type Worker } from './workers.js';
 
 /** What a runtime needs from the world's job store. */
@@ -90,7 +90,6 @@ export class EndpointRuntime implements PoolHost {
   requeue(job: JobRecord, resetAttempts: boolean): void {
     job.output = job.error = job.stream = job.startedAt = job.finishedAt = job.workerId = undefined;
     job.streamCursor = 0;
-    job.plainStreamSent = false;
     job.queuedAt = this.clock.now();
     if (resetAttempts) job.attempt = 1;
     this.counters.retried++;
@@ -163,8 +162,8 @@ export class EndpointRuntime implements PoolHost {
     job.workerId = worker.id;
     world.get(templatesSlice).touch(this.endpoint.templateId);
     const plan = planJob(job.input, chunkTextBytes(world.fault('serverless.stream-chunk-over-1mb')));
-    job.stream = plan.items ? [] : undefined;
-    new Execution(job, plan, this.clock, timings.executionMs, now + timings.executionTimeoutMs, (j, end) => this.#finish(j, end)).step();
+    job.stream = [];
+    new Execution(job, plan, streamItems(plan.yields), this.clock, timings.executionMs, now + timings.executionTimeoutMs, (j, end) => this.#finish(j, end)).step();
   }
 
   #finish(job: JobRecord, end: PlanEnd): void {
@@ -178,8 +177,8 @@ export class EndpointRuntime implements PoolHost {
       this.requeue(job, false);
       return;
     } else {
-      // A failed or timed-out job shows what it yielded before the end.
-      job.output = job.stream && job.stream.length > 0 ? job.stream.map((i) => i.output) : undefined;
+      // As on the official worker library: a failure posts its error alone, a timeout nothing; the
+      // items yielded before were streamed all the same (HANDLER.md).
       if (end.kind === 'fail') job.error = end.error;
       this.#setStatus(job, end.kind === 'fail' ? 'FAILED' : 'TIMED_OUT');
     }

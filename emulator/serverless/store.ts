@@ -110,9 +110,10 @@ export class JobStore implements RuntimeHost {
     job.ttlSet = false;
     this.#expired.delete(job.id);
     this.#jobs.set(job.id, job);
-    const previousOutput = job.output;
+    const previousItems = job.stream;
     runtime.requeue(job, true);
-    if (this.world.fault('serverless.retry-keeps-output')) job.output = previousOutput;
+    // The fault's FAILED job showed its items as output (ops-submit.ts); /retry keeps them.
+    if (this.world.fault('serverless.retry-keeps-output')) job.output = previousItems?.map((i) => i.output);
     return job;
   }
 
@@ -135,17 +136,11 @@ export class JobStore implements RuntimeHost {
   }
 
   /** Stream items the client has not been given yet (the official SDK polls and yields each). */
-  takeStream(job: JobRecord): StreamItem[] | { output: unknown }[] {
-    if (job.stream) {
-      const items = job.stream.slice(job.streamCursor);
-      job.streamCursor = job.stream.length;
-      return items;
-    }
-    if (job.status === 'COMPLETED' && !job.plainStreamSent) {
-      job.plainStreamSent = true;
-      return [{ output: job.output }];
-    }
-    return [];
+  takeStream(job: JobRecord): StreamItem[] {
+    if (!job.stream) return [];
+    const items = job.stream.slice(job.streamCursor);
+    job.streamCursor = job.stream.length;
+    return items;
   }
 
   /** Resolves when the job is terminal or removed, or after `ms` of virtual time. */
