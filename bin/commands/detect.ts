@@ -1,10 +1,10 @@
-/** `cpc detect`: its options; the matrix itself is run/detection/run.ts. */
+/** `cpc detect`: its options; the matrix itself runs in run/detection/run.ts. */
 import { ConfigError } from '../../lib/errors.js';
 import { parseChaos } from '../../lib/chaos/options.js';
 import { defaultOutDir } from '../../run/paths.js';
 import { parse } from '../args.js';
 
-/** `cpc detect`: its options, then the matrix ({@link runDetection}). */
+/** `cpc detect`: its options checked, then the matrix (run/detection/run.ts `runDetection`). */
 export async function detectCommand(args: string[]): Promise<number> {
   const v = parse('detect', args, { faults: { type: 'string' }, 'per-fault': { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, full: { type: 'boolean' }, variants: { type: 'string' }, chaos: { type: 'string' } }).values;
   const perFault = v['per-fault'] === undefined ? undefined : Number(v['per-fault']);

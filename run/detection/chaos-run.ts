@@ -60,6 +60,7 @@ async function runSeed(seed: number, o: ChaosRunOptions): Promise<ChaosSeedRow> 
   return chaosRow(seed, chaos, replayOf(seed, chaos, o), code, wallMs, report);
 }
 
+/** Every seed of the matrix, one after the other (an interruption ends it after the seed running); `chaos.json` written and printed. */
 export async function runChaosMatrix(o: ChaosRunOptions): Promise<{ matrix: ChaosMatrix; exitCode: number }> {
   const outDir = resolve(o.outDir);
   mkdirSync(outDir, { recursive: true });

@@ -33,6 +33,7 @@ export interface VariantRunOptions {
 /** Runs per property in the matrix of `npm test`: every variant meets every property, at a quarter of a conformance run's 200. */
 export const MATRIX_PROPERTY_RUNS = 50;
 
+/** The matrix (or its sample) run once, written to `variants.json` and printed; exit 0 when every entry is clean. */
 export async function runVariantMatrix(options: VariantRunOptions): Promise<{ matrix: VariantMatrix; exitCode: number }> {
   checkEmulatorSettings({ faults: [], variants: options.variants, from: { variants: '--variants' } });
   const outDir = resolve(options.outDir);
