@@ -36,6 +36,8 @@ export interface TestOutcome {
   durationMs: number;
   rules: string[];
   failedRules: string[];
+  /** Declared rules the test could not check, and why: each counts `skip` from this test (report 2.3). */
+  unchecked?: { rule: string; reason: string }[];
   skipReason?: string;
   /**
    * Set on a skipped test that the target's circumstances stopped before its checks (no GPU

@@ -10,7 +10,7 @@ const validators = (function () {
 const exports = {};
 "use strict";
 exports.report = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/reports/report.schema.json","title":"Conformance report","description":"The result model of one conformance run (reports/model.ts): target identity (URLs, never keys), run, per-rule verdicts with evidence, tests, property counterexamples, load results, the baseline status and the cost section. Readers accept every report whose schemaVersion has their major version.","type":"object","additionalProperties":false,"required":["schemaVersion","suite","target","run","summary","rules","tests"],"properties":{"schemaVersion":{"type":"string","pattern":"^2\\.[0-9]+\\.[0-9]+$"},"suite":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1},"version":{"type":"string","minLength":1}}},"target":{"type":"object","additionalProperties":false,"required":["kind","keys","emulator","faults"],"properties":{"kind":{"enum":["embedded","remote"]},"name":{"description":"The label of the target's history (--target-name): by default the base URL, or 'embedded emulator'.","type":"string","minLength":1},"baseUrl":{"$ref":"#/$defs/url"},"serverlessUrl":{"$ref":"#/$defs/url"},"restV1Url":{"$ref":"#/$defs/url"},"endpointId":{"type":"string","minLength":1},"keys":{"description":"Which keys were configured; never the keys themselves.","type":"object","additionalProperties":false,"required":["main","readonly","other"],"properties":{"main":{"type":"boolean"},"readonly":{"type":"boolean"},"other":{"type":"boolean"}}},"emulator":{"type":"boolean"},"variants":{"type":"array","description":"Conforming variants every emulator world answered with (report 2.2).","items":{"type":"string","minLength":1}},"chaos":{"type":"object","description":"Legal chaos in every emulator world (report 2.2).","additionalProperties":false,"required":["seed"],"properties":{"seed":{"type":"integer","minimum":0},"realTime":{"type":"boolean"},"latencyMs":{"type":"number","minimum":0},"capacityShare":{"type":"number","minimum":0},"capacityOnly":{"type":"boolean"}}},"faults":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1},"rule":{"type":"string"},"description":{"type":"string"}}}}}},"run":{"type":"object","additionalProperties":false,"required":["startedAt","finishedAt","durationMs","complete","configuration"],"properties":{"startedAt":{"type":"string","format":"date-time"},"finishedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"complete":{"type":"boolean"},"interruption":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"replay":{"type":"string","minLength":1},"configuration":{"type":"object","additionalProperties":{"type":["string","number","boolean"]}}}},"summary":{"type":"object","additionalProperties":false,"required":["rules","bySurface","byLevel","tests","conformant"],"properties":{"rules":{"$ref":"#/$defs/counts"},"bySurface":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"byLevel":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"tests":{"type":"object","additionalProperties":false,"required":["total","passed","failed","skipped","interrupted","notRun"],"properties":{"total":{"$ref":"#/$defs/count"},"passed":{"$ref":"#/$defs/count"},"failed":{"$ref":"#/$defs/count"},"skipped":{"$ref":"#/$defs/count"},"interrupted":{"$ref":"#/$defs/count"},"notRun":{"$ref":"#/$defs/count"}}},"conformant":{"type":"boolean"}}},"rules":{"type":"array","items":{"$ref":"#/$defs/ruleResult"}},"tests":{"type":"array","items":{"$ref":"#/$defs/testOutcome"}},"load":{"$ref":"#/$defs/loadSection"},"baseline":{"$ref":"#/$defs/baselineStatus"},"detection":{"$ref":"#/$defs/detectionSection"},"blastRadius":{"$ref":"#/$defs/blastRadiusSection"},"mutation":{"$ref":"#/$defs/mutationSection"},"changes":{"$ref":"#/$defs/changesSection"},"cost":{"$ref":"#/$defs/costSection"}},"$defs":{"url":{"type":"string","pattern":"^https?://[^\\s?#]+$"},"count":{"type":"integer","minimum":0},"verdict":{"enum":["pass","fail","blocked","skip","observed","untested"]},"counts":{"type":"object","additionalProperties":false,"required":["total","pass","fail","blocked","skip","observed","untested"],"properties":{"total":{"$ref":"#/$defs/count"},"pass":{"$ref":"#/$defs/count"},"fail":{"$ref":"#/$defs/count"},"blocked":{"$ref":"#/$defs/count"},"skip":{"$ref":"#/$defs/count"},"observed":{"$ref":"#/$defs/count"},"untested":{"$ref":"#/$defs/count"}}},"ruleResult":{"type":"object","additionalProperties":false,"required":["id","level","surface","section","statement","verdict","tests"],"properties":{"id":{"type":"string","minLength":1},"level":{"enum":["MUST","OBSERVED"]},"surface":{"enum":["rest-v2","serverless","rest-v1","graphql","all"]},"section":{"type":"string"},"statement":{"type":"string"},"observedExpectation":{"type":"string"},"verdict":{"$ref":"#/$defs/verdict"},"tests":{"type":"array","items":{"type":"string"}},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","value"],"properties":{"test":{"type":"string"},"value":{}}}},"skipReasons":{"type":"array","items":{"type":"string"}},"blockedReasons":{"description":"For blocked: what stopped each test before it checked the rule.","type":"array","items":{"type":"object","additionalProperties":false,"required":["test","reason"],"properties":{"test":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"reason":{"type":"string"}}}},"failures":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","message"],"properties":{"test":{"type":"string"},"message":{"type":"string"}}}},"baseline":{"type":"object","additionalProperties":false,"required":["expected","status"],"properties":{"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming"]},"status":{"enum":["as-expected","changed"]},"note":{"type":"string"}}}}},"evidence":{"type":"object","additionalProperties":false,"required":["request","curl"],"properties":{"operation":{"type":"string"},"request":{"type":"object","additionalProperties":false,"required":["method","url","headers","bodyBytes"],"properties":{"method":{"type":"string"},"url":{"type":"string"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"}}},"response":{"type":"object","additionalProperties":false,"required":["status","headers","bodyBytes","durationMs"],"properties":{"status":{"type":"integer"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"},"durationMs":{"type":"number","minimum":0}}},"curl":{"type":"string"},"error":{"type":"string"}}},"headers":{"type":"object","additionalProperties":{"type":"string"}},"property":{"type":"object","additionalProperties":false,"required":["seed","numRuns"],"properties":{"seed":{"type":"integer"},"numRuns":{"type":"integer","minimum":0},"path":{"type":"string"},"counterexample":{"type":"string"},"replay":{"type":"string"}}},"testOutcome":{"type":"object","additionalProperties":false,"required":["id","kind","title","file","status","durationMs","rules","failedRules"],"properties":{"id":{"type":"string","minLength":1},"kind":{"enum":["contract","property","load","other"]},"title":{"type":"string"},"file":{"type":"string"},"status":{"enum":["passed","failed","skipped","interrupted","notRun"]},"durationMs":{"type":"integer","minimum":0},"rules":{"type":"array","items":{"type":"string"}},"failedRules":{"type":"array","items":{"type":"string"}},"skipReason":{"type":"string"},"requests":{"type":"integer","minimum":0,"description":"Requests the test sent, every attempt summed (report 2.2)."},"blocked":{"type":"string","description":"A skipped test that the target's circumstances stopped before its checks (no GPU capacity on any candidate, a budget reached): its rules are blocked with this reason."},"error":{"type":"string"},"evidence":{"type":"array","items":{"$ref":"#/$defs/evidence"}},"property":{"$ref":"#/$defs/property"},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","value"],"properties":{"rule":{"type":"string"},"value":{}}}}}},"series":{"type":"array","items":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"minItems":2,"items":false}},"loadSummary":{"description":"What a k6 scenario's handleSummary writes to reports/out/load/*.json (fields outside this list are dropped when read).","type":"object","additionalProperties":false,"required":["scenario","thresholds","checks","metrics"],"properties":{"scenario":{"type":"string","minLength":1},"description":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"startedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"number","minimum":0},"thresholds":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"}}}},"checks":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","passes","fails"],"properties":{"name":{"type":"string"},"passes":{"$ref":"#/$defs/count"},"fails":{"$ref":"#/$defs/count"}}}},"metrics":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":["number","null"]}}},"series":{"type":"object","additionalProperties":{"$ref":"#/$defs/series"}}}},"loadSection":{"type":"object","additionalProperties":false,"required":["dir","scenarios","errors"],"properties":{"dir":{"type":"string"},"scenarios":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","writtenAt","ok","failedThresholds","summary"],"properties":{"file":{"type":"string"},"writtenAt":{"type":"string","format":"date-time"},"ok":{"type":"boolean"},"failedThresholds":{"type":"array","items":{"type":"string"}},"summary":{"$ref":"#/$defs/loadSummary"}}}},"errors":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","message"],"properties":{"file":{"type":"string"},"message":{"type":"string"}}}}}},"baselineStatus":{"type":"object","additionalProperties":false,"required":["file","updated","matched","entries","changes"],"properties":{"file":{"type":"string"},"updated":{"type":"boolean"},"matched":{"type":"boolean"},"entries":{"$ref":"#/$defs/count"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","expected","actual","kind"],"properties":{"rule":{"type":"string"},"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming","absent"]},"actual":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"kind":{"enum":["new-failure","new-pass","changed","stale-entry"]},"note":{"type":"string"}}}}}},"detectionSection":{"description":"The detection matrix: each emulator fault breaks one MUST rule; the suite must fail that rule with the fault on.","type":"object","additionalProperties":false,"required":["generatedAt","faults","detected","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"faults":{"type":"integer","minimum":0},"detected":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","description","detection","tests","failedTests","failedRules"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"description":{"type":"string"},"detection":{"enum":["detected","other-rule","missed","no-tests"]},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"failedRules":{"type":"array","items":{"type":"string"}},"witness":{"type":"string"},"failedMust":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}},"overLimit":{"type":"integer","minimum":0}}},"mutationSection":{"description":"Mutation testing of the emulator's validation and state-machine code (npm run mutation, StrykerJS): counts, score and every surviving mutant, listed as equivalent (with a reason) or unresolved.","type":"object","additionalProperties":false,"required":["score","scoreExcludingEquivalent","killed","survived","timeout","noCoverage","total","ignored","generatedAt","file","equivalent","unresolved"],"properties":{"score":{"type":"number","minimum":0,"maximum":100},"scoreExcludingEquivalent":{"type":"number","minimum":0,"maximum":100},"killed":{"$ref":"#/$defs/count"},"survived":{"$ref":"#/$defs/count"},"timeout":{"$ref":"#/$defs/count"},"noCoverage":{"$ref":"#/$defs/count"},"total":{"$ref":"#/$defs/count"},"ignored":{"$ref":"#/$defs/count"},"generatedAt":{"type":"string","format":"date-time"},"file":{"type":"string"},"equivalent":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator","reason"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"},"reason":{"type":"string","minLength":1}}}},"unresolved":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"}}}}}},"blastRadiusSection":{"description":"cpc detect --full: the whole contract and property suite run once per emulator fault; the MUST rules that failed with each fault on. The fault's own rule must be among them, and at most `limit` rules.","type":"object","additionalProperties":false,"required":["generatedAt","durationMs","faults","limit","median","max","missingOwnRule","overLimit","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"faults":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":0},"median":{"type":"number","minimum":0},"max":{"type":"integer","minimum":0},"missingOwnRule":{"type":"integer","minimum":0},"overLimit":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","failedMust","ownRule","tests","failedTests","blockedTests"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"failedMust":{"type":"array","items":{"type":"string"}},"ownRule":{"type":"boolean"},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}}}},"trailVerdict":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"trailRun":{"type":"object","additionalProperties":false,"required":["startedAt","suiteVersion","comparable"],"properties":{"startedAt":{"type":"string","format":"date-time"},"suiteVersion":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"comparable":{"type":"boolean"},"file":{"type":"string","minLength":1}}},"changesSection":{"description":"What changed since a previous report of the same target (reports/changes.ts).","type":"object","additionalProperties":false,"required":["previous","changed","runs","trail","unstable"],"properties":{"previous":{"$ref":"#/$defs/trailRun"},"changed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","from","to"],"properties":{"rule":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/trailVerdict"},"to":{"$ref":"#/$defs/trailVerdict"}}}},"runs":{"type":"array","minItems":2,"items":{"$ref":"#/$defs/trailRun"}},"trail":{"type":"object","additionalProperties":{"type":"array","items":{"$ref":"#/$defs/trailVerdict"}}},"unstable":{"type":"array","items":{"type":"string","minLength":1}}}},"costCounts":{"description":"Resources by kind (lib/plan.ts Counts); warmEndpoints are endpoints with workersMin > 0, also counted in endpoints.","type":"object","additionalProperties":false,"required":["gpuPods","cpuPods","networkVolumes","endpoints","warmEndpoints","templates","secrets"],"properties":{"gpuPods":{"$ref":"#/$defs/count"},"cpuPods":{"$ref":"#/$defs/count"},"networkVolumes":{"$ref":"#/$defs/count"},"endpoints":{"$ref":"#/$defs/count"},"warmEndpoints":{"$ref":"#/$defs/count"},"templates":{"$ref":"#/$defs/count"},"secrets":{"$ref":"#/$defs/count"}}},"costSection":{"description":"What the run made and spent on its target (since 2.2): requests and creations summed from the tests' usage annotations, and from the files a deployment run writes beside the report (usage.json, pacing.json, leftovers.json, plan.json) pod-minutes, the estimated cost, rate-limit waits, leftovers and the plan. A part whose input was absent is absent: not measured on this target.","type":"object","additionalProperties":false,"required":["sources","requests","created"],"properties":{"sources":{"description":"What the section was built from: how many test records carried usage, and which files were there.","type":"object","additionalProperties":false,"required":["tests","usage","pacing","leftovers","plan"],"properties":{"tests":{"$ref":"#/$defs/count"},"usage":{"type":"boolean"},"pacing":{"type":"boolean"},"leftovers":{"type":"boolean"},"plan":{"type":"boolean"}}},"requests":{"type":"object","additionalProperties":false,"required":["total","bySurface","top"],"properties":{"total":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}},"run":{"description":"Every request of the run, the teardown's included (usage.json).","$ref":"#/$defs/count"},"top":{"description":"The tests that sent the most, most first.","type":"array","maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["id","title","total","bySurface"],"properties":{"id":{"type":"string"},"title":{"type":"string"},"total":{"$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}}}}},"created":{"type":"object","additionalProperties":false,"required":["tests"],"properties":{"tests":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/costCounts"},"run":{"description":"The run's record of its creations (usage.json), pooled resources included.","$ref":"#/$defs/costCounts"},"planned":{"description":"Preflight's plan (plan.json).","$ref":"#/$defs/costCounts"},"byShape":{"description":"Shape → how many (usage.json).","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}},"plan":{"type":"object","additionalProperties":false,"required":["pools","requests"],"properties":{"pools":{"type":"array","items":{"type":"string"}},"requests":{"$ref":"#/$defs/count"},"estimatedCostUsd":{"type":"number","minimum":0}}},"podMinutes":{"description":"GPU type or CPU flavor → minutes from each pod's creation to its deletion (usage.json).","type":"object","additionalProperties":false,"required":["gpu","cpu"],"properties":{"gpu":{"description":"GPU type → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}},"cpu":{"description":"CPU flavor → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}}}},"estimatedCostUsd":{"description":"USD from pod-minutes and catalog prices; absent when the catalog gives no prices.","type":"number","minimum":0},"unpriced":{"description":"Pods the catalog gave no price for.","$ref":"#/$defs/count"},"rateLimit":{"description":"The time tests waited for the target's rate limit (pacing.json).","type":"object","additionalProperties":false,"required":["waitedMs","retried","gaveUp","tests"],"properties":{"waitedMs":{"$ref":"#/$defs/count"},"retried":{"$ref":"#/$defs/count"},"gaveUp":{"$ref":"#/$defs/count"},"tests":{"$ref":"#/$defs/count"}}},"leftovers":{"description":"What the run could not delete (leftovers.json): ids and names, never a key.","type":"object","additionalProperties":false,"required":["created","items"],"properties":{"created":{"$ref":"#/$defs/count"},"items":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["kind","reason","test"],"properties":{"kind":{"type":"string","minLength":1},"id":{"type":"string"},"name":{"type":"string"},"reason":{"type":"string"},"test":{"type":"string"}}}}}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/reports/report.schema.json","title":"Conformance report","description":"The result model of one conformance run (reports/model.ts): target identity (URLs, never keys), run, per-rule verdicts with evidence, tests, property counterexamples, load results, the baseline status and the cost section. Readers accept every report whose schemaVersion has their major version.","type":"object","additionalProperties":false,"required":["schemaVersion","suite","target","run","summary","rules","tests"],"properties":{"schemaVersion":{"type":"string","pattern":"^2\\.[0-9]+\\.[0-9]+$"},"suite":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1},"version":{"type":"string","minLength":1}}},"target":{"type":"object","additionalProperties":false,"required":["kind","keys","emulator","faults"],"properties":{"kind":{"enum":["embedded","remote"]},"name":{"description":"The label of the target's history (--target-name): by default the base URL, or 'embedded emulator'.","type":"string","minLength":1},"baseUrl":{"$ref":"#/$defs/url"},"serverlessUrl":{"$ref":"#/$defs/url"},"restV1Url":{"$ref":"#/$defs/url"},"endpointId":{"type":"string","minLength":1},"keys":{"description":"Which keys were configured; never the keys themselves.","type":"object","additionalProperties":false,"required":["main","readonly","other"],"properties":{"main":{"type":"boolean"},"readonly":{"type":"boolean"},"other":{"type":"boolean"}}},"emulator":{"type":"boolean"},"variants":{"type":"array","description":"Conforming variants every emulator world answered with (report 2.2).","items":{"type":"string","minLength":1}},"chaos":{"type":"object","description":"Legal chaos in every emulator world (report 2.2).","additionalProperties":false,"required":["seed"],"properties":{"seed":{"type":"integer","minimum":0},"realTime":{"type":"boolean"},"latencyMs":{"type":"number","minimum":0},"capacityShare":{"type":"number","minimum":0},"capacityOnly":{"type":"boolean"}}},"faults":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1},"rule":{"type":"string"},"description":{"type":"string"}}}}}},"run":{"type":"object","additionalProperties":false,"required":["startedAt","finishedAt","durationMs","complete","configuration"],"properties":{"startedAt":{"type":"string","format":"date-time"},"finishedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"complete":{"type":"boolean"},"interruption":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"replay":{"type":"string","minLength":1},"configuration":{"type":"object","additionalProperties":{"type":["string","number","boolean"]}}}},"summary":{"type":"object","additionalProperties":false,"required":["rules","bySurface","byLevel","tests","conformant"],"properties":{"rules":{"$ref":"#/$defs/counts"},"bySurface":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"byLevel":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"tests":{"type":"object","additionalProperties":false,"required":["total","passed","failed","skipped","interrupted","notRun"],"properties":{"total":{"$ref":"#/$defs/count"},"passed":{"$ref":"#/$defs/count"},"failed":{"$ref":"#/$defs/count"},"skipped":{"$ref":"#/$defs/count"},"interrupted":{"$ref":"#/$defs/count"},"notRun":{"$ref":"#/$defs/count"}}},"conformant":{"type":"boolean"}}},"rules":{"type":"array","items":{"$ref":"#/$defs/ruleResult"}},"tests":{"type":"array","items":{"$ref":"#/$defs/testOutcome"}},"load":{"$ref":"#/$defs/loadSection"},"baseline":{"$ref":"#/$defs/baselineStatus"},"detection":{"$ref":"#/$defs/detectionSection"},"blastRadius":{"$ref":"#/$defs/blastRadiusSection"},"mutation":{"$ref":"#/$defs/mutationSection"},"changes":{"$ref":"#/$defs/changesSection"},"cost":{"$ref":"#/$defs/costSection"}},"$defs":{"url":{"type":"string","pattern":"^https?://[^\\s?#]+$"},"count":{"type":"integer","minimum":0},"verdict":{"enum":["pass","fail","blocked","skip","observed","untested"]},"counts":{"type":"object","additionalProperties":false,"required":["total","pass","fail","blocked","skip","observed","untested"],"properties":{"total":{"$ref":"#/$defs/count"},"pass":{"$ref":"#/$defs/count"},"fail":{"$ref":"#/$defs/count"},"blocked":{"$ref":"#/$defs/count"},"skip":{"$ref":"#/$defs/count"},"observed":{"$ref":"#/$defs/count"},"untested":{"$ref":"#/$defs/count"}}},"ruleResult":{"type":"object","additionalProperties":false,"required":["id","level","surface","section","statement","verdict","tests"],"properties":{"id":{"type":"string","minLength":1},"level":{"enum":["MUST","OBSERVED"]},"surface":{"enum":["rest-v2","serverless","rest-v1","graphql","all"]},"section":{"type":"string"},"statement":{"type":"string"},"observedExpectation":{"type":"string"},"verdict":{"$ref":"#/$defs/verdict"},"tests":{"type":"array","items":{"type":"string"}},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","value"],"properties":{"test":{"type":"string"},"value":{}}}},"skipReasons":{"type":"array","items":{"type":"string"}},"blockedReasons":{"description":"For blocked: what stopped each test before it checked the rule.","type":"array","items":{"type":"object","additionalProperties":false,"required":["test","reason"],"properties":{"test":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"reason":{"type":"string"}}}},"failures":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","message"],"properties":{"test":{"type":"string"},"message":{"type":"string"}}}},"baseline":{"type":"object","additionalProperties":false,"required":["expected","status"],"properties":{"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming"]},"status":{"enum":["as-expected","changed"]},"note":{"type":"string"}}}}},"evidence":{"type":"object","additionalProperties":false,"required":["request","curl"],"properties":{"operation":{"type":"string"},"request":{"type":"object","additionalProperties":false,"required":["method","url","headers","bodyBytes"],"properties":{"method":{"type":"string"},"url":{"type":"string"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"}}},"response":{"type":"object","additionalProperties":false,"required":["status","headers","bodyBytes","durationMs"],"properties":{"status":{"type":"integer"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"},"durationMs":{"type":"number","minimum":0}}},"curl":{"type":"string"},"error":{"type":"string"}}},"headers":{"type":"object","additionalProperties":{"type":"string"}},"property":{"type":"object","additionalProperties":false,"required":["seed","numRuns"],"properties":{"seed":{"type":"integer"},"numRuns":{"type":"integer","minimum":0},"path":{"type":"string"},"counterexample":{"type":"string"},"replay":{"type":"string"}}},"testOutcome":{"type":"object","additionalProperties":false,"required":["id","kind","title","file","status","durationMs","rules","failedRules"],"properties":{"id":{"type":"string","minLength":1},"kind":{"enum":["contract","property","load","other"]},"title":{"type":"string"},"file":{"type":"string"},"status":{"enum":["passed","failed","skipped","interrupted","notRun"]},"durationMs":{"type":"integer","minimum":0},"rules":{"type":"array","items":{"type":"string"}},"failedRules":{"type":"array","items":{"type":"string"}},"unchecked":{"type":"array","description":"Declared rules the test could not check on this target, and why: each counts skip from this test (report 2.3).","items":{"type":"object","additionalProperties":false,"required":["rule","reason"],"properties":{"rule":{"type":"string"},"reason":{"type":"string"}}}},"skipReason":{"type":"string"},"requests":{"type":"integer","minimum":0,"description":"Requests the test sent, every attempt summed (report 2.2)."},"blocked":{"type":"string","description":"A skipped test that the target's circumstances stopped before its checks (no GPU capacity on any candidate, a budget reached): its rules are blocked with this reason."},"error":{"type":"string"},"evidence":{"type":"array","items":{"$ref":"#/$defs/evidence"}},"property":{"$ref":"#/$defs/property"},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","value"],"properties":{"rule":{"type":"string"},"value":{}}}}}},"series":{"type":"array","items":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"minItems":2,"items":false}},"loadSummary":{"description":"What a k6 scenario's handleSummary writes to reports/out/load/*.json (fields outside this list are dropped when read).","type":"object","additionalProperties":false,"required":["scenario","thresholds","checks","metrics"],"properties":{"scenario":{"type":"string","minLength":1},"description":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"startedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"number","minimum":0},"thresholds":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"}}}},"checks":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","passes","fails"],"properties":{"name":{"type":"string"},"passes":{"$ref":"#/$defs/count"},"fails":{"$ref":"#/$defs/count"}}}},"metrics":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":["number","null"]}}},"series":{"type":"object","additionalProperties":{"$ref":"#/$defs/series"}}}},"loadSection":{"type":"object","additionalProperties":false,"required":["dir","scenarios","errors"],"properties":{"dir":{"type":"string"},"scenarios":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","writtenAt","ok","failedThresholds","summary"],"properties":{"file":{"type":"string"},"writtenAt":{"type":"string","format":"date-time"},"ok":{"type":"boolean"},"failedThresholds":{"type":"array","items":{"type":"string"}},"summary":{"$ref":"#/$defs/loadSummary"}}}},"errors":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","message"],"properties":{"file":{"type":"string"},"message":{"type":"string"}}}}}},"baselineStatus":{"type":"object","additionalProperties":false,"required":["file","updated","matched","entries","changes"],"properties":{"file":{"type":"string"},"updated":{"type":"boolean"},"matched":{"type":"boolean"},"entries":{"$ref":"#/$defs/count"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","expected","actual","kind"],"properties":{"rule":{"type":"string"},"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming","absent"]},"actual":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"kind":{"enum":["new-failure","new-pass","changed","stale-entry"]},"note":{"type":"string"}}}}}},"detectionSection":{"description":"The detection matrix: each emulator fault breaks one MUST rule; the suite must fail that rule with the fault on.","type":"object","additionalProperties":false,"required":["generatedAt","faults","detected","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"faults":{"type":"integer","minimum":0},"detected":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","description","detection","tests","failedTests","failedRules"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"description":{"type":"string"},"detection":{"enum":["detected","other-rule","missed","no-tests"]},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"failedRules":{"type":"array","items":{"type":"string"}},"witness":{"type":"string"},"failedMust":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}},"overLimit":{"type":"integer","minimum":0}}},"mutationSection":{"description":"Mutation testing of the emulator's validation and state-machine code (npm run mutation, StrykerJS): counts, score and every surviving mutant, listed as equivalent (with a reason) or unresolved.","type":"object","additionalProperties":false,"required":["score","scoreExcludingEquivalent","killed","survived","timeout","noCoverage","total","ignored","generatedAt","file","equivalent","unresolved"],"properties":{"score":{"type":"number","minimum":0,"maximum":100},"scoreExcludingEquivalent":{"type":"number","minimum":0,"maximum":100},"killed":{"$ref":"#/$defs/count"},"survived":{"$ref":"#/$defs/count"},"timeout":{"$ref":"#/$defs/count"},"noCoverage":{"$ref":"#/$defs/count"},"total":{"$ref":"#/$defs/count"},"ignored":{"$ref":"#/$defs/count"},"generatedAt":{"type":"string","format":"date-time"},"file":{"type":"string"},"equivalent":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator","reason"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"},"reason":{"type":"string","minLength":1}}}},"unresolved":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"}}}}}},"blastRadiusSection":{"description":"cpc detect --full: the whole contract and property suite run once per emulator fault; the MUST rules that failed with each fault on. The fault's own rule must be among them, and at most `limit` rules.","type":"object","additionalProperties":false,"required":["generatedAt","durationMs","faults","limit","median","max","missingOwnRule","overLimit","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"faults":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":0},"median":{"type":"number","minimum":0},"max":{"type":"integer","minimum":0},"missingOwnRule":{"type":"integer","minimum":0},"overLimit":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","failedMust","ownRule","tests","failedTests","blockedTests"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"failedMust":{"type":"array","items":{"type":"string"}},"ownRule":{"type":"boolean"},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}}}},"trailVerdict":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"trailRun":{"type":"object","additionalProperties":false,"required":["startedAt","suiteVersion","comparable"],"properties":{"startedAt":{"type":"string","format":"date-time"},"suiteVersion":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"comparable":{"type":"boolean"},"file":{"type":"string","minLength":1}}},"changesSection":{"description":"What changed since a previous report of the same target (reports/changes.ts).","type":"object","additionalProperties":false,"required":["previous","changed","runs","trail","unstable"],"properties":{"previous":{"$ref":"#/$defs/trailRun"},"changed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","from","to"],"properties":{"rule":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/trailVerdict"},"to":{"$ref":"#/$defs/trailVerdict"}}}},"runs":{"type":"array","minItems":2,"items":{"$ref":"#/$defs/trailRun"}},"trail":{"type":"object","additionalProperties":{"type":"array","items":{"$ref":"#/$defs/trailVerdict"}}},"unstable":{"type":"array","items":{"type":"string","minLength":1}}}},"costCounts":{"description":"Resources by kind (lib/plan.ts Counts); warmEndpoints are endpoints with workersMin > 0, also counted in endpoints.","type":"object","additionalProperties":false,"required":["gpuPods","cpuPods","networkVolumes","endpoints","warmEndpoints","templates","secrets"],"properties":{"gpuPods":{"$ref":"#/$defs/count"},"cpuPods":{"$ref":"#/$defs/count"},"networkVolumes":{"$ref":"#/$defs/count"},"endpoints":{"$ref":"#/$defs/count"},"warmEndpoints":{"$ref":"#/$defs/count"},"templates":{"$ref":"#/$defs/count"},"secrets":{"$ref":"#/$defs/count"}}},"costSection":{"description":"What the run made and spent on its target (since 2.2): requests and creations summed from the tests' usage annotations, and from the files a deployment run writes beside the report (usage.json, pacing.json, leftovers.json, plan.json) pod-minutes, the estimated cost, rate-limit waits, leftovers and the plan. A part whose input was absent is absent: not measured on this target.","type":"object","additionalProperties":false,"required":["sources","requests","created"],"properties":{"sources":{"description":"What the section was built from: how many test records carried usage, and which files were there.","type":"object","additionalProperties":false,"required":["tests","usage","pacing","leftovers","plan"],"properties":{"tests":{"$ref":"#/$defs/count"},"usage":{"type":"boolean"},"pacing":{"type":"boolean"},"leftovers":{"type":"boolean"},"plan":{"type":"boolean"}}},"requests":{"type":"object","additionalProperties":false,"required":["total","bySurface","top"],"properties":{"total":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}},"run":{"description":"Every request of the run, the teardown's included (usage.json).","$ref":"#/$defs/count"},"top":{"description":"The tests that sent the most, most first.","type":"array","maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["id","title","total","bySurface"],"properties":{"id":{"type":"string"},"title":{"type":"string"},"total":{"$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}}}}},"created":{"type":"object","additionalProperties":false,"required":["tests"],"properties":{"tests":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/costCounts"},"run":{"description":"The run's record of its creations (usage.json), pooled resources included.","$ref":"#/$defs/costCounts"},"planned":{"description":"Preflight's plan (plan.json).","$ref":"#/$defs/costCounts"},"byShape":{"description":"Shape → how many (usage.json).","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}},"plan":{"type":"object","additionalProperties":false,"required":["pools","requests"],"properties":{"pools":{"type":"array","items":{"type":"string"}},"requests":{"$ref":"#/$defs/count"},"estimatedCostUsd":{"type":"number","minimum":0}}},"podMinutes":{"description":"GPU type or CPU flavor → minutes from each pod's creation to its deletion (usage.json).","type":"object","additionalProperties":false,"required":["gpu","cpu"],"properties":{"gpu":{"description":"GPU type → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}},"cpu":{"description":"CPU flavor → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}}}},"estimatedCostUsd":{"description":"USD from pod-minutes and catalog prices; absent when the catalog gives no prices.","type":"number","minimum":0},"unpriced":{"description":"Pods the catalog gave no price for.","$ref":"#/$defs/count"},"rateLimit":{"description":"The time tests waited for the target's rate limit (pacing.json).","type":"object","additionalProperties":false,"required":["waitedMs","retried","gaveUp","tests"],"properties":{"waitedMs":{"$ref":"#/$defs/count"},"retried":{"$ref":"#/$defs/count"},"gaveUp":{"$ref":"#/$defs/count"},"tests":{"$ref":"#/$defs/count"}}},"leftovers":{"description":"What the run could not delete (leftovers.json): ids and names, never a key.","type":"object","additionalProperties":false,"required":["created","items"],"properties":{"created":{"$ref":"#/$defs/count"},"items":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["kind","reason","test"],"properties":{"kind":{"type":"string","minLength":1},"id":{"type":"string"},"name":{"type":"string"},"reason":{"type":"string"},"test":{"type":"string"}}}}}}}}}};
 const schema32 = {"type":"string","pattern":"^https?://[^\\s?#]+$"};
 const schema36 = {"type":"integer","minimum":0};
 const schema65 = {"description":"The detection matrix: each emulator fault breaks one MUST rule; the suite must fail that rule with the fault on.","type":"object","additionalProperties":false,"required":["generatedAt","faults","detected","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"faults":{"type":"integer","minimum":0},"detected":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","description","detection","tests","failedTests","failedRules"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"description":{"type":"string"},"detection":{"enum":["detected","other-rule","missed","no-tests"]},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"failedRules":{"type":"array","items":{"type":"string"}},"witness":{"type":"string"},"failedMust":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}},"overLimit":{"type":"integer","minimum":0}}};
@@ -936,7 +936,7 @@ return errors === 0;
 }
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema51 = {"type":"object","additionalProperties":false,"required":["id","kind","title","file","status","durationMs","rules","failedRules"],"properties":{"id":{"type":"string","minLength":1},"kind":{"enum":["contract","property","load","other"]},"title":{"type":"string"},"file":{"type":"string"},"status":{"enum":["passed","failed","skipped","interrupted","notRun"]},"durationMs":{"type":"integer","minimum":0},"rules":{"type":"array","items":{"type":"string"}},"failedRules":{"type":"array","items":{"type":"string"}},"skipReason":{"type":"string"},"requests":{"type":"integer","minimum":0,"description":"Requests the test sent, every attempt summed (report 2.2)."},"blocked":{"type":"string","description":"A skipped test that the target's circumstances stopped before its checks (no GPU capacity on any candidate, a budget reached): its rules are blocked with this reason."},"error":{"type":"string"},"evidence":{"type":"array","items":{"$ref":"#/$defs/evidence"}},"property":{"$ref":"#/$defs/property"},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","value"],"properties":{"rule":{"type":"string"},"value":{}}}}}};
+const schema51 = {"type":"object","additionalProperties":false,"required":["id","kind","title","file","status","durationMs","rules","failedRules"],"properties":{"id":{"type":"string","minLength":1},"kind":{"enum":["contract","property","load","other"]},"title":{"type":"string"},"file":{"type":"string"},"status":{"enum":["passed","failed","skipped","interrupted","notRun"]},"durationMs":{"type":"integer","minimum":0},"rules":{"type":"array","items":{"type":"string"}},"failedRules":{"type":"array","items":{"type":"string"}},"unchecked":{"type":"array","description":"Declared rules the test could not check on this target, and why: each counts skip from this test (report 2.3).","items":{"type":"object","additionalProperties":false,"required":["rule","reason"],"properties":{"rule":{"type":"string"},"reason":{"type":"string"}}}},"skipReason":{"type":"string"},"requests":{"type":"integer","minimum":0,"description":"Requests the test sent, every attempt summed (report 2.2)."},"blocked":{"type":"string","description":"A skipped test that the target's circumstances stopped before its checks (no GPU capacity on any candidate, a budget reached): its rules are blocked with this reason."},"error":{"type":"string"},"evidence":{"type":"array","items":{"$ref":"#/$defs/evidence"}},"property":{"$ref":"#/$defs/property"},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","value"],"properties":{"rule":{"type":"string"},"value":{}}}}}};
 const schema57 = {"type":"object","additionalProperties":false,"required":["seed","numRuns"],"properties":{"seed":{"type":"integer"},"numRuns":{"type":"integer","minimum":0},"path":{"type":"string"},"counterexample":{"type":"string"},"replay":{"type":"string"}}};
 const schema52 = {"type":"object","additionalProperties":false,"required":["request","curl"],"properties":{"operation":{"type":"string"},"request":{"type":"object","additionalProperties":false,"required":["method","url","headers","bodyBytes"],"properties":{"method":{"type":"string"},"url":{"type":"string"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"}}},"response":{"type":"object","additionalProperties":false,"required":["status","headers","bodyBytes","durationMs"],"properties":{"status":{"type":"integer"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"},"durationMs":{"type":"number","minimum":0}}},"curl":{"type":"string"},"error":{"type":"string"}}};
 const schema53 = {"type":"object","additionalProperties":{"type":"string"}};
@@ -1620,9 +1620,15 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.skipReason !== undefined){
-if(typeof data.skipReason !== "string"){
-const err21 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/skipReason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.unchecked !== undefined){
+let data10 = data.unchecked;
+if(Array.isArray(data10)){
+const len2 = data10.length;
+for(let i2=0; i2<len2; i2++){
+let data11 = data10[i2];
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.rule === undefined){
+const err21 = {instancePath:instancePath+"/unchecked/" + i2,schemaPath:"#/properties/unchecked/items/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1631,11 +1637,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data.requests !== undefined){
-let data11 = data.requests;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err22 = {instancePath:instancePath+"/requests",schemaPath:"#/properties/requests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data11.reason === undefined){
+const err22 = {instancePath:instancePath+"/unchecked/" + i2,schemaPath:"#/properties/unchecked/items/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1644,9 +1647,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 < 0 || isNaN(data11)){
-const err23 = {instancePath:instancePath+"/requests",schemaPath:"#/properties/requests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key1 in data11){
+if(!((key1 === "rule") || (key1 === "reason"))){
+const err23 = {instancePath:instancePath+"/unchecked/" + i2,schemaPath:"#/properties/unchecked/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1656,10 +1659,9 @@ vErrors.push(err23);
 errors++;
 }
 }
-}
-if(data.blocked !== undefined){
-if(typeof data.blocked !== "string"){
-const err24 = {instancePath:instancePath+"/blocked",schemaPath:"#/properties/blocked/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data11.rule !== undefined){
+if(typeof data11.rule !== "string"){
+const err24 = {instancePath:instancePath+"/unchecked/" + i2+"/rule",schemaPath:"#/properties/unchecked/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1669,9 +1671,9 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.error !== undefined){
-if(typeof data.error !== "string"){
-const err25 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data11.reason !== undefined){
+if(typeof data11.reason !== "string"){
+const err25 = {instancePath:instancePath+"/unchecked/" + i2+"/reason",schemaPath:"#/properties/unchecked/items/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1681,19 +1683,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.evidence !== undefined){
-let data14 = data.evidence;
-if(Array.isArray(data14)){
-const len2 = data14.length;
-for(let i2=0; i2<len2; i2++){
-if(!(validate28(data14[i2], {instancePath:instancePath+"/evidence/" + i2,parentData:data14,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
-errors = vErrors.length;
-}
-}
 }
 else {
-const err26 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/evidence/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err26 = {instancePath:instancePath+"/unchecked/" + i2,schemaPath:"#/properties/unchecked/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1703,11 +1695,9 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.property !== undefined){
-let data16 = data.property;
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.seed === undefined){
-const err27 = {instancePath:instancePath+"/property",schemaPath:"#/$defs/property/required",keyword:"required",params:{missingProperty: "seed"},message:"must have required property '"+"seed"+"'"};
+}
+else {
+const err27 = {instancePath:instancePath+"/unchecked",schemaPath:"#/properties/unchecked/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1716,8 +1706,10 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data16.numRuns === undefined){
-const err28 = {instancePath:instancePath+"/property",schemaPath:"#/$defs/property/required",keyword:"required",params:{missingProperty: "numRuns"},message:"must have required property '"+"numRuns"+"'"};
+}
+if(data.skipReason !== undefined){
+if(typeof data.skipReason !== "string"){
+const err28 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/skipReason/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1726,9 +1718,11 @@ vErrors.push(err28);
 }
 errors++;
 }
-for(const key1 in data16){
-if(!(((((key1 === "seed") || (key1 === "numRuns")) || (key1 === "path")) || (key1 === "counterexample")) || (key1 === "replay"))){
-const err29 = {instancePath:instancePath+"/property",schemaPath:"#/$defs/property/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+}
+if(data.requests !== undefined){
+let data15 = data.requests;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err29 = {instancePath:instancePath+"/requests",schemaPath:"#/properties/requests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1737,11 +1731,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-if(data16.seed !== undefined){
-let data17 = data16.seed;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err30 = {instancePath:instancePath+"/property/seed",schemaPath:"#/$defs/property/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 < 0 || isNaN(data15)){
+const err30 = {instancePath:instancePath+"/requests",schemaPath:"#/properties/requests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1751,10 +1743,10 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data16.numRuns !== undefined){
-let data18 = data16.numRuns;
-if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err31 = {instancePath:instancePath+"/property/numRuns",schemaPath:"#/$defs/property/properties/numRuns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data.blocked !== undefined){
+if(typeof data.blocked !== "string"){
+const err31 = {instancePath:instancePath+"/blocked",schemaPath:"#/properties/blocked/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1763,9 +1755,10 @@ vErrors.push(err31);
 }
 errors++;
 }
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 < 0 || isNaN(data18)){
-const err32 = {instancePath:instancePath+"/property/numRuns",schemaPath:"#/$defs/property/properties/numRuns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.error !== undefined){
+if(typeof data.error !== "string"){
+const err32 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1775,10 +1768,19 @@ vErrors.push(err32);
 errors++;
 }
 }
+if(data.evidence !== undefined){
+let data18 = data.evidence;
+if(Array.isArray(data18)){
+const len3 = data18.length;
+for(let i3=0; i3<len3; i3++){
+if(!(validate28(data18[i3], {instancePath:instancePath+"/evidence/" + i3,parentData:data18,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+errors = vErrors.length;
 }
-if(data16.path !== undefined){
-if(typeof data16.path !== "string"){
-const err33 = {instancePath:instancePath+"/property/path",schemaPath:"#/$defs/property/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/evidence/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1788,9 +1790,11 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data16.counterexample !== undefined){
-if(typeof data16.counterexample !== "string"){
-const err34 = {instancePath:instancePath+"/property/counterexample",schemaPath:"#/$defs/property/properties/counterexample/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.property !== undefined){
+let data20 = data.property;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.seed === undefined){
+const err34 = {instancePath:instancePath+"/property",schemaPath:"#/$defs/property/required",keyword:"required",params:{missingProperty: "seed"},message:"must have required property '"+"seed"+"'"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1799,10 +1803,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(data16.replay !== undefined){
-if(typeof data16.replay !== "string"){
-const err35 = {instancePath:instancePath+"/property/replay",schemaPath:"#/$defs/property/properties/replay/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data20.numRuns === undefined){
+const err35 = {instancePath:instancePath+"/property",schemaPath:"#/$defs/property/required",keyword:"required",params:{missingProperty: "numRuns"},message:"must have required property '"+"numRuns"+"'"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1811,10 +1813,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-}
-else {
-const err36 = {instancePath:instancePath+"/property",schemaPath:"#/$defs/property/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key2 in data20){
+if(!(((((key2 === "seed") || (key2 === "numRuns")) || (key2 === "path")) || (key2 === "counterexample")) || (key2 === "replay"))){
+const err36 = {instancePath:instancePath+"/property",schemaPath:"#/$defs/property/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1824,15 +1825,10 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data.observed !== undefined){
-let data22 = data.observed;
-if(Array.isArray(data22)){
-const len3 = data22.length;
-for(let i3=0; i3<len3; i3++){
-let data23 = data22[i3];
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.rule === undefined){
-const err37 = {instancePath:instancePath+"/observed/" + i3,schemaPath:"#/properties/observed/items/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'"};
+if(data20.seed !== undefined){
+let data21 = data20.seed;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err37 = {instancePath:instancePath+"/property/seed",schemaPath:"#/$defs/property/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1841,8 +1837,11 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(data23.value === undefined){
-const err38 = {instancePath:instancePath+"/observed/" + i3,schemaPath:"#/properties/observed/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
+}
+if(data20.numRuns !== undefined){
+let data22 = data20.numRuns;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err38 = {instancePath:instancePath+"/property/numRuns",schemaPath:"#/$defs/property/properties/numRuns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1851,9 +1850,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-for(const key2 in data23){
-if(!((key2 === "rule") || (key2 === "value"))){
-const err39 = {instancePath:instancePath+"/observed/" + i3,schemaPath:"#/properties/observed/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 < 0 || isNaN(data22)){
+const err39 = {instancePath:instancePath+"/property/numRuns",schemaPath:"#/$defs/property/properties/numRuns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1863,9 +1862,10 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data23.rule !== undefined){
-if(typeof data23.rule !== "string"){
-const err40 = {instancePath:instancePath+"/observed/" + i3+"/rule",schemaPath:"#/properties/observed/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data20.path !== undefined){
+if(typeof data20.path !== "string"){
+const err40 = {instancePath:instancePath+"/property/path",schemaPath:"#/$defs/property/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1875,9 +1875,9 @@ vErrors.push(err40);
 errors++;
 }
 }
-}
-else {
-const err41 = {instancePath:instancePath+"/observed/" + i3,schemaPath:"#/properties/observed/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data20.counterexample !== undefined){
+if(typeof data20.counterexample !== "string"){
+const err41 = {instancePath:instancePath+"/property/counterexample",schemaPath:"#/$defs/property/properties/counterexample/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1887,9 +1887,9 @@ vErrors.push(err41);
 errors++;
 }
 }
-}
-else {
-const err42 = {instancePath:instancePath+"/observed",schemaPath:"#/properties/observed/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data20.replay !== undefined){
+if(typeof data20.replay !== "string"){
+const err42 = {instancePath:instancePath+"/property/replay",schemaPath:"#/$defs/property/properties/replay/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1901,12 +1901,99 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err43 = {instancePath:instancePath+"/property",schemaPath:"#/$defs/property/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err43];
 }
 else {
 vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.observed !== undefined){
+let data26 = data.observed;
+if(Array.isArray(data26)){
+const len4 = data26.length;
+for(let i4=0; i4<len4; i4++){
+let data27 = data26[i4];
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.rule === undefined){
+const err44 = {instancePath:instancePath+"/observed/" + i4,schemaPath:"#/properties/observed/items/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(data27.value === undefined){
+const err45 = {instancePath:instancePath+"/observed/" + i4,schemaPath:"#/properties/observed/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+for(const key3 in data27){
+if(!((key3 === "rule") || (key3 === "value"))){
+const err46 = {instancePath:instancePath+"/observed/" + i4,schemaPath:"#/properties/observed/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data27.rule !== undefined){
+if(typeof data27.rule !== "string"){
+const err47 = {instancePath:instancePath+"/observed/" + i4+"/rule",schemaPath:"#/properties/observed/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/observed/" + i4,schemaPath:"#/properties/observed/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/observed",schemaPath:"#/properties/observed/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+else {
+const err50 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
 }
 errors++;
 }
@@ -9531,4 +9618,4 @@ validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 return exports;
 })();
-module.exports = { digest: "b5eb0073f7c92d6d33fc94bf61aa755a857dfff1aef7fa517887c5e2d599f2b0", validators };
+module.exports = { digest: "48904e975e05a4ce721418027379b43d195cb9c3bf5d70daab69aeb16c2a2715", validators };
