@@ -44,7 +44,9 @@ test.describe('/retry', () => {
     // it runs as the first did (as many automatic retries), so its status is first read about as
     // long after the retry as the first run was seen still going after its submission.
     const notBeforeMs = Math.max(0, Math.max(sleepMs, firstWatch.pendingMs) - readAfterMs);
-    const again = (await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: 60_000, maxRealMs: 90_000, notBeforeMs })).last;
+    const againWatch = await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: 60_000, maxRealMs: 90_000, notBeforeMs });
+    const again = againWatch.last;
+    const againPending = !emu.available && (statusOf(again) === 'IN_QUEUE' || statusOf(again) === 'IN_PROGRESS');
     const againBody = (again.body ?? {}) as { output?: unknown; error?: unknown };
     conform(
       jobHandleConformance('JOB.RETRY.RESPONSE', res, 'IN_QUEUE', id, 'JOB.STATE.RETRY_SAME_ID'),
@@ -53,12 +55,14 @@ test.describe('/retry', () => {
       statusCodeConformance('JOB.STATE.RETRY_SAME_ID', right, 'success'),
       must(!readInTime || !ended(rightBody.status), 'JOB.STATE.RETRY_FAILED', `right after /retry the job is ${rightBody.status}, not back in the queue`),
       must(!readInTime || rightBody.output === undefined, 'JOB.STATE.RETRY_OUTPUT_REMOVED', `right after /retry the job still shows output ${JSON.stringify(rightBody.output)?.slice(0, 120)}`),
-      must(statusOf(again) === 'FAILED' && againBody.error === firstBody.error && JSON.stringify(againBody.output) === JSON.stringify(firstBody.output),
+      // A retried attempt still waiting or running in real time is a slow start, no finding: skipped below.
+      must(againPending || (statusOf(again) === 'FAILED' && againBody.error === firstBody.error && JSON.stringify(againBody.output) === JSON.stringify(firstBody.output)),
         'JOB.STATE.RETRY_INPUT_REUSED', `the retried attempt ended ${statusOf(again)} with error ${JSON.stringify(againBody.error)}; the input asked for ${JSON.stringify(firstBody.error)}`),
     );
     // What was checked failed above if broken. Without the state right after /retry, or without
     // a previous output that /retry could have removed, the test's rules are not all verified,
     // and a passed test would count them all as passing: skipped instead.
+    jobs.skipIfStillPending(againWatch, 90_000, 'to compare the retried attempt with the first');
     test.skip(!readInTime, `the status was read ${(readAfterMs / 1000).toFixed(1)} s after /retry (the rate limit held it back), when the retried attempt (${sleepMs / 1000} s) may already have ended: the state right after /retry was not seen`);
     test.skip(firstBody.output === undefined, 'the FAILED job showed no output ("output: Optional"): /retry had no previous output to remove');
   });
