@@ -57,6 +57,9 @@ run options:
                        passes, unstable rules); a report of another target exits 2 before the run
   --fail-on-blocked G  a strict gate on MUST rules the run could not decide (blocked: no capacity, a setup
                        error, ...): G is all (any), N (more than N) or RULE,RULE (any of those)
+  --require-all-must   the certification gate: exit 1 unless every MUST rule was decided (pass or fail;
+                       none blocked, skipped or untested); also CPC_REQUIRE_ALL_MUST=1 or the profile's
+                       requireAllMust
 
 CPC_SEED replays a run; without it a seed is chosen, printed and recorded in the report.
 `;
