@@ -31,7 +31,7 @@ import { parseChaos, type ChaosOptions } from './chaos/options.js';
  * | CPC_PROPERTY_RUNS, CPC_JOB_MODEL_RUNS | runs per pod property (200) and of the job model (60) |
  * | CPC_ALLOW_PROPERTY_LOAD, CPC_ALLOW_RATE_LIMIT_EXHAUSTION, CPC_ALLOW_WARM_WORKERS | opt-ins on a real target |
  * | CPC_EMULATOR_FAULTS, CPC_EMULATOR_VARIANTS | faults / conforming variants on in every emulator world |
- * | CPC_EMULATOR_CHAOS | legal chaos in every emulator world: `<seed>[,real-time][,latency=<ms>]` (lib/chaos/options.ts) |
+ * | CPC_EMULATOR_CHAOS | legal chaos in every emulator world: `<seed>[,real-time][,latency=<ms>][,capacity=<share>][,capacity-only]` (lib/chaos/options.ts); `--chaos` wins |
  * | CPC_EMULATOR_PORT | the standalone emulator's port (default 8787) |
  * | CPC_LOAD_RUNNER, CPC_LOAD_VUS | the load runner (auto, k6, node) and VUs of a split k6 run |
  * | CPC_MUTATION_SEED, CPC_MUTATION_PROPERTY_RUNS, CPC_MUTATION_JOB_MODEL_RUNS, CPC_MUTATION_WORKERS | the mutation run's budgets |

@@ -8,6 +8,8 @@ import type { SuiteName } from '../lib/suites.js';
 import { ConfigError } from '../lib/errors.js';
 import { budgetBreaches, type Budgets } from '../lib/plan.js';
 import { faultCatalog, isFaultId } from '../emulator/faults.js';
+import { formatChaos, type ChaosOptions } from '../lib/chaos/options.js';
+import { checkEmulatorSettings } from './emulator-settings.js';
 import type { ConformanceReport, TargetIdentity } from '../reports/model.js';
 import { bindEmbedded, type EmbeddedTarget } from './embedded.js';
 import { SUITE_VERSION, PROJECT_ROOT, outputRoot } from './paths.js';
@@ -34,6 +36,8 @@ export interface ConformanceOptions {
   grep?: string;
   workers?: number;
   faults: string[];
+  /** Legal chaos in every emulator world (`--chaos`); wins over CPC_EMULATOR_CHAOS. */
+  chaos?: ChaosOptions;
   /** Print only the summary, not every test line. */
   quiet: boolean;
   /** Expectations file of known differences; any change fails the run. */
@@ -98,8 +102,8 @@ async function resolveConfiguration(options: ConformanceOptions): Promise<Resolv
   // CPC_EMULATOR_FAULTS and --faults both reach the run (their union).
   const faults = [...new Set([...parsed.faults, ...options.faults])];
   if (faults.length > 0 && setting.kind === 'remote') throw new ConfigError('--faults (and CPC_EMULATOR_FAULTS) apply to the embedded emulator only');
-  const unknown = faults.filter((f) => !isFaultId(f));
-  if (unknown.length) throw new ConfigError(`unknown fault(s): ${unknown.join(', ')} (known: ${Object.keys(faultCatalog).join(', ')})`);
+  const chaos = options.chaos ?? parsed.chaos;
+  checkEmulatorSettings({ faults, variants: parsed.variants, chaos, from: { faults: options.faults.length ? '--faults' : 'CPC_EMULATOR_FAULTS', chaos: options.chaos ? '--chaos' : 'CPC_EMULATOR_CHAOS' } });
   if (options.updateBaseline && !options.baseline) throw new ConfigError('--update-baseline needs --baseline FILE');
   // A broken baseline file is a configuration error before anything runs, not after.
   if (options.baseline) (await import('../reports/baseline.js')).readBaseline(resolve(options.baseline), { allowMissing: options.updateBaseline === true });
@@ -107,7 +111,7 @@ async function resolveConfiguration(options: ConformanceOptions): Promise<Resolv
   const targetName = options.targetName ?? parsed.profile.targetName ?? defaultTargetName(setting.kind, setting.kind === 'remote' ? setting.baseUrl : undefined);
   // A previous report of another target, or an unreadable one, stops the run before it starts.
   const previous = options.previous ? (await import('./saved-report.js')).loadPrevious(resolve(options.previous), targetName) : undefined;
-  const given: RunConfig = { ...parsed, faults };
+  const given: RunConfig = { ...parsed, faults, ...(chaos ? { chaos } : {}) };
   const replay = replayCommand(given.seed, selectionArgs({ ...options, faults: options.faults }));
   process.stdout.write(`Seed: ${given.seed} (replay: ${replay})\n`);
   const outDir = resolve(options.outDir);
@@ -122,6 +126,7 @@ function selectionArgs(o: ConformanceOptions): string[] {
   if (o.projects.join(',') !== 'contract,property') for (const p of o.projects) args.push('--project', p);
   if (o.grep) args.push('--grep', o.grep);
   if (o.faults.length) args.push('--faults', o.faults.join(','));
+  if (o.chaos) args.push('--chaos', formatChaos(o.chaos));
   if (o.shard) args.push('--shard', `${o.shard.index}/${o.shard.total}`);
   return args;
 }
