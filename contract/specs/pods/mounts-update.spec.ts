@@ -107,7 +107,8 @@ test.describe('updatePod: mount semantics', () => {
 
   test('PATCH may change the path of a persistent mount (same size)', rules('MOUNT.UPDATE.PERSISTENT_PATH_CHANGEABLE', creates({ pools: ['gpuPersistentPod'] })), async ({ api, pods, pools }) => {
     const lent = await lend(pods, 'gpuPersistentPod');
-    pools.restoreAfter(lent.pool, () => restoreMounts(api, lent));
+    // Changed back after the test: a second change of the path, so a path changeable once fails the rule.
+    pools.restoreAfter(lent.pool, () => restoreMounts(api, lent), 'MOUNT.UPDATE.PERSISTENT_PATH_CHANGEABLE');
     const res = await PATCH(api, lent.pod, { mounts: { persistent: { size: 20, path: '/moved' } } });
     const after = await mountsOf(api, lent.pod);
     conform(
@@ -118,7 +119,7 @@ test.describe('updatePod: mount semantics', () => {
 
   test('PATCH may change the path of a network mount (same volumeId)', rules('MOUNT.UPDATE.NETWORK_PATH_CHANGEABLE', 'MOUNT.NETWORK.AT_MOST_ONE', creates({ pools: ['cpuNetworkPod'] })), async ({ api, pods, pools }) => {
     const lent = await lend(pods, 'cpuNetworkPod');
-    pools.restoreAfter(lent.pool, () => restoreMounts(api, lent));
+    pools.restoreAfter(lent.pool, () => restoreMounts(api, lent), 'MOUNT.UPDATE.NETWORK_PATH_CHANGEABLE');
     const volumeId = lent.volume!.id;
     const res = await PATCH(api, lent.pod, { mounts: { network: [{ volumeId, path: '/mnt/moved' }] } });
     const after = await api.op<Pod>('getPod', { params: { podId: lent.pod.id } });

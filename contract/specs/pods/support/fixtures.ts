@@ -239,7 +239,8 @@ export const test = base.extend<{ pods: PodKit }>({
     const poolName = (what: string) => `cpc-${runConfig().runId ?? 'local'}-pool-${what}`;
     // What the test deleted itself is not deleted again (a request each on a rate-limited target).
     api.observers.push((e) => {
-      const gone = e.status < 300 || e.status === 404;
+      // Only the owner's deletion: another account's 404 means "not yours", not "gone".
+      const gone = e.auth === 'main' && (e.status < 300 || e.status === 404);
       if (e.operation === 'deletePod' && gone && e.params?.podId) madePods.splice(0, madePods.length, ...madePods.filter((id) => id !== e.params!.podId));
       if (e.operation === 'deleteNetworkVolume' && gone && e.params?.networkVolumeId) madeVolumes.splice(0, madeVolumes.length, ...madeVolumes.filter((id) => id !== e.params!.networkVolumeId));
     });
