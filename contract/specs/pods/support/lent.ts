@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../../../lib/client/api.js';
 import type { Mounts, NetworkVolume, Pod } from '../../../../lib/types.gen.js';
-import { test, type PodKit, type PodPool } from './fixtures.js';
+import { POOLED, test, type PodKit, type PodPool } from './fixtures.js';
 
 export type { PodPool };
 
@@ -22,10 +22,10 @@ export async function lend(pods: PodKit, pool: PodPool): Promise<Lent> {
   const pod = await pods.pooled(pool);
   const settled = await pods.waitFor(pod.id, SETTLED);
   test.skip(!settled.reached, `the pooled ${pool} did not settle (${settled.seen.join(' → ')}): no pod in a stable status to send the request to`);
-  if (pool === 'gpuPersistentPod') return { pool, pod, mounts: { persistent: { size: 20, path: '/workspace' } } };
+  if (pool === 'gpuPersistentPod') return { pool, pod, mounts: { persistent: { ...POOLED.persistent.mount } } };
   if (pool === 'cpuNetworkPod' || pool === 'gpuNetworkPod') {
     const volume = await pods.pooledVolume('networkVolume');
-    return { pool, pod, volume, mounts: { network: [{ volumeId: volume.id, path: '/data' }] } };
+    return { pool, pod, volume, mounts: { network: [{ volumeId: volume.id, path: POOLED.networkPath[pool] }] } };
   }
   return { pool, pod, mounts: {} };
 }
