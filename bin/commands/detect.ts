@@ -131,13 +131,40 @@ function finish(outDir: string, file: string, data: object, text: string, sectio
   return passes ? 0 : 1;
 }
 
+/**
+ * `cpc detect --pooled`: the matrix as on a deployment (run/detection/pooled.ts), for the faults
+ * whose rule a pooled test declares (or those given): `detection-pooled.json`, exit 1 unless
+ * every fault is detected.
+ */
+async function runPooledDetection(options: { outDir: string; faults: string[]; perFault: number; scale: number }): Promise<number> {
+  const unknown = options.faults.filter((f) => !Object.hasOwn(faultCatalog, f));
+  if (unknown.length) throw new ConfigError(`unknown fault(s): ${unknown.join(', ')}`);
+  const { isPooled, listSuite, planPooled, pooledText, runPooledMatrix } = await import('../../run/detection/pooled.js');
+  const outDir = resolve(options.outDir);
+  mkdirSync(outDir, { recursive: true });
+  const catalog: Catalog = options.faults.length ? Object.fromEntries(options.faults.map((f) => [f, faultCatalog[f as keyof typeof faultCatalog]])) : faultCatalog;
+  const listed = await listSuite();
+  const plans = planPooled(listed, catalog, options.perFault, options.faults.length > 0);
+  const matrix = await runPooledMatrix(plans, join(outDir, 'detection-pooled'), options.scale);
+  const pooled = new Set(listed.filter(isPooled).map((t) => `${t.file} ${t.title}`));
+  const covered = new Set(plans.flatMap((p) => [...p.tests, ...p.beside]).map((t) => `${t.file} ${t.title}`)).size;
+  writeFileSync(join(outDir, 'detection-pooled.json'), JSON.stringify({ ...matrix, pooledTests: pooled.size, covered }, null, 2) + '\n');
+  process.stdout.write('\n' + pooledText(matrix, covered, pooled.size) + '\n');
+  return matrix.detected === matrix.faults ? 0 : 1;
+}
+
 /** `cpc detect`: its options, then the matrix ({@link runDetection}). */
 export async function detectCommand(args: string[]): Promise<number> {
-  const v = parse('detect', args, { faults: { type: 'string' }, 'per-fault': { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, full: { type: 'boolean' }, variants: { type: 'string' }, chaos: { type: 'string' } }).values;
+  const v = parse('detect', args, { faults: { type: 'string' }, 'per-fault': { type: 'string' }, out: { type: 'string' }, workers: { type: 'string' }, full: { type: 'boolean' }, variants: { type: 'string' }, chaos: { type: 'string' }, pooled: { type: 'boolean' }, scale: { type: 'string' } }).values;
   const perFault = v['per-fault'] === undefined ? undefined : Number(v['per-fault']);
   if (perFault !== undefined && !(Number.isInteger(perFault) && perFault > 0)) throw new ConfigError(`--per-fault must be a positive integer, got "${v['per-fault']}"`, '--per-fault');
   const workers = v.workers === undefined ? undefined : Number(v.workers);
   if (workers !== undefined && !(Number.isInteger(workers) && workers > 0)) throw new ConfigError(`--workers must be a positive integer, got "${v.workers}"`, '--workers');
+  if (v.pooled) {
+    const scale = v.scale === undefined ? 1 : Number(v.scale);
+    if (!(scale > 0)) throw new ConfigError(`--scale must be a number > 0 (the emulator clock's speed), got "${v.scale}"`, '--scale');
+    return runPooledDetection({ outDir: v.out ?? defaultOutDir(), faults: v.faults ? v.faults.split(',').map((f) => f.trim()).filter(Boolean) : [], perFault: perFault ?? 3, scale });
+  } else if (v.scale !== undefined) throw new ConfigError('--scale applies to --pooled only', '--scale');
   const { exitCode } = await runDetection({
     outDir: v.out ?? defaultOutDir(),
     faults: v.faults ? v.faults.split(',').map((f) => f.trim()).filter(Boolean) : [],
