@@ -63,7 +63,7 @@ export interface PodKit {
    * `creates({ pools: [...] })`): on a deployment one per worker, lent to each test that
    * declares it; in an emulator world the test's own. `gpuPod` a GPU pod without mounts,
    * `gpuPersistentPod` one on COMMUNITY with 2 GPUs and a 10 GB persistent mount at /mnt/state
-   * ({@link POOLED}), `gpuNetworkPod` one with the pooled `networkVolume` at /mnt/shared in the volume's data center, asking for global
+   * ({@link POOLED}), preferably in a data center without global networking, `gpuNetworkPod` one with the pooled `networkVolume` at /mnt/shared in the volume's data center, asking for global
    * networking where that data center has it (an NVIDIA type: the one pod global networking
    * needs), `cpuPod` a CPU pod without mounts that says `globalNetworking: false`,
    * `cpuNetworkPod` a CPU pod with the pooled volume at /data. A test that changes one restores it ({@link Pools.restoreAfter}); reading or
@@ -231,7 +231,10 @@ export const test = base.extend<{ pods: PodKit }>({
           let body: CreatePodRequest;
           if (name === 'gpuPod') body = await kit.gpuBody(named);
           else if (name === 'gpuPersistentPod') {
-            const gpu = await kit.gpuBody({ ...named, cloud: POOLED.persistent.cloud, mounts: { persistent: { ...POOLED.persistent.mount } } });
+            // Preferably where the catalog lists a data center without global networking (unless the
+            // profile names one): the NVIDIA pod such a data center needs (update-edges.spec.ts) is then a pooled one.
+            const plain = profile.dataCenter ? undefined : picks(await kit.catalog()).plainDc;
+            const gpu = await kit.gpuBody({ ...named, cloud: POOLED.persistent.cloud, mounts: { persistent: { ...POOLED.persistent.mount } }, ...(plain ? { dataCenterIds: [plain.id] } : {}) });
             body = { ...gpu, gpu: { ...gpu.gpu!, count: POOLED.persistent.gpuCount } };
           }
           else if (name === 'cpuPod') body = await kit.cpuBody({ ...named, globalNetworking: false });
