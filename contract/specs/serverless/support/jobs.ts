@@ -124,6 +124,9 @@ export class Jobs {
     const started = Date.now();
     let pendingMs = 0;
     const deadline = started + (opts.maxRealMs ?? 60_000);
+    // In real time the wait is the test's time too: its timeout grows by the wait, so a job slow to
+    // start ends the wait (and the test decides what that means), never the test's timeout.
+    if (!this.emu.available) test.setTimeout(test.info().timeout + (opts.maxRealMs ?? 60_000) + (opts.notBeforeMs ?? 0));
     let moved = 0;
     let pauseMs: number = opts.pauseMs ?? Math.min(Math.max(REAL_POLL.firstMs, (opts.notBeforeMs ?? 0) / 2), REAL_POLL.maxMs);
     if (!this.emu.available && opts.notBeforeMs) await sleep(opts.notBeforeMs + REAL_POLL.firstMs);
