@@ -4,8 +4,8 @@
  * would never show. Here each fault gets a standalone emulator with the fault on in its one
  * world, behind the proxy that hides its control surface, and a `cpc conformance` run of one
  * worker against it: pools shared, the clock real, the cleanup and its look at the account as
- * on a deployment. The tests are the pooled ones (those that borrow a pool) declaring the
- * fault's rule; every pooled test runs in one fault's run at least (a test no fault's rule
+ * on a deployment. The faults are those whose rule a pooled test (one that borrows a pool)
+ * declares, each run with the tests of its rule; every pooled test runs in one fault's run at least (a test no fault's rule
  * selects goes beside the fault whose run is smallest), so the subset covers every pooled test.
  */
 import { spawn } from 'node:child_process';
@@ -32,18 +32,20 @@ export interface PooledPlan { fault: string; rule: string; description: string; 
 export const isPooled = (t: ListedTest): boolean => (t.creates.pools?.length ?? 0) > 0 && t.file.startsWith('contract/');
 
 /**
- * For each fault whose rule a pooled test declares: those tests (at most `perFault`, most
- * specific first); a fault `named` on purpose whose rule no pooled test declares, with the
- * tests that declare it. Then each pooled test no fault selected, beside the smallest run.
+ * For each fault whose rule a pooled test declares (or `named` on purpose): the contract tests
+ * of its rule, pooled or not (at most `perFault`, most specific first). Then each pooled test
+ * no fault selected, beside the smallest run.
  */
 export function planPooled(listed: readonly ListedTest[], catalog: Record<string, { rule: string; description: string }>, perFault: number, named = false): PooledPlan[] {
   const pooled = [...new Map(listed.filter(isPooled).map((t) => [`${t.file} ${t.title}`, t])).values()];
   const contract = [...new Map(listed.filter((t) => t.file.startsWith('contract/')).map((t) => [`${t.file} ${t.title}`, t])).values()];
   const bySpecificity = (a: ListedTest, b: ListedTest) => a.rules.length - b.rules.length;
   const plans: PooledPlan[] = Object.entries(catalog).map(([fault, def]) => {
-    const mine = pooled.filter((t) => t.rules.includes(def.rule)).sort(bySpecificity);
-    // A fault named on purpose whose rule no pooled test declares runs with the tests that do (owned resources, shared run).
-    const tests = mine.length || !named ? mine : contract.filter((t) => t.rules.includes(def.rule)).sort(bySpecificity);
+    const pooledOnes = pooled.filter((t) => t.rules.includes(def.rule));
+    // The run is a deployment's: every test of the rule may serve (a fault of createPod is met by
+    // a test that creates, not by one that only borrows), most specific first. A fault whose rule
+    // no pooled test declares runs only when named on purpose.
+    const tests = pooledOnes.length || named ? contract.filter((t) => t.rules.includes(def.rule)).sort(bySpecificity) : [];
     return { fault, ...def, beside: [], tests: tests.slice(0, perFault) };
   }).filter((p) => p.tests.length > 0);
   const covered = new Set(plans.flatMap((p) => p.tests.map((t) => `${t.file} ${t.title}`)));
