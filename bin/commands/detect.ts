@@ -147,7 +147,7 @@ async function runPooledDetection(options: { outDir: string; faults: string[]; p
   const plans = planPooled(listed, catalog, options.perFault, options.faults.length > 0);
   const matrix = await runPooledMatrix(plans, join(outDir, 'detection-pooled'), options.scale);
   const pooled = new Set(listed.filter(isPooled).map((t) => `${t.file} ${t.title}`));
-  const covered = new Set(plans.flatMap((p) => [...p.tests, ...p.beside]).map((t) => `${t.file} ${t.title}`)).size;
+  const covered = new Set(plans.flatMap((p) => [...p.tests, ...p.beside]).map((t) => `${t.file} ${t.title}`).filter((k) => pooled.has(k))).size;
   writeFileSync(join(outDir, 'detection-pooled.json'), JSON.stringify({ ...matrix, pooledTests: pooled.size, covered }, null, 2) + '\n');
   process.stdout.write('\n' + pooledText(matrix, covered, pooled.size) + '\n');
   return matrix.detected === matrix.faults ? 0 : 1;
