@@ -1,9 +1,12 @@
 // Helpers for the CLI's own tests: run `cpc` through its installed entry (bin/cpc.js), and the
 // standalone emulator as a user starts it.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { after, before } from 'node:test';
 import { join } from 'node:path';
 import { ROOT } from './reports-support.js';
+import { startHidingProxy, startPrinting, startStandaloneEmulator, type Standalone } from '../run/standalone.js';
+
+export { startHidingProxy, startPrinting, startStandaloneEmulator, type Standalone };
 
 export const CPC_JS = join(ROOT, 'bin', 'cpc.js');
 
@@ -22,38 +25,7 @@ export function envWith(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-export interface Standalone { child: ChildProcess; url: string; vars: Record<string, string>; stop: () => Promise<void> }
 
-/** A standalone process that prints `CPC_NAME=value` lines (the emulator, the control-hiding proxy). */
-export function startPrinting(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Standalone> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${args[0]} did not start: ${out}`)); }, 30_000);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const vars = Object.fromEntries([...out.matchAll(/(CPC_[A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
-      if (!vars.CPC_BASE_URL || (args[0]!.includes('emulator') && !out.includes('control surface'))) return;
-      clearTimeout(timer);
-      child.stdout!.off('data', onData);
-      const stop = () => new Promise<void>((done) => {
-        if (child.exitCode !== null || child.signalCode !== null) { done(); return; }
-        child.once('exit', () => done());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
-      });
-      resolve({ child, url: vars.CPC_BASE_URL, vars, stop });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${args[0]} exited with ${code}: ${out}`)); });
-  });
-}
-
-/** The standalone emulator (`npm run emulator -- --port 0`): its URL, keys and seeded ids. */
-export const startStandaloneEmulator = (): Promise<Standalone> => startPrinting(['emulator/main.ts', '--port', '0']);
-
-/** scripts/hide-control-proxy.ts in front of `upstream`: the emulator without its control surface. */
 /** The variables a user sets to point the suite at a standalone emulator's account (its keys and ids), with `base` as the base URL. */
 export const TARGET_VARS = ['CPC_API_KEY', 'CPC_API_KEY_READONLY', 'CPC_API_KEY_OTHER', 'CPC_ENDPOINT_ID', 'CPC_TEMPLATE_ID', 'CPC_MODEL_ENDPOINT_ID'] as const;
 export const targetEnvOf = (emulator: Standalone, base: Standalone, extra: Record<string, string> = {}): Record<string, string> => ({
@@ -77,7 +49,6 @@ export function standaloneWithProxy(): { emulator: Standalone; proxy: Standalone
   return both;
 }
 
-export const startHidingProxy = (upstream: string): Promise<Standalone> => startPrinting(['scripts/hide-control-proxy.ts', '--upstream', upstream]);
 
 /** Pids of live processes whose environment holds `marker` (a variable every descendant inherits). */
 export function processesWith(marker: string): number[] {
