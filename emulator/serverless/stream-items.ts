@@ -69,3 +69,19 @@ export function largeOutputItems(totalBytes: number, prompt: string, pieceBytes:
   }
   return items;
 }
+
+const count = (v: unknown): number => (Number.isInteger(v) && (v as number) >= 0 ? v as number : 0);
+
+/**
+ * The `metrics` the platform adds to an item an outside worker posts (a worker on the official
+ * library can only post `{"output": v}`, platform notes): the item's index and the token counts
+ * its output reports (`input_tokens`, `output_tokens`), summed over the job's items so far.
+ */
+export function platformMetrics(output: unknown, index: number, outputTokensBefore: number, scenario: string): StreamItem['metrics'] {
+  const o = (typeof output === 'object' && output !== null ? output : {}) as Record<string, unknown>;
+  const outputTokens = outputTokensBefore + count(o.output_tokens);
+  return {
+    avg_gen_throughput: 48.5, avg_prompt_throughput: 312.25, cpu_kv_cache_usage: 0, gpu_kv_cache_usage: Math.min(1, outputTokens / 100_000),
+    input_tokens: count(o.input_tokens), output_tokens: outputTokens, pending: 0, running: 1, stream_index: index, swapped: 0, scenario,
+  };
+}
