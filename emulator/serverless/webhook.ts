@@ -40,6 +40,8 @@ export class Webhooks {
   }
 
   #attempt(url: string, text: string, attempt: number): void {
+    // The next try counts from this one's start, so how long this one took moves nothing.
+    const startedAt = this.clock.now();
     const controller = new AbortController();
     this.#inFlight.add(controller);
     const timeout = setTimeout(() => controller.abort(), WEBHOOK.timeoutMs);
@@ -49,7 +51,7 @@ export class Webhooks {
         clearTimeout(timeout);
         this.#inFlight.delete(controller);
         if (ok || this.#disposed || attempt >= WEBHOOK.attempts) return;
-        const timer = this.clock.at(this.clock.now() + WEBHOOK.apartMs, () => { this.#timers.delete(timer); this.#attempt(url, text, attempt + 1); });
+        const timer = this.clock.at(startedAt + WEBHOOK.apartMs, () => { this.#timers.delete(timer); this.#attempt(url, text, attempt + 1); });
         this.#timers.add(timer);
       }, () => undefined);
   }
