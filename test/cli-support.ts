@@ -1,6 +1,7 @@
 // Helpers for the CLI's own tests: run `cpc` through its installed entry (bin/cpc.js), and the
 // standalone emulator as a user starts it.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { startPrinting, type Standalone } from '../run/standalone.js';
 import { after, before } from 'node:test';
 import { join } from 'node:path';
 import { ROOT } from './reports-support.js';
@@ -22,33 +23,7 @@ export function envWith(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-export interface Standalone { child: ChildProcess; url: string; vars: Record<string, string>; stop: () => Promise<void> }
-
-/** A standalone process that prints `CPC_NAME=value` lines (the emulator, the control-hiding proxy). */
-export function startPrinting(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Standalone> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${args[0]} did not start: ${out}`)); }, 30_000);
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const vars = Object.fromEntries([...out.matchAll(/(CPC_[A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
-      if (!vars.CPC_BASE_URL || (args[0]!.includes('emulator') && !out.includes('control surface'))) return;
-      clearTimeout(timer);
-      child.stdout!.off('data', onData);
-      const stop = () => new Promise<void>((done) => {
-        if (child.exitCode !== null || child.signalCode !== null) { done(); return; }
-        child.once('exit', () => done());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 5_000).unref();
-      });
-      resolve({ child, url: vars.CPC_BASE_URL, vars, stop });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (d: Buffer) => { out += d.toString(); });
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${args[0]} exited with ${code}: ${out}`)); });
-  });
-}
+export { startPrinting, type Standalone } from '../run/standalone.js';
 
 /** The standalone emulator (`npm run emulator -- --port 0`): its URL, keys and seeded ids. */
 export const startStandaloneEmulator = (): Promise<Standalone> => startPrinting(['emulator/main.ts', '--port', '0']);

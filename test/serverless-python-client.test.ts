@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { startEmulator, type RunningEmulator } from '../emulator/server.js';
-import { findRunpodPython } from './runpod-python.js';
+import { findRunpodPython } from '../run/runpod-python.js';
 import { ECHO } from './serverless-echo.js';
 import { webhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 

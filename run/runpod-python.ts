@@ -1,11 +1,13 @@
-// Shared by the tests that run the platform's official Python library (runpod 1.12.0): the
-// worker side against the emulator, and the Python client. Without it they skip with the reason.
+/**
+ * Where the platform's official Python library (runpod 1.12.0) is: the worker parity run and the
+ * tests of the Python client need it; without it they skip with the returned reason, as the k6
+ * tests do without k6.
+ */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT as ROOT } from './paths.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** The library's offline copy beside the project (its README: `install.sh <venv>`). */
 export const RUNPOD_PYTHON_DIR = resolve(ROOT, '..', 'shared', 'tools', 'runpod-python');
 /** Where the tests install it from that copy: gitignored, made once. */
@@ -38,11 +40,15 @@ export function findRunpodPython(env: NodeJS.ProcessEnv = process.env): RunpodPy
       return cached;
     }
     mkdirSync(dirname(VENV), { recursive: true });
-    const made = spawnSync(install, [VENV], { encoding: 'utf8', timeout: 300_000 });
+    // Made aside and renamed into place: test processes that start at once never share a half-made one.
+    const aside = `${VENV}.${process.pid}`;
+    const made = spawnSync(install, [aside], { encoding: 'utf8', timeout: 300_000 });
     if (made.status !== 0) {
+      rmSync(aside, { recursive: true, force: true });
       cached = { found: false, reason: `${install} failed: ${(made.stderr || made.stdout).slice(-300)}` };
       return cached;
     }
+    try { renameSync(aside, VENV); } catch { rmSync(aside, { recursive: true, force: true }); }
   }
   cached = imports(python) ? { found: true, python } : { found: false, reason: `${python} does not import runpod` };
   return cached;
