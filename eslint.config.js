@@ -78,7 +78,7 @@ const rootFiles = {
 
 export default tseslint.config(
   // validators.gen.cjs files are Ajv's standalone code (scripts/gen-validators.ts), held to their schemas by test/schema-precompiled.test.ts.
-  { ignores: ['node_modules/', 'reports/out/', 'test-results/', 'playwright-report/', '.stryker-tmp/', '**/validators.gen.cjs'] },
+  { ignores: ['node_modules/', 'reports/out/', 'test-results/', 'playwright-report/', '.stryker-tmp/', '.cache/', '**/validators.gen.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   // Plain JavaScript files (configs, tool glue) run on Node.

@@ -24,7 +24,7 @@ export default {
   // Fault switches and problem wording: see mutation/ignorers.mjs for why each is noise.
   ignorers: ['cpc-scope', 'cpc-faults', 'cpc-messages'],
   mutator: { excludedMutations: [] },
-  ignorePatterns: ['reports/out', 'test-results', 'playwright-report', '.github', '.ci'],
+  ignorePatterns: ['reports/out', 'test-results', 'playwright-report', '.github', '.ci', '.cache'],
   reporters: ['clear-text', 'progress', 'json', 'html'],
   jsonReporter: { fileName: 'reports/out/mutation/mutation.json' },
   htmlReporter: { fileName: 'reports/out/mutation/mutation.html' },

@@ -65,9 +65,9 @@ export const variantCatalog = {
     description: 'A public model\'s /runsync answers {id, status: "IN_PROGRESS", delayTime} without output: the model has not finished when the request stops waiting.',
     surfaces: ['serverless'],
   },
-  'jobs.failed-no-output': {
+  'jobs.failed-shows-output': {
     choice: 'serverless/CHOICES.md "A failed job\'s answer"',
-    description: 'A FAILED job\'s /status and /runsync answers carry no output (the items it yielded before failing are not shown); its error stays.',
+    description: 'A FAILED job\'s /status and /runsync answers also carry, as output, the list of the items it streamed before failing (if any); /retry removes it.',
     surfaces: ['serverless'],
   },
   'jobs.dispatch-newest-first': {

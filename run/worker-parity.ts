@@ -10,13 +10,14 @@ import { mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PROJECT_ROOT } from './paths.js';
 import { startPrinting, type Standalone } from './standalone.js';
+import { TEST_WORKER_ENV } from './worker-library.js';
 
 export interface ParityOptions {
   /** The suite's `--grep` (default: every serverless spec file). */
   grep: string;
   /** Where each side's report and the workers' logs go. */
   outDir: string;
-  /** A Python that imports runpod (run/runpod-python.ts). */
+  /** A Python that imports runpod (run/worker-library.ts). */
   python: string;
   /** The worker's entry (default worker/handler.py). */
   handler: string;
@@ -57,7 +58,7 @@ function targetEnv(emulator: Standalone, base: Standalone): NodeJS.ProcessEnv {
 
 /** One worker process on the library, in a process group of its own (its heartbeat is a child process). */
 function startWorker(options: ParityOptions, emulator: Standalone, index: number, logDir: string): ChildProcess {
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...TEST_WORKER_ENV };
   for (const [k, v] of Object.entries(emulator.vars)) if (k.startsWith('RUNPOD_')) env[k] = v;
   env.RUNPOD_POD_ID = `parity-worker-${index}`;
   const log = openSync(join(logDir, `worker-${index}.log`), 'w');

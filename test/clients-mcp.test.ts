@@ -220,11 +220,11 @@ test('serverless job tools: run, get-job-status, runsync, stream-job, cancel-job
   assert.equal(run.status, 'IN_QUEUE');
   const done = await ok('get-job-status', { endpointId, jobId: run.id, wait: 5000 });
   assert.equal(done.status, 'COMPLETED');
-  assert.deepEqual(done.output, { echo: 'mcp', sleepMs: 1000 });
+  assert.deepEqual(done.output, [{ echo: 'mcp', sleepMs: 1000 }]);
 
   const sync = await ok('runsync-endpoint', { endpointId, input: { n: 7 }, wait: 5000 });
   assert.equal(sync.status, 'COMPLETED');
-  assert.deepEqual(sync.output, { n: 7 });
+  assert.deepEqual(sync.output, [{ n: 7 }]);
 
   const streaming = await ok('run-endpoint', { endpointId, input: { stream: 3, chunkMs: 100 } });
   const streamed = await ok('stream-job', { endpointId, jobId: streaming.id });

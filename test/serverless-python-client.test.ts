@@ -8,11 +8,11 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { startEmulator, type RunningEmulator } from '../emulator/server.js';
-import { findRunpodPython } from '../run/runpod-python.js';
-import { ECHO } from './serverless-echo.js';
+import { findWorkerLibrary } from '../run/worker-library.js';
+import { plainOutput as ECHO } from '../contract/checks/job-conformance.js';
 import { webhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
-const py = findRunpodPython();
+const py = findWorkerLibrary();
 let emu: RunningEmulator;
 let hooks: WebhookReceiver | undefined;
 

@@ -85,13 +85,16 @@ test('an input the handler cannot use fails the job with a conformance-handler e
   assert.match(String(res.body!.error), /^conformance handler: sleepMs must be an integer.*stream must be an integer/);
 });
 
-test('/stream hands out each item once; a plain job gives its output once, after completion', async () => {
+test('/stream hands out each item once; a plain job streams its input as one item, with the platform\'s metrics', async () => {
   const streaming = await submit(h, { stream: 3 });
   const first = await h.call('GET', `${ep('stream')}/${streaming}`);
   assert.equal((first.body!.stream as unknown[]).length, 3);
   assert.deepEqual((await h.call('GET', `${ep('stream')}/${streaming}`)).body, { status: 'COMPLETED', stream: [] });
   const plain = await submit(h, { hello: 'world' });
-  assert.deepEqual((await h.call('GET', `${ep('stream')}/${plain}`)).body, { status: 'COMPLETED', stream: [{ output: { hello: 'world' } }] });
+  const items = (await h.call('GET', `${ep('stream')}/${plain}`)).body!.stream as { output: unknown; metrics: Record<string, unknown> }[];
+  assert.deepEqual(items.map((i) => i.output), [{ hello: 'world' }]);
+  assert.deepEqual([items[0]!.metrics.stream_index, items[0]!.metrics.output_tokens, items[0]!.metrics.scenario], [0, 0, 'stream']);
+  assert.deepEqual((await h.call('GET', `${ep('status')}/${plain}`)).body!.output, [{ hello: 'world' }]);
   assert.deepEqual((await h.call('GET', `${ep('stream')}/${plain}`)).body, { status: 'COMPLETED', stream: [] });
 });
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { request } from 'undici';
 import runpodSdk from 'runpod-sdk';
 import { startEmulator, type RunningEmulator } from '../emulator/server.js';
-import { ECHO } from './serverless-echo.js';
+import { plainOutput as ECHO } from '../contract/checks/job-conformance.js';
 import { webhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
 let emu: RunningEmulator;

@@ -43,7 +43,7 @@ test('run answers {id, status: IN_QUEUE}; status follows the job to COMPLETED wi
     status = await endpoint.status(run.id);
   }
   assert.equal(status.status, 'COMPLETED');
-  assert.deepEqual((status as { output?: unknown }).output, { echo: 'sdk', sleepMs: 2_000 });
+  assert.deepEqual((status as { output?: unknown }).output, [{ echo: 'sdk', sleepMs: 2_000 }]);
   assert.equal((status as { succeeded?: boolean }).succeeded, true);
 });
 
@@ -51,7 +51,7 @@ test('runSync of a quick job answers the COMPLETED job with a sync id and times'
   const res = (await endpoint.runSync({ input: { n: 1 } })) as Record<string, unknown>;
   assert.equal(res.status, 'COMPLETED');
   assert.match(String(res.id), /^sync-/);
-  assert.deepEqual(res.output, { n: 1 });
+  assert.deepEqual(res.output, [{ n: 1 }]);
   assert.equal(typeof res.delayTime, 'number');
   assert.equal(typeof res.executionTime, 'number');
   assert.equal(res.succeeded, true);
@@ -62,7 +62,7 @@ test('runSync of a slow job goes on with status-sync until the job completes', a
   const res = (await endpoint.runSync({ input: { sleepMs: 20_000, tag: 'slow' } }, 1_000)) as Record<string, unknown>;
   assert.equal(res.completed, true, JSON.stringify(res));
   assert.equal(res.status, 'COMPLETED');
-  assert.deepEqual(res.output, { sleepMs: 20_000, tag: 'slow' });
+  assert.deepEqual(res.output, [{ sleepMs: 20_000, tag: 'slow' }]);
   assert.ok((res.executionTime as number) >= 20_000, `executionTime ${String(res.executionTime)}`);
 });
 

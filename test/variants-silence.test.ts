@@ -33,12 +33,16 @@ test('models.runsync-in-progress: the model answers IN_PROGRESS without output',
   assert.equal(model.body!.output, undefined);
 }));
 
-test('jobs.failed-no-output: a FAILED job shows its error and no output', () => withVariants(['jobs.failed-no-output'], async (h) => {
+test('jobs.failed-shows-output: a FAILED job shows its error and the items it streamed as output, which /retry removes', () => withVariants(['jobs.failed-shows-output'], async (h) => {
   await h.control('PUT', `/worlds/${h.worldId}/timings`, { automaticRetries: 0 });
-  const id = await submit(h, { stream: 2, fail: 'boom' });
+  // It sleeps a second first, so the retried attempt is still running when /status is read after /retry.
+  const id = await submit(h, { sleepMs: 1_000, stream: 2, fail: 'boom' });
   await h.advance(10_000);
   const res = await h.call('GET', `/v2/${h.endpointId}/status/${id}`);
-  assert.deepEqual([res.body!.status, res.body!.error, res.body!.output], ['FAILED', 'boom', undefined]);
+  const output = res.body!.output as { text: string[] }[];
+  assert.deepEqual([res.body!.status, res.body!.error, output.map((o) => o.text[0])], ['FAILED', 'boom', ['token-0 ', 'token-1 ']]);
+  await h.call('POST', `/v2/${h.endpointId}/retry/${id}`);
+  assert.equal((await h.call('GET', `/v2/${h.endpointId}/status/${id}`)).body!.output, undefined);
 }));
 
 test('jobs.purged-kept-cancelled: a purged job reads CANCELLED, then goes with its retention', () => withVariants(['jobs.purged-kept-cancelled'], async (h) => {

@@ -11,6 +11,12 @@ export const JOB_RULES = {
   times: 'JOB.OBJECT.TIMES_ON_COMPLETED',
 } as const;
 
+/**
+ * The `output` of a COMPLETED plain job (no `stream`, no `outputBytes`), emulator/serverless/HANDLER.md: the list of
+ * what the handler yielded, and a plain job yields its input once.
+ */
+export const plainOutput = (input: Record<string, unknown>): unknown[] => [input];
+
 /** Spec, Serverless job operations: "Bodies and responses are JSON." */
 export function jobJsonConformance(res: ApiResult): Finding[] {
   const json = res.contentType === 'application/json' || res.contentType.endsWith('+json');

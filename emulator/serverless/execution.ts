@@ -5,7 +5,7 @@ import type { JobRecord } from './job.js';
 
 /**
  * One attempt of a job on a worker, on the virtual clock: after `executionMs + sleepMs` the
- * handler yields its items (one per `chunkMs`), then ends; past the execution timeout it ends
+ * handler yields its values, which the platform streams as `items` (one per `chunkMs`), then ends; past the execution timeout it ends
  * TIMED_OUT. Everything due at the same instant happens in one step, so a zero-time job ends
  * within the call that starts it. A class with a method, not a closure per job: the hot path
  * of a million jobs allocates as little as it can.
@@ -19,13 +19,14 @@ export class Execution {
   constructor(
     private readonly job: JobRecord,
     private readonly plan: Plan,
+    items: readonly StreamItem[],
     private readonly clock: VirtualClock,
     executionMs: number,
     private readonly deadline: number,
     private readonly onEnd: (job: JobRecord, end: PlanEnd) => void,
     private readonly onItem: (job: JobRecord, item: StreamItem) => void,
   ) {
-    this.#items = plan.items ?? [];
+    this.#items = items;
     this.#begin = clock.now() + executionMs + plan.sleepMs;
     this.#endAt = plan.end.kind === 'timeout' ? Infinity : this.#begin + this.#items.length * plan.chunkMs;
   }

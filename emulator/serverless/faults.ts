@@ -16,7 +16,7 @@ export const serverlessFaults = {
   'serverless.purge-count-off-by-one': { rule: 'JOB.PURGE.REMOVED_COUNT', description: '/purge-queue reports one job more than it removed.' },
   'serverless.retry-completed-accepted': { rule: 'JOB.STATE.RETRY_NOT_REQUEUED_OTHERWISE', description: '/retry requeues a COMPLETED job.' },
   'serverless.retry-new-id': { rule: 'JOB.STATE.RETRY_SAME_ID', description: '/retry answers a new job id.' },
-  'serverless.retry-keeps-output': { rule: 'JOB.STATE.RETRY_OUTPUT_REMOVED', description: 'A retried job keeps the output of its previous attempt.' },
+  'serverless.retry-keeps-output': { rule: 'JOB.STATE.RETRY_OUTPUT_REMOVED', description: 'A FAILED job shows the items it streamed as output (as the variant jobs.failed-shows-output), and /retry keeps that output.' },
   'serverless.retry-timed-out-refused': { rule: 'JOB.STATE.RETRY_TIMED_OUT', description: '/retry refuses TIMED_OUT jobs.' },
   'serverless.retry-after-expiry': { rule: 'LIMIT.RETRY.AFTER_EXPIRY', description: 'A failed job whose result expired can still be retried.' },
   'serverless.cancel-running-ignored': { rule: 'JOB.STATE.CANCEL_IN_PROGRESS', description: '/cancel of a running job answers CANCELLED but the job runs on to COMPLETED.' },

@@ -1,21 +1,21 @@
-import type { StreamItem } from '../../lib/types.gen.js';
-import { largeOutputItems, tokenItems } from './stream-items.js';
+import { largeOutputs, tokenOutputs } from './stream-items.js';
 
 /**
- * The conformance handler: what a job does, chosen by its `input` (HANDLER.md is the
- * protocol, so the same handler can be deployed on a real platform). The emulator runs the
- * plan on the virtual clock: sleep, then yield stream items (one per `chunkMs`), then end.
+ * The conformance handler: what a job does, chosen by its `input` (HANDLER.md is the protocol;
+ * `worker/handler.py` is the same handler on the platform's official worker library, and gives
+ * the same answers). The emulator runs the plan on the virtual clock: sleep, then yield the
+ * values (one per `chunkMs`), then end. A completed job's output is the list of the values.
  */
 export type PlanEnd =
-  | { kind: 'complete'; output: unknown }
+  | { kind: 'complete'; output: unknown[] }
   | { kind: 'fail'; error: string }
   | { kind: 'timeout' };
 
 export interface Plan {
   sleepMs: number;
   chunkMs: number;
-  /** Items a streaming handler yields; undefined for a plain (non-streaming) handler. */
-  items: StreamItem[] | undefined;
+  /** The values the handler yields, in order (each becomes a stream item's `output`). */
+  yields: unknown[];
   end: PlanEnd;
 }
 
@@ -50,21 +50,23 @@ export function planJob(input: Record<string, unknown>, pieceBytes: number): Pla
   const chunkMs = integerField(input, 'chunkMs', problems) ?? 0;
   const stream = integerField(input, 'stream', problems);
   const outputBytes = integerField(input, 'outputBytes', problems);
-  if (input.fail !== undefined && typeof input.fail !== 'string') problems.push('fail must be a string (the error message)');
+  if (input.fail !== undefined && (typeof input.fail !== 'string' || input.fail === '')) problems.push('fail must be a non-empty string (the error message)');
   if (input.timeout !== undefined && typeof input.timeout !== 'boolean') problems.push('timeout must be a boolean');
   if (input.prompt !== undefined && typeof input.prompt !== 'string') problems.push('prompt must be a string');
+  // On the library a yielded value with a non-empty `error` fails the job: an echo could not carry it.
+  if (input.error !== undefined) problems.push('error is reserved (a yielded error fails the job)');
   if (stream !== undefined && outputBytes !== undefined) problems.push('give stream or outputBytes, not both');
   if (problems.length) {
-    return { sleepMs: 0, chunkMs: 0, items: undefined, end: { kind: 'fail', error: `conformance handler: ${problems.join('; ')}` } };
+    return { sleepMs: 0, chunkMs: 0, yields: [], end: { kind: 'fail', error: `conformance handler: ${problems.join('; ')}` } };
   }
 
   const prompt = typeof input.prompt === 'string' ? input.prompt : '';
-  const items = stream !== undefined ? tokenItems(stream, prompt)
-    : outputBytes !== undefined ? largeOutputItems(outputBytes, prompt, pieceBytes)
-    : undefined;
+  // A plain job yields its input once.
+  const yields: unknown[] = stream !== undefined ? tokenOutputs(stream, prompt)
+    : outputBytes !== undefined ? largeOutputs(outputBytes, prompt, pieceBytes)
+    : [input];
   const end: PlanEnd = input.timeout === true ? { kind: 'timeout' }
     : typeof input.fail === 'string' ? { kind: 'fail', error: input.fail }
-    // A streaming handler's output is the list of what it yielded; a plain one echoes its input.
-    : { kind: 'complete', output: items ? items.map((i) => i.output) : input };
-  return { sleepMs, chunkMs, items, end };
+    : { kind: 'complete', output: yields };
+  return { sleepMs, chunkMs, yields, end };
 }

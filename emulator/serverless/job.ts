@@ -22,11 +22,9 @@ export interface JobRecord {
   error: string | undefined;
   /** Attempts of the current run, for the automatic retries; reset by /retry. */
   attempt: number;
-  /** Items the handler has yielded; `/stream` hands out those past `streamCursor`. */
+  /** Items the current attempt has streamed (undefined before it starts); `/stream` hands out those past `streamCursor`. */
   stream: StreamItem[] | undefined;
   streamCursor: number;
-  /** A plain handler's output goes out once on /stream after completion. */
-  plainStreamSent: boolean;
   /** The pending execution step (next chunk, end or timeout). */
   step: TimerHandle | undefined;
   expiry: TimerHandle | undefined;
@@ -53,7 +51,7 @@ export const isTerminal = (status: JobStatus): boolean => !ACTIVE.has(status);
 export function newJob(id: string, endpointId: string, accountId: string, input: Record<string, unknown>, sync: boolean, waitGiven: boolean, now: number, options: JobOptions = {}): JobRecord {
   return {
     id, endpointId, accountId, sync, waitGiven, input, status: 'IN_QUEUE', queuedAt: now, startedAt: undefined, finishedAt: undefined,
-    output: undefined, error: undefined, attempt: 1, stream: undefined, streamCursor: 0, plainStreamSent: false,
+    output: undefined, error: undefined, attempt: 1, stream: undefined, streamCursor: 0,
     step: undefined, expiry: undefined, expiresAt: undefined, ttlSet: false, queueToken: 0, workerId: undefined, options,
   };
 }

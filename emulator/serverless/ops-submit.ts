@@ -16,8 +16,6 @@ function faultLimit(ctx: Ctx, fault: 'serverless.run-limit-5mb' | 'serverless.ru
 export function shownJob(ctx: Ctx, job: JobRecord): Record<string, unknown> {
   const body = jobObject(job, job.status === 'COMPLETED' && ctx.world.fault('serverless.completed-no-delay-time'));
   if (job.status === 'COMPLETED' && ctx.world.fault('serverless.status-no-output') && ctx.path.includes('/status/')) delete body.output;
-  // Variant `jobs.failed-no-output`: a failed job shows its error, not what it yielded before.
-  if (job.status === 'FAILED' && ctx.world.variant('jobs.failed-no-output')) delete body.output;
   return body;
 }
 

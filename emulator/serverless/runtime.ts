@@ -8,7 +8,7 @@ import { planJob, type PlanEnd } from './handler.js';
 import { isTerminal, type JobRecord } from './job.js';
 import { JobQueue } from './queue.js';
 import type { Timings } from './settings.js';
-import { chunkTextBytes } from './stream-items.js';
+import { chunkTextBytes, streamItems } from './stream-items.js';
 import { WorkerPool, type PoolHost, type Worker } from './workers.js';
 import { OutsideWorkers, type OutsideWorker } from './outside.js';
 
@@ -22,6 +22,9 @@ export interface RuntimeHost {
 
 /** Jobs whose lost item (fault `serverless.worker-stream-item-lost`) has been lost already. */
 const LOST = new WeakSet<JobRecord>();
+
+/** How an attempt ends: as the built-in handler plans it, or as an outside worker's job-done says (any `output`, or none). */
+export type AttemptEnd = Exclude<PlanEnd, { kind: 'complete' }> | { kind: 'complete'; output: unknown };
 
 export interface JobCounters { completed: number; failed: number; retried: number; inQueue: number; inProgress: number }
 
@@ -100,7 +103,6 @@ export class EndpointRuntime implements PoolHost {
   requeue(job: JobRecord, resetAttempts: boolean): void {
     job.output = job.error = job.stream = job.startedAt = job.finishedAt = job.workerId = undefined;
     job.streamCursor = 0;
-    job.plainStreamSent = false;
     job.queuedAt = this.clock.now();
     if (resetAttempts) job.attempt = 1;
     this.counters.retried++;
@@ -173,8 +175,8 @@ export class EndpointRuntime implements PoolHost {
     this.#pool.occupy(worker, job);
     this.#begin(job, worker.id);
     const plan = planJob(job.input, chunkTextBytes(world.fault('serverless.stream-chunk-over-1mb')));
-    job.stream = plan.items ? [] : undefined;
-    new Execution(job, plan, this.clock, this.host.timings().executionMs, now + this.#timeoutMs(job), (j, end) => this.#finish(j, end), (j, item) => this.pushItem(j, item)).step();
+    job.stream = [];
+    new Execution(job, plan, streamItems(plan.yields), this.clock, this.host.timings().executionMs, now + this.#timeoutMs(job), (j, end) => this.#finish(j, end), (j, item) => this.pushItem(j, item)).step();
   }
 
   /** The job goes to a worker: IN_PROGRESS from now. */
@@ -217,7 +219,7 @@ export class EndpointRuntime implements PoolHost {
   #startOutside(worker: OutsideWorker, job: JobRecord): void {
     worker.jobs.add(job);
     this.#begin(job, worker.id);
-    job.stream = undefined;
+    job.stream = [];
     // The deadline is the platform's: past it the job ends TIMED_OUT and its worker is told to stop.
     job.step = this.clock.at(this.clock.now() + this.#timeoutMs(job), () => {
       job.step = undefined;
@@ -227,7 +229,7 @@ export class EndpointRuntime implements PoolHost {
   }
 
   /** An outside worker's result for a job it holds; false when it holds no such job (stopped, ended, another's). */
-  done(worker: OutsideWorker, job: JobRecord, end: PlanEnd): boolean {
+  done(worker: OutsideWorker, job: JobRecord, end: AttemptEnd): boolean {
     if (!worker.jobs.has(job) || (job.status !== 'IN_PROGRESS' && !this.host.world.fault('serverless.worker-stop-not-sent'))) return false;
     job.step?.cancel();
     job.step = undefined;
@@ -235,7 +237,7 @@ export class EndpointRuntime implements PoolHost {
     return true;
   }
 
-  #finish(job: JobRecord, end: PlanEnd): void {
+  #finish(job: JobRecord, end: AttemptEnd): void {
     if (end.kind !== 'timeout' && this.host.world.fault('serverless.worker-done-ignored')) { this.#ignoreResult(job); return; }
     this.#release(job);
     job.finishedAt = this.clock.now();
@@ -247,9 +249,15 @@ export class EndpointRuntime implements PoolHost {
       this.requeue(job, false);
       return;
     } else {
-      // A failed or timed-out job shows what it yielded before the end.
-      job.output = job.stream && job.stream.length > 0 ? job.stream.map((i) => i.output) : undefined;
+      // As on the official worker library: a failure posts its error alone, a timeout nothing; the
+      // items yielded before were streamed all the same (HANDLER.md).
       if (end.kind === 'fail') job.error = end.error;
+      // Variant `jobs.failed-shows-output`: a FAILED job shows the items it streamed as output (the
+      // spec: "output ... Optional"); the fault `serverless.retry-keeps-output` does too, and /retry keeps it.
+      const { world } = this.host;
+      if (end.kind === 'fail' && job.stream?.length && (world.variant('jobs.failed-shows-output') || world.fault('serverless.retry-keeps-output'))) {
+        job.output = job.stream.map((i) => i.output);
+      }
       this.#setStatus(job, end.kind === 'fail' ? 'FAILED' : 'TIMED_OUT');
     }
     this.host.settled(job);

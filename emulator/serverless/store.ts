@@ -142,17 +142,11 @@ export class JobStore implements RuntimeHost {
   }
 
   /** Stream items the client has not been given yet (the official SDK polls and yields each). */
-  takeStream(job: JobRecord): StreamItem[] | { output: unknown }[] {
-    if (job.stream) {
-      const items = job.stream.slice(job.streamCursor);
-      job.streamCursor = job.stream.length;
-      return items;
-    }
-    if (job.status === 'COMPLETED' && !job.plainStreamSent) {
-      job.plainStreamSent = true;
-      return [{ output: job.output }];
-    }
-    return [];
+  takeStream(job: JobRecord): StreamItem[] {
+    if (!job.stream) return [];
+    const items = job.stream.slice(job.streamCursor);
+    job.streamCursor = job.stream.length;
+    return items;
   }
 
   /** Resolves when the job is terminal or removed, or after `ms` of virtual time. */

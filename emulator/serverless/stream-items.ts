@@ -1,9 +1,9 @@
 import type { StreamItem } from '../../lib/types.gen.js';
 
 /**
- * Text-generation stream items, shaped exactly as the spec lists them: `output` with
- * `input_tokens`, `output_tokens`, `text[]`; `metrics` with the four throughput and cache
- * numbers, six integer counters and `scenario`.
+ * Stream items: the text-generation values the conformance handler yields (HANDLER.md) and the
+ * item the platform makes of each. A worker on the official library posts only `{output: v}`, so
+ * the spec's `metrics` object is the platform's to add (HANDLER.md, "Who adds metrics").
  */
 
 /** Spec, Limits: "Single stream chunk | 1 MB". Counted as 10^6 bytes so that both readings of MB hold. */
@@ -15,39 +15,18 @@ const ITEM_OVERHEAD = 1_000;
 /** Largest text one item carries when output is split (`oversize` is a fault's wider chunk). */
 export const chunkTextBytes = (oversize = false): number => (oversize ? 1_500_000 : MAX_STREAM_ITEM_BYTES - ITEM_OVERHEAD);
 
+/** A text's tokens: a quarter of its characters (UTF-16 code units), rounded up, at least one. */
 const tokensOf = (text: string): number => Math.max(1, Math.ceil(text.length / 4));
 
-export function textItem(index: number, text: string, inputTokens: number, outputTokensSoFar: number, scenario: string): StreamItem {
-  const outputTokens = tokensOf(text);
-  return {
-    output: { input_tokens: inputTokens, output_tokens: outputTokens, text: [text] },
-    metrics: {
-      avg_gen_throughput: 48.5,
-      avg_prompt_throughput: 312.25,
-      cpu_kv_cache_usage: 0,
-      gpu_kv_cache_usage: Math.min(1, (outputTokensSoFar + outputTokens) / 100_000),
-      input_tokens: inputTokens,
-      output_tokens: outputTokensSoFar + outputTokens,
-      pending: 0,
-      running: 1,
-      stream_index: index,
-      swapped: 0,
-      scenario,
-    },
-  };
-}
+/** What a text-generation handler yields for one piece of text. */
+export interface TextOutput { input_tokens: number; output_tokens: number; text: string[] }
 
-/** `count` items of generated text, one token-like word per item. */
-export function tokenItems(count: number, prompt: string): StreamItem[] {
+const textOutput = (text: string, inputTokens: number): TextOutput => ({ input_tokens: inputTokens, output_tokens: tokensOf(text), text: [text] });
+
+/** `count` values of generated text, one token-like word each. */
+export function tokenOutputs(count: number, prompt: string): TextOutput[] {
   const inputTokens = tokensOf(prompt);
-  const items: StreamItem[] = [];
-  let sofar = 0;
-  for (let i = 0; i < count; i++) {
-    const item = textItem(i, `token-${i} `, inputTokens, sofar, 'stream');
-    sofar = item.metrics.output_tokens;
-    items.push(item);
-  }
-  return items;
+  return Array.from({ length: count }, (_, i) => textOutput(`token-${i} `, inputTokens));
 }
 
 let pattern = '';
@@ -57,31 +36,48 @@ function filler(length: number): string {
   return pattern.slice(0, length);
 }
 
-/** `totalBytes` of text split into items whose text is at most `pieceBytes` each. */
-export function largeOutputItems(totalBytes: number, prompt: string, pieceBytes: number): StreamItem[] {
+/** `totalBytes` of text split into values whose text is at most `pieceBytes` each. */
+export function largeOutputs(totalBytes: number, prompt: string, pieceBytes: number): TextOutput[] {
   const inputTokens = tokensOf(prompt);
-  const items: StreamItem[] = [];
-  let sofar = 0;
-  for (let offset = 0, i = 0; offset < totalBytes; offset += pieceBytes, i++) {
-    const item = textItem(i, filler(Math.min(pieceBytes, totalBytes - offset)), inputTokens, sofar, 'large-output');
-    sofar = item.metrics.output_tokens;
-    items.push(item);
-  }
-  return items;
+  const values: TextOutput[] = [];
+  for (let offset = 0; offset < totalBytes; offset += pieceBytes) values.push(textOutput(filler(Math.min(pieceBytes, totalBytes - offset)), inputTokens));
+  return values;
 }
 
-const count = (v: unknown): number => (Number.isInteger(v) && (v as number) >= 0 ? v as number : 0);
+const integerField = (value: unknown, key: string): number => {
+  const n = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  return Number.isInteger(n) ? n as number : 0;
+};
 
 /**
- * The `metrics` the platform adds to an item an outside worker posts (a worker on the official
- * library can only post `{"output": v}`, platform notes): the item's index and the token counts
- * its output reports (`input_tokens`, `output_tokens`), summed over the job's items so far.
+ * The platform's stream item for one yielded value: the value as `output`, with the `metrics` the
+ * spec lists (its place in the stream, the value's `input_tokens`, `output_tokens` summed over the
+ * stream so far from `outputTokensBefore`; 0 where a value has none). The item's
+ * `metrics.output_tokens` is the next item's `outputTokensBefore`.
  */
-export function platformMetrics(output: unknown, index: number, outputTokensBefore: number, scenario: string): StreamItem['metrics'] {
-  const o = (typeof output === 'object' && output !== null ? output : {}) as Record<string, unknown>;
-  const outputTokens = outputTokensBefore + count(o.output_tokens);
+export function streamItem(output: unknown, index: number, outputTokensBefore: number): StreamItem {
+  const sofar = outputTokensBefore + integerField(output, 'output_tokens');
   return {
-    avg_gen_throughput: 48.5, avg_prompt_throughput: 312.25, cpu_kv_cache_usage: 0, gpu_kv_cache_usage: Math.min(1, outputTokens / 100_000),
-    input_tokens: count(o.input_tokens), output_tokens: outputTokens, pending: 0, running: 1, stream_index: index, swapped: 0, scenario,
+    output: output as StreamItem['output'],
+    metrics: {
+      avg_gen_throughput: 48.5,
+      avg_prompt_throughput: 312.25,
+      cpu_kv_cache_usage: 0,
+      gpu_kv_cache_usage: Math.min(1, sofar / 100_000),
+      input_tokens: integerField(output, 'input_tokens'),
+      output_tokens: sofar,
+      pending: 0,
+      running: 1,
+      stream_index: index,
+      swapped: 0,
+      scenario: 'stream',
+    },
   };
+}
+
+/** The platform's stream items for a job's yielded values, in order ({@link streamItem}). */
+export function streamItems(values: readonly unknown[]): StreamItem[] {
+  const items: StreamItem[] = [];
+  for (const value of values) items.push(streamItem(value, items.length, items.at(-1)?.metrics.output_tokens ?? 0));
+  return items;
 }

@@ -1,10 +1,10 @@
 import { fail, json, noContent } from '../http/reply.js';
 import type { Ctx, RouteDef } from '../types.js';
 import { queueEndpoint, requireWrite, type QueueTarget } from './access.js';
-import type { PlanEnd } from './handler.js';
 import type { JobRecord } from './job.js';
 import type { OutsideWorker } from './outside.js';
-import { platformMetrics } from './stream-items.js';
+import type { AttemptEnd } from './runtime.js';
+import { streamItem } from './stream-items.js';
 
 /**
  * The platform's worker side (platform notes, "How a worker talks to the platform"): the routes
@@ -56,7 +56,7 @@ function objectBody(ctx: Ctx): Record<string, unknown> {
 const takenJob = (job: JobRecord): Record<string, unknown> => ({ id: job.id, input: job.input, ...(job.options.s3Config ? { s3Config: job.options.s3Config } : {}) });
 
 /** A job-done body as the end of the job's attempt: a non-empty `error` fails it, else `output` (if any) completes it. */
-function endOf(body: Record<string, unknown>): PlanEnd {
+function endOf(body: Record<string, unknown>): AttemptEnd {
   const error = body.error;
   if (error !== undefined && error !== null && error !== '') return { kind: 'fail', error: typeof error === 'string' ? error : JSON.stringify(error) };
   return { kind: 'complete', output: body.output };
@@ -100,10 +100,9 @@ export const workerRoutes: RouteDef[] = [
       if (!('output' in body)) fail('bad-request', 'A stream item is {"output": ...}.');
       const held = call.worker.jobs.has(job) && job.status === 'IN_PROGRESS';
       if (held) {
+        // The platform adds the spec's `metrics` to the worker's `{output}` (HANDLER.md, "Who adds metrics").
         const before = job.stream ?? [];
-        const scenario = job.input.outputBytes !== undefined ? 'large-output' : 'stream';
-        const metrics = platformMetrics(body.output, before.length, before.at(-1)?.metrics.output_tokens ?? 0, scenario);
-        call.target.runtime.pushItem(job, { output: body.output as never, metrics });
+        call.target.runtime.pushItem(job, streamItem(body.output, before.length, before.at(-1)?.metrics.output_tokens ?? 0));
       }
       return json(200, { accepted: held });
     },

@@ -3,6 +3,7 @@ import { conform, creates, must, observe, rules } from '../../support/rules.js';
 import { graphqlConformance, graphqlFailureConformance } from '../../checks/graphql-conformance.js';
 import { doc } from './support/documents.js';
 import { isSuccess } from '../../checks/status.js';
+import { plainOutput } from '../../checks/job-conformance.js';
 import { templateExists, unusedTemplateDeletes } from './support/template-probe.js';
 import type { ApiClient, ApiResult } from '../../../lib/client/api.js';
 import type { Emu } from '../../support/fixtures.js';
@@ -49,7 +50,7 @@ test('journey: GraphQL template and endpoint, jobs through the serverless operat
     const done = await untilTerminal(api, emu, endpointId, jobId);
     conform(
       must(isSuccess(sync) && syncBody?.status === 'COMPLETED', 'SERVICE.QB.ADDRESS', `/v2/${endpointId}/runsync answered ${sync.status}: ${sync.text.slice(0, 200)}`),
-      must(JSON.stringify(syncBody?.output) === JSON.stringify(input), 'SERVICE.QB.ADDRESS', `the handler's output ${JSON.stringify(syncBody?.output)} is not its input`),
+      must(JSON.stringify(syncBody?.output) === JSON.stringify(plainOutput(input)), 'SERVICE.QB.ADDRESS', `the output ${JSON.stringify(syncBody?.output)} is not the handler's ${JSON.stringify(plainOutput(input))} (its input echoed, HANDLER.md)`),
       must(isSuccess(queued) && typeof (queued.body as { id?: unknown })?.id === 'string', 'SERVICE.QB.REQUESTS_BECOME_JOBS', `/run answered ${queued.status}: ${queued.text.slice(0, 200)}`),
       must((done.body as { status?: unknown } | undefined)?.status === 'COMPLETED', 'SERVICE.QB.REQUESTS_BECOME_JOBS', `the /run job ended as ${done.text.slice(0, 200)}`),
     );

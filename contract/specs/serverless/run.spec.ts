@@ -1,6 +1,6 @@
 import { test } from '../../support/fixtures.js';
 import { conform, must, observe, rules, type Finding } from '../../support/rules.js';
-import { jobHandleConformance, jobObjectConformance, jobJsonConformance, statusOf } from '../../checks/job-conformance.js';
+import { jobHandleConformance, jobObjectConformance, jobJsonConformance, plainOutput, statusOf } from '../../checks/job-conformance.js';
 import { jobsFor, setTimings, TERMINAL } from './support/jobs.js';
 import { isSuccess } from '../../checks/status.js';
 import type { ApiResult } from '../../../lib/client/api.js';
@@ -124,7 +124,7 @@ test.describe('/run', () => {
       jobObjectConformance(last),
       must(statusOf(last) === 'COMPLETED', 'JOB.STATUS.RESPONSE', `the job ended ${statusOf(last)} (statuses seen: ${seen.join(' → ')})`),
       must(body.id === id, 'JOB.STATUS.RESPONSE', `/status/${id} answered id ${JSON.stringify(body.id)}`),
-      must(JSON.stringify(body.output) === JSON.stringify(input), 'JOB.STATUS.RESPONSE', `the COMPLETED job's output is ${JSON.stringify(body.output)}, not its echoed input`),
+      must(JSON.stringify(body.output) === JSON.stringify(plainOutput(input)), 'JOB.STATUS.RESPONSE', `the COMPLETED job's output is ${JSON.stringify(body.output)}, not the handler's ${JSON.stringify(plainOutput(input))} (its input echoed, HANDLER.md)`),
     );
   });
 });

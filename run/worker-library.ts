@@ -1,0 +1,60 @@
+/**
+ * The platform's official Python worker library (`runpod` 1.12.0), for the tests that run
+ * `worker/handler.py` on it: the offline copy in `../shared/tools/runpod-python` beside the
+ * project (or the folder `CPC_RUNPOD_PYTHON` names), installed once by its `install.sh` into a
+ * virtual environment under `.cache/`; or the interpreter `RUNPOD_PYTHON` names, which has it. Tests skip with the returned reason when it is absent.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { PROJECT_ROOT } from './paths.js';
+
+export type WorkerLibrary = { found: true; python: string; source: string } | { found: false; reason: string };
+
+/** `worker/handler.py`, the conformance handler on the library. */
+export const WORKER_HANDLER = join(PROJECT_ROOT, 'worker', 'handler.py');
+
+/**
+ * Environment a worker process needs beside the platform's variables: the library's own switches
+ * that skip its start-up fitness checks (one of them connects to a public address; a test runs on
+ * loopback only, without GPU).
+ */
+export const TEST_WORKER_ENV = { RUNPOD_SKIP_AUTO_SYSTEM_CHECKS: 'true', RUNPOD_SKIP_GPU_CHECK: 'true' } as const;
+
+const imports = (python: string): boolean =>
+  spawnSync(python, ['-c', 'import runpod.serverless'], { encoding: 'utf8', timeout: 60_000 }).status === 0;
+
+/**
+ * Finds the library and makes its virtual environment on first use (about 20 s, no network),
+ * into a temporary folder renamed into place, so two tests starting at once never see half of one.
+ */
+export function findWorkerLibrary(env: NodeJS.ProcessEnv = process.env): WorkerLibrary {
+  // CI installs the release from the registry (`pip install runpod==1.12.0`) and names its interpreter.
+  const named = env.RUNPOD_PYTHON?.trim();
+  if (named) return imports(named) ? { found: true, python: named, source: 'RUNPOD_PYTHON' } : { found: false, reason: `RUNPOD_PYTHON=${named} does not import runpod.serverless` };
+  const source = resolve(env.CPC_RUNPOD_PYTHON?.trim() || join(PROJECT_ROOT, '..', 'shared', 'tools', 'runpod-python'));
+  const install = join(source, 'install.sh');
+  if (!existsSync(install)) {
+    return { found: false, reason: `the official worker library is not there: no ${install} (set CPC_RUNPOD_PYTHON to the runpod-python folder)` };
+  }
+  const cache = join(PROJECT_ROOT, '.cache');
+  const venv = join(cache, `runpod-venv-${createHash('sha256').update(source).digest('hex').slice(0, 8)}`);
+  const python = join(venv, 'bin', 'python');
+  if (existsSync(python) && imports(python)) return { found: true, python, source };
+  mkdirSync(cache, { recursive: true });
+  const temporary = `${venv}.tmp-${process.pid}`;
+  rmSync(temporary, { recursive: true, force: true });
+  const made = spawnSync('bash', [install, temporary], { encoding: 'utf8', timeout: 300_000 });
+  if (made.status !== 0) {
+    rmSync(temporary, { recursive: true, force: true });
+    return { found: false, reason: `${install} failed (${made.error?.message ?? `exit ${made.status}`}): ${(made.stderr || made.stdout).trim().slice(-300)}` };
+  }
+  try {
+    renameSync(temporary, venv);
+  } catch {
+    // Another process put its environment in place first: use that one.
+    rmSync(temporary, { recursive: true, force: true });
+  }
+  return imports(python) ? { found: true, python, source } : { found: false, reason: `the library's environment ${venv} does not import runpod.serverless` };
+}
