@@ -15,6 +15,7 @@ import { startEmulator, type RunningEmulator } from '../emulator/server.js';
 import { workerEnv } from '../emulator/serverless/worker-env.js';
 import { findWorkerLibrary, TEST_WORKER_ENV, WORKER_HANDLER } from '../run/worker-library.js';
 import { handlerRows, type Row } from './handler-rows.js';
+import { startPrinting } from '../run/standalone.js';
 
 const library = findWorkerLibrary();
 /** The world's execution timeout: long enough for every other row, short enough to wait for in real time. */
@@ -94,4 +95,21 @@ test('every example row of HANDLER.md, run by worker/handler.py on the library a
   const health = (await call('GET', '/health')).body as { workers: { idle: number; running: number } };
   assert.deepEqual({ running: health.workers.running, idle: health.workers.idle }, { running: 0, idle: 3 });
   assert.match(logs, /Stopping job\./, 'the library was told to stop a job (job-stop)');
+});
+
+test('cpc emulator --outside-workers prints the RUNPOD_* variables, and a job take made with them gets a job sent through the client API', async () => {
+  const standalone = await startPrinting(['emulator/main.ts', '--port', '0', '--outside-workers']);
+  try {
+    const v = standalone.vars;
+    for (const name of ['RUNPOD_WEBHOOK_GET_JOB', 'RUNPOD_WEBHOOK_POST_OUTPUT', 'RUNPOD_WEBHOOK_POST_STREAM', 'RUNPOD_WEBHOOK_PING', 'RUNPOD_AI_API_KEY', 'RUNPOD_POD_ID']) assert.ok(v[name], `${name} printed`);
+    assert.equal(v.RUNPOD_AI_API_KEY, v.CPC_API_KEY);
+    const run = await request(`${standalone.url}/v2/${v.CPC_ENDPOINT_ID}/run`, { method: 'POST', headers: { authorization: `Bearer ${v.CPC_API_KEY}`, 'content-type': 'application/json' }, body: '{"input":{"n":1}}' });
+    const id = ((await run.body.json()) as { id: string }).id;
+    // As the library builds it: `$ID` replaced by the worker id, `&job_in_progress=` appended.
+    const take = await request(`${v.RUNPOD_WEBHOOK_GET_JOB!.replace('$ID', 'worker-1')}&job_in_progress=0`, { headers: { authorization: v.RUNPOD_AI_API_KEY! } });
+    assert.equal(take.statusCode, 200);
+    assert.deepEqual(await take.body.json(), { id, input: { n: 1 } });
+  } finally {
+    await standalone.stop();
+  }
 });
