@@ -118,3 +118,39 @@ test('an endpoint run by the built-in handler refuses worker calls with 409', as
     await plain.close();
   }
 });
+
+/** A world served by outside workers with one fault on; the test talks to it as a worker would. */
+async function withFault(fault: string, check: (f: Harness, post: (route: string, jobId: string, body: unknown) => Promise<Reply>) => Promise<void>): Promise<void> {
+  const f = await harness({ outsideWorkers: true, clock: { mode: 'manual' }, faults: [fault] });
+  try {
+    await check(f, (route, jobId, body) => f.call('POST', `/v2/${f.endpointId}/${route}/w/${jobId}?isStream=true`, { raw: JSON.stringify(body), headers: { 'content-type': 'application/x-www-form-urlencoded' } }));
+  } finally {
+    await f.close();
+  }
+}
+const takeAs = (f: Harness): Promise<Reply> => f.call('GET', `/v2/${f.endpointId}/job-take/w?job_in_progress=0`);
+
+test('the worker-side faults act on outside workers too: an item lost, a result ignored, a stop not sent', async () => {
+  await withFault('serverless.worker-stream-item-lost', async (f, post) => {
+    const id = await submit(f, { stream: 3 });
+    await takeAs(f);
+    for (const n of [0, 1, 2]) await post('job-stream', id, { output: { input_tokens: 1, output_tokens: 1, text: [`t${n}`] } });
+    const items = (await f.call('GET', `/v2/${f.endpointId}/stream/${id}`)).body!.stream as { output: { text: string[] } }[];
+    assert.deepEqual(items.map((i) => i.output.text[0]), ['t0', 't2'], 'the second item is lost');
+  });
+  await withFault('serverless.worker-done-ignored', async (f, post) => {
+    const id = await submit(f, {});
+    await takeAs(f);
+    await post('job-done', id, { output: [{}] });
+    assert.equal(await statusOf(f, id), 'IN_PROGRESS', 'the result is ignored');
+    await f.advance(600_000);
+    assert.equal(await statusOf(f, id), 'TIMED_OUT', 'until the execution timeout');
+  });
+  await withFault('serverless.worker-stop-not-sent', async (f, post) => {
+    const id = await submit(f, { sleepMs: 60_000 });
+    await takeAs(f);
+    assert.equal((await f.call('POST', `/v2/${f.endpointId}/cancel/${id}`)).body!.status, 'CANCELLED');
+    assert.deepEqual((await post('job-done', id, { output: [{ sleepMs: 60_000 }] })).body, { accepted: true }, 'no stop was sent: the worker ran on, and its result is taken');
+    assert.equal(await statusOf(f, id), 'COMPLETED');
+  });
+});
