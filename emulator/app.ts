@@ -101,7 +101,7 @@ export class Emulator extends WorldRegistry {
     if (routed instanceof Refusal) return send(res, routed.reply, world);
     const apiKey = authenticate(world, routed.route, req.headers, query);
     if (apiKey instanceof Refusal) return send(res, apiKey.reply, world);
-    const limits = rateLimit(world, apiKey.accountId, routed.route);
+    const limits = routed.route.unmetered === true ? undefined : rateLimit(world, apiKey.accountId, routed.route);
     if (limits instanceof Refusal) return send(res, limits.reply, world);
 
     const ctx: Ctx = {

@@ -55,6 +55,8 @@ export interface RouteDef {
   maxBody?: number;
   /** The body is read as JSON whatever content type it declares (the worker library sends JSON as `application/x-www-form-urlencoded`). */
   anyBodyType?: boolean;
+  /** Traffic of the platform's own workers (the worker side): it counts against no user's rate limit. */
+  unmetered?: boolean;
   handle(ctx: Ctx): Reply | Promise<Reply>;
 }
 

@@ -154,3 +154,14 @@ test('the worker-side faults act on outside workers too: an item lost, a result 
     assert.equal(await statusOf(f, id), 'COMPLETED');
   });
 });
+
+test('worker requests count against no user\'s rate limit', async () => {
+  const f = await harness({ outsideWorkers: true, clock: { mode: 'manual' }, quotas: { minute: 2, hour: 100, day: 1000 } });
+  try {
+    for (let i = 0; i < 5; i++) assert.equal((await f.call('GET', `/v2/${f.endpointId}/ping/w?runpod_version=1.12.0`)).status, 200);
+    const health = [await f.call('GET', `/v2/${f.endpointId}/health`), await f.call('GET', `/v2/${f.endpointId}/health`), await f.call('GET', `/v2/${f.endpointId}/health`)];
+    assert.deepEqual(health.map((r) => r.status), [200, 200, 429], 'the client API is metered as before');
+  } finally {
+    await f.close();
+  }
+});

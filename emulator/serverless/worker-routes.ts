@@ -11,6 +11,7 @@ import { streamItem } from './stream-items.js';
  * a worker on the official library calls when a world's endpoints are served by outside workers
  * (`outsideWorkers`, emulator/README.md). The key comes as the `Authorization` header with no
  * scheme; the results come as JSON declared `application/x-www-form-urlencoded` (`anyBodyType`).
+ * Workers poll all the time: their requests count against no user's rate limit (`unmetered`).
  * Bad input answers problem+json, as everywhere.
  */
 const path = (op: string): string => `/v2/:endpointId/${op}`;
@@ -77,10 +78,10 @@ async function take(ctx: Ctx, batch: boolean): Promise<ReturnType<typeof json>> 
 }
 
 export const workerRoutes: RouteDef[] = [
-  { method: 'GET', path: path('job-take/:workerId'), operation: 'workerJobTake', surface: 'serverless', auth: 'serverless', scope: 'read', handle: (ctx) => take(ctx, false) },
-  { method: 'GET', path: path('job-take-batch/:workerId'), operation: 'workerJobTakeBatch', surface: 'serverless', auth: 'serverless', scope: 'read', handle: (ctx) => take(ctx, true) },
+  { method: 'GET', path: path('job-take/:workerId'), operation: 'workerJobTake', surface: 'serverless', auth: 'serverless', scope: 'read', unmetered: true, handle: (ctx) => take(ctx, false) },
+  { method: 'GET', path: path('job-take-batch/:workerId'), operation: 'workerJobTakeBatch', surface: 'serverless', auth: 'serverless', scope: 'read', unmetered: true, handle: (ctx) => take(ctx, true) },
   {
-    method: 'POST', path: path('job-done/:workerId/:jobId'), operation: 'workerJobDone', surface: 'serverless', auth: 'serverless', scope: 'read', anyBodyType: true, maxBody: 20 * 1024 * 1024,
+    method: 'POST', path: path('job-done/:workerId/:jobId'), operation: 'workerJobDone', surface: 'serverless', auth: 'serverless', scope: 'read', unmetered: true, anyBodyType: true, maxBody: 20 * 1024 * 1024,
     handle(ctx) {
       const call = workerCall(ctx);
       oneOf(ctx, 'isStream', ['true', 'false']);
@@ -91,7 +92,7 @@ export const workerRoutes: RouteDef[] = [
     },
   },
   {
-    method: 'POST', path: path('job-stream/:workerId/:jobId'), operation: 'workerJobStream', surface: 'serverless', auth: 'serverless', scope: 'read', anyBodyType: true, maxBody: 2 * 1024 * 1024,
+    method: 'POST', path: path('job-stream/:workerId/:jobId'), operation: 'workerJobStream', surface: 'serverless', auth: 'serverless', scope: 'read', unmetered: true, anyBodyType: true, maxBody: 2 * 1024 * 1024,
     handle(ctx) {
       const call = workerCall(ctx);
       oneOf(ctx, 'isStream', ['true', 'false']);
@@ -109,7 +110,7 @@ export const workerRoutes: RouteDef[] = [
   },
   {
     // Long-polled: answers the ids to stop as soon as there are some, else 204 after a while.
-    method: 'GET', path: path('job-stop/:workerId'), operation: 'workerJobStop', surface: 'serverless', auth: 'serverless', scope: 'read',
+    method: 'GET', path: path('job-stop/:workerId'), operation: 'workerJobStop', surface: 'serverless', auth: 'serverless', scope: 'read', unmetered: true,
     async handle(ctx) {
       const call = workerCall(ctx);
       const ids = await call.target.runtime.outside!.stopSignals(call.worker);
@@ -117,7 +118,7 @@ export const workerRoutes: RouteDef[] = [
     },
   },
   {
-    method: 'GET', path: path('ping/:workerId'), operation: 'workerPing', surface: 'serverless', auth: 'serverless', scope: 'read',
+    method: 'GET', path: path('ping/:workerId'), operation: 'workerPing', surface: 'serverless', auth: 'serverless', scope: 'read', unmetered: true,
     handle(ctx) {
       workerCall(ctx);
       const version = ctx.query.get('runpod_version');
