@@ -16,6 +16,11 @@ function faultLimit(ctx: Ctx, fault: 'serverless.run-limit-5mb' | 'serverless.ru
 export function shownJob(ctx: Ctx, job: JobRecord): Record<string, unknown> {
   const body = jobObject(job, job.status === 'COMPLETED' && ctx.world.fault('serverless.completed-no-delay-time'));
   if (job.status === 'COMPLETED' && ctx.world.fault('serverless.status-no-output') && ctx.path.includes('/status/')) delete body.output;
+  // Variant `jobs.failed-shows-output` (and the fault `serverless.retry-keeps-output`): a FAILED job
+  // shows the items it streamed as output (the spec: "output ... Optional").
+  if (job.status === 'FAILED' && job.stream?.length && (ctx.world.variant('jobs.failed-shows-output') || ctx.world.fault('serverless.retry-keeps-output'))) {
+    body.output = job.stream.map((i) => i.output);
+  }
   return body;
 }
 

@@ -252,12 +252,6 @@ export class EndpointRuntime implements PoolHost {
       // As on the official worker library: a failure posts its error alone, a timeout nothing; the
       // items yielded before were streamed all the same (HANDLER.md).
       if (end.kind === 'fail') job.error = end.error;
-      // Variant `jobs.failed-shows-output`: a FAILED job shows the items it streamed as output (the
-      // spec: "output ... Optional"); the fault `serverless.retry-keeps-output` does too, and /retry keeps it.
-      const { world } = this.host;
-      if (end.kind === 'fail' && job.stream?.length && (world.variant('jobs.failed-shows-output') || world.fault('serverless.retry-keeps-output'))) {
-        job.output = job.stream.map((i) => i.output);
-      }
       this.#setStatus(job, end.kind === 'fail' ? 'FAILED' : 'TIMED_OUT');
     }
     this.host.settled(job);

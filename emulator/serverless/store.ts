@@ -117,9 +117,10 @@ export class JobStore implements RuntimeHost {
     job.ttlSet = false;
     this.#expired.delete(job.id);
     this.#jobs.set(job.id, job);
-    const previousOutput = job.output;
+    const previousItems = job.stream;
     runtime.requeue(job, true);
-    if (this.world.fault('serverless.retry-keeps-output')) job.output = previousOutput;
+    // The fault's FAILED job showed its items as output (ops-submit.ts); /retry keeps them.
+    if (this.world.fault('serverless.retry-keeps-output')) job.output = previousItems?.map((i) => i.output);
     return job;
   }
 
