@@ -94,10 +94,13 @@ const DETECT_USAGE = `usage: cpc detect [--faults id,id] [--per-fault N] [--work
 `;
 
 const EMULATOR_USAGE = `usage: cpc emulator [--port N] [--host H] [--key K] [--clock auto|manual] [--scale N] [--faults id,id] [--quotas m,h,d]
-                    [--variants id,id] [--chaos SEED[,real-time][,latency=MS][,capacity=SHARE][,capacity-only]]
+                    [--variants id,id] [--chaos SEED[,real-time][,latency=MS][,capacity=SHARE][,capacity-only]] [--outside-workers]
 
   Starts the emulator standalone and prints its URL, keys and seeded ids as CPC_* lines
   (port 0 picks a free port). Ctrl-C stops it.
+  --outside-workers   queue-based endpoints are served by worker processes outside the emulator
+                      (the official worker library's protocol); prints the RUNPOD_* variables to
+                      start a worker with (emulator/README.md, Outside workers)
 `;
 
 const LOAD_USAGE = `usage: cpc load [--runner auto|k6|node] [--scenario NAME ...] [--out DIR] [target options]

@@ -104,7 +104,7 @@ export class Emulator extends WorldRegistry {
     if (missing) return send(res, missing.reply, world);
     const apiKey = authenticate(world, routed.route, req.headers, query);
     if (apiKey instanceof Refusal) return send(res, apiKey.reply, world);
-    const limits = rateLimit(world, apiKey.accountId, routed.route);
+    const limits = routed.route.unmetered === true ? undefined : rateLimit(world, apiKey.accountId, routed.route);
     if (limits instanceof Refusal) return send(res, limits.reply, world);
 
     const ctx: Ctx = {

@@ -7,6 +7,9 @@
  * --variants a,b (conforming variants or sets such as `live`, emulator/variants.ts; env CPC_EMULATOR_VARIANTS).
  * --chaos <seed>[,real-time][,latency=<ms>] (legal chaos in the default world and in every world the
  * control surface makes without its own, emulator/README.md "Chaos"; env CPC_EMULATOR_CHAOS).
+ * --outside-workers: queue-based endpoints are served by worker processes outside the emulator that
+ * speak the official worker library's protocol (emulator/README.md "Outside workers"); the RUNPOD_*
+ * variables to start such a worker with are printed.
  * Prints the keys (main, read-only, another account's) and the seeded ids as CPC_* lines.
  */
 import { parseArgs } from 'node:util';
@@ -16,18 +19,23 @@ import { isFaultId } from './faults.js';
 import { expandVariants } from './variants.js';
 import { userSettings, type UserSettings } from '../lib/run-config.js';
 import { formatChaos, parseChaos, type ChaosOptions } from '../lib/chaos/options.js';
+import { workerEnv } from './serverless/worker-env.js';
 
 function usage(message: string): never {
-  process.stderr.write(`emulator: ${message}\nusage: npm run emulator -- [--port N] [--host H] [--key K] [--clock auto|manual] [--scale N] [--faults id,id] [--variants id,id] [--chaos seed[,real-time][,latency=ms]]\n`);
+  process.stderr.write(`emulator: ${message}\nusage: npm run emulator -- [--port N] [--host H] [--key K] [--clock auto|manual] [--scale N] [--faults id,id] [--variants id,id] [--chaos seed[,real-time][,latency=ms]] [--outside-workers]\n`);
   process.exit(2);
 }
 
 let values: Record<string, string | undefined>;
+let outsideWorkers = false;
 try {
-  ({ values } = parseArgs({
-    options: { port: { type: 'string' }, host: { type: 'string' }, key: { type: 'string' }, clock: { type: 'string' }, scale: { type: 'string' }, faults: { type: 'string' }, variants: { type: 'string' }, quotas: { type: 'string' }, chaos: { type: 'string' } },
+  const { values: parsed } = parseArgs({
+    options: { port: { type: 'string' }, host: { type: 'string' }, key: { type: 'string' }, clock: { type: 'string' }, scale: { type: 'string' }, faults: { type: 'string' }, variants: { type: 'string' }, quotas: { type: 'string' }, chaos: { type: 'string' }, 'outside-workers': { type: 'boolean' } },
     strict: true,
-  }));
+  });
+  const { 'outside-workers': outside, ...strings } = parsed;
+  values = strings;
+  outsideWorkers = outside === true;
 } catch (e) {
   usage((e as Error).message);
 }
@@ -63,7 +71,7 @@ const [minute, hour, day] = quotaValues.map(Number) as [number, number, number];
 try {
   const running = await startEmulator({
     port, host: values.host ?? '127.0.0.1', ...(values.key ? { defaultKey: values.key } : {}), ...(chaos ? { chaos } : {}),
-    defaultWorld: { clock: { mode, scale }, faults, variants, startAt: Date.now(), quotas: { minute, hour, day } },
+    defaultWorld: { clock: { mode, scale }, faults, variants, startAt: Date.now(), quotas: { minute, hour, day }, outsideWorkers },
   });
   const world = running.emulator.defaultWorld;
   const main = running.emulator.defaultKey;
@@ -81,6 +89,7 @@ try {
     `  CPC_API_KEY_READONLY=${readonly.key}`,
     `  CPC_API_KEY_OTHER=${other.key}`,
     ...Object.entries(seeded).map(([k, v]) => `  ${k}=${String(v)}`),
+    ...(outsideWorkers ? outsideWorkerLines(running.url, String(seeded.CPC_ENDPOINT_ID), main.key) : []),
     `  control surface: ${running.url}/__emulator   (clock ${mode}${mode === 'auto' ? ` x${scale}` : ''}, quotas ${minute}/min ${hour}/h ${day}/day${faults.length ? `, faults ${faults.join(',')}` : ''}${variants.length ? `, variants ${variants.join(',')}` : ''}${chaos ? `, chaos ${formatChaos(chaos)}` : ''})`,
   ];
   process.stdout.write(lines.join('\n') + '\n');
@@ -91,4 +100,13 @@ try {
   const err = e as NodeJS.ErrnoException;
   process.stderr.write(`emulator: could not start: ${err.code === 'EADDRINUSE' ? `port ${port} is in use (try --port 0)` : err.message}\n`);
   process.exit(2);
+}
+
+/** What to start a worker of the seeded endpoint with (one `RUNPOD_POD_ID` per worker). */
+function outsideWorkerLines(url: string, endpointId: string, key: string): string[] {
+  const env = workerEnv(url, endpointId, key, 'AMPERE_16');
+  return [
+    `  outside workers serve endpoint ${endpointId}; start each with its own RUNPOD_POD_ID and:`,
+    ...Object.entries(env).map(([k, v]) => `  ${k}=${v}`),
+  ];
 }

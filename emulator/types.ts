@@ -53,6 +53,10 @@ export interface RouteDef {
   scope: Scope;
   /** Maximum body in bytes (default `DEFAULT_MAX_BODY` of `http/decode.ts`, 1 MiB). */
   maxBody?: number;
+  /** The body is read as JSON whatever content type it declares (the worker library sends JSON as `application/x-www-form-urlencoded`). */
+  anyBodyType?: boolean;
+  /** Traffic of the platform's own workers (the worker side): it counts against no user's rate limit. */
+  unmetered?: boolean;
   handle(ctx: Ctx): Reply | Promise<Reply>;
 }
 

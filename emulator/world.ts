@@ -26,6 +26,8 @@ export interface WorldOptions {
   seed?: number;
   /** Legal chaos (emulator/chaos/): the registry switches it on once the world exists. */
   chaos?: ChaosWorldOptions;
+  /** Queue-based endpoints are served by worker processes outside the emulator (serverless/worker-routes.ts). */
+  outsideWorkers?: boolean;
 }
 
 /**
@@ -41,6 +43,8 @@ export class World {
   readonly faults = new Set<FaultId>();
   readonly variants = new Set<VariantId>();
   readonly seed: number;
+  /** Its queue-based endpoints' jobs are taken by outside workers, not run by the built-in handler. */
+  readonly outsideWorkers: boolean;
   /** The world's legal chaos, when on (set by the registry, worlds.ts). */
   chaos: ChaosHooks | undefined = undefined;
   #slices = new Map<string, unknown>();
@@ -56,6 +60,7 @@ export class World {
   constructor(options: WorldOptions, private readonly switches: Switches, private readonly onKey: (key: ApiKey, world: World) => void) {
     this.id = options.id;
     this.seed = options.seed ?? 1;
+    this.outsideWorkers = options.outsideWorkers === true;
     this.#idSuffix = (this.seed % 1296).toString(36).padStart(2, '0');
     this.clock = new VirtualClock(options.startAt ?? Date.UTC(2026, 0, 1), { mode: 'manual', scale: 1, ...options.clock });
     this.rateLimiter = new RateLimiter({ ...LIVE_QUOTAS, ...options.quotas });

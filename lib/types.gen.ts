@@ -492,7 +492,7 @@ export interface JobHandle {
 
 // job-request.schema.json
 /**
- * JobRequest, the body of `/run` and `/runsync` (spec: "Job request body: object with key `input` (object, handler-defined content)."). Public model endpoints take the same `{input: object}`. Closed: the spec defines no other key.
+ * JobRequest, the body of `/run` and `/runsync` (spec: "Job request body: object with key `input` (object, handler-defined content)."). Public model endpoints take the same `{input: object}`. Open: the spec names only `input`; the live platform also takes `webhook`, `policy` and `s3Config` and discards other keys (platform notes), so no other key is refused.
  */
 export interface JobRequest {
   /**
@@ -501,6 +501,7 @@ export interface JobRequest {
   input: {
     [k: string]: unknown;
   };
+  [k: string]: unknown;
 }
 
 // job-status.schema.json

@@ -3603,7 +3603,7 @@ return errors === 0;
 validate36.evaluated = {"props":{"id":true,"status":true},"dynamicProps":false,"dynamicItems":false};
 
 exports["job-request"] = validate37;
-const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/job-request.schema.json","title":"JobRequest","description":"JobRequest, the body of `/run` and `/runsync` (spec: \"Job request body: object with key `input` (object, handler-defined content).\"). Public model endpoints take the same `{input: object}`. Closed: the spec defines no other key.","type":"object","additionalProperties":false,"required":["input"],"properties":{"input":{"description":"\"object, handler-defined content\".","type":"object"}}};
+const schema53 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/job-request.schema.json","title":"JobRequest","description":"JobRequest, the body of `/run` and `/runsync` (spec: \"Job request body: object with key `input` (object, handler-defined content).\"). Public model endpoints take the same `{input: object}`. Open: the spec names only `input`; the live platform also takes `webhook`, `policy` and `s3Config` and discards other keys (platform notes), so no other key is refused.","type":"object","required":["input"],"properties":{"input":{"description":"\"object, handler-defined content\".","type":"object"}}};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://schemas.compute-platform.test/job-request.schema.json" */;
@@ -3627,9 +3627,10 @@ vErrors.push(err0);
 }
 errors++;
 }
-for(const key0 in data){
-if(!(key0 === "input")){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema53,data};
+if(data.input !== undefined){
+let data0 = data.input;
+if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
+const err1 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.properties.input.type,parentSchema:schema53.properties.input,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3639,10 +3640,9 @@ vErrors.push(err1);
 errors++;
 }
 }
-if(data.input !== undefined){
-let data0 = data.input;
-if(!(data0 && typeof data0 == "object" && !Array.isArray(data0))){
-const err2 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.properties.input.type,parentSchema:schema53.properties.input,data:data0};
+}
+else {
+const err2 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.type,parentSchema:schema53,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3651,22 +3651,10 @@ vErrors.push(err2);
 }
 errors++;
 }
-}
-}
-else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema53.type,parentSchema:schema53,data};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
 validate37.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate37.evaluated = {"props":{"input":true},"dynamicProps":false,"dynamicItems":false};
 
 exports["job-status"] = validate38;
 
@@ -10759,4 +10747,4 @@ validate68.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 return exports;
 })();
-module.exports = { digest: "c3b733f63b7b31c08dfca065821a3bc9f0b95b584675592111f27dbc336ee52f", validators };
+module.exports = { digest: "55ac418c1610bb5243abcb4e342a4d5afc9faf012c004efdab40cdb7b4ebe510", validators };

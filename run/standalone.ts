@@ -1,24 +1,24 @@
 /**
- * The standalone emulator and the proxy that hides its control surface, started as a user
- * starts them: a deployment stand-in (the CLI's tests, the pooled detection matrix).
+ * A standalone process of the project that prints `NAME=value` lines when it is ready: the
+ * emulator (`emulator/main.ts`, its `CPC_*` and, with `--outside-workers`, `RUNPOD_*` lines) or
+ * the control-hiding proxy. The CLI's tests, the pooled detection matrix and the worker parity
+ * run start them as users do: a deployment stand-in.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from './paths.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-/** A started process: its URL, the `CPC_*` variables it printed, and how to stop it. */
+/** A started process: its URL, the variables it printed, and how to stop it. */
 export interface Standalone { child: ChildProcess; url: string; vars: Record<string, string>; stop: () => Promise<void> }
 
-/** A standalone process that prints `CPC_NAME=value` lines (the emulator, the control-hiding proxy). */
+/** Starts `node --import tsx <args>` in the project and resolves once it has printed its variables. */
 export function startPrinting(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Standalone> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: PROJECT_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error(`${args[0]} did not start: ${out}`)); }, 30_000);
     const onData = (d: Buffer) => {
       out += d.toString();
-      const vars = Object.fromEntries([...out.matchAll(/(CPC_[A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
+      const vars = Object.fromEntries([...out.matchAll(/((?:CPC|RUNPOD)_[A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!]));
       if (!vars.CPC_BASE_URL || (args[0]!.includes('emulator') && !out.includes('control surface'))) return;
       clearTimeout(timer);
       child.stdout!.off('data', onData);

@@ -2,7 +2,7 @@
  * The platform's official Python worker library (`runpod` 1.12.0), for the tests that run
  * `worker/handler.py` on it: the offline copy in `../shared/tools/runpod-python` beside the
  * project (or the folder `CPC_RUNPOD_PYTHON` names), installed once by its `install.sh` into a
- * virtual environment under `.cache/`. Tests skip with the returned reason when it is absent.
+ * virtual environment under `.cache/`; or the interpreter `RUNPOD_PYTHON` names, which has it. Tests skip with the returned reason when it is absent.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -30,6 +30,9 @@ const imports = (python: string): boolean =>
  * into a temporary folder renamed into place, so two tests starting at once never see half of one.
  */
 export function findWorkerLibrary(env: NodeJS.ProcessEnv = process.env): WorkerLibrary {
+  // CI installs the release from the registry (`pip install runpod==1.12.0`) and names its interpreter.
+  const named = env.RUNPOD_PYTHON?.trim();
+  if (named) return imports(named) ? { found: true, python: named, source: 'RUNPOD_PYTHON' } : { found: false, reason: `RUNPOD_PYTHON=${named} does not import runpod.serverless` };
   const source = resolve(env.CPC_RUNPOD_PYTHON?.trim() || join(PROJECT_ROOT, '..', 'shared', 'tools', 'runpod-python'));
   const install = join(source, 'install.sh');
   if (!existsSync(install)) {

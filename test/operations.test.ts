@@ -41,6 +41,8 @@ function servedOperation(method: string, path: string): OperationId | undefined 
 /** Routes the emulator serves beyond openapi.yaml, with why. */
 const EMULATOR_ONLY: Record<string, string> = {
   'GET /v2/openapi.json': 'the live platform publishes its REST v2 description there (platform notes); not an operation of the spec',
+  ...Object.fromEntries(['GET job-take/:workerId', 'GET job-take-batch/:workerId', 'POST job-done/:workerId/:jobId', 'POST job-stream/:workerId/:jobId', 'GET job-stop/:workerId', 'GET ping/:workerId']
+    .map((r) => [r.replace(' ', ' /v2/:endpointId/'), 'the platform\'s worker side, which workers on the official library call (platform notes); not an operation of the spec'])),
 };
 
 test('the emulator\'s routes serve the generated operations under their operationIds and parameter names', () => {

@@ -176,7 +176,7 @@ export const cases: Case[] = [
   { schema: 'job-request', title: 'input object', data: { input: { prompt: 'hi' } } },
   { schema: 'job-request', title: 'input missing', data: {}, issues: [{ path: '/input', keyword: 'required' }] },
   { schema: 'job-request', title: 'input not an object', data: { input: 'hi' }, issues: [{ path: '/input', keyword: 'type' }] },
-  { schema: 'job-request', title: 'unknown key', data: { input: {}, extra: 1 }, issues: ['/extra'] },
+  { schema: 'job-request', title: 'webhook, policy, s3Config and an unknown key (open: the platform takes the three and drops the others)', data: { input: {}, webhook: 'http://127.0.0.1:9/x', policy: { ttl: 60_000 }, s3Config: { bucketName: 'b' }, extra: 1 } },
   { schema: 'job', title: 'completed job', data: { id: 'sync-1', status: 'COMPLETED', output: { url: 'https://x' }, delayTime: 12, executionTime: 300 } },
   { schema: 'job', title: 'queued job', data: { id: 'j-1', status: 'IN_QUEUE' } },
   { schema: 'job', title: 'output of any JSON type', data: { id: 'j-1', status: 'IN_PROGRESS', output: ['a', 1] } },

@@ -10,35 +10,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { PROJECT_ROOT } from '../run/paths.js';
 import { findWorkerLibrary, TEST_WORKER_ENV, WORKER_HANDLER } from '../run/worker-library.js';
 import { planJob } from '../emulator/serverless/handler.js';
 import { chunkTextBytes } from '../emulator/serverless/stream-items.js';
 import { startJobServer } from './worker-job-server.js';
-
-interface Row { input: Record<string, unknown>; then: string; status: string; error: string | undefined; items: number; output: 'items' | 'none' | unknown[] }
-
-const cell = (text: string): string => text.trim().replace(/^`(.*)`$/, '$1');
-
-/** The Examples table of HANDLER.md, every row. */
-function handlerRows(): Row[] {
-  const doc = readFileSync(join(PROJECT_ROOT, 'emulator', 'serverless', 'HANDLER.md'), 'utf8');
-  const section = doc.slice(doc.indexOf('## Examples'));
-  const lines = section.split('\n').filter((l) => l.startsWith('| `{'));
-  return lines.map((line) => {
-    const [input, then, status, error, items, output] = line.split('|').slice(1, -1).map(cell);
-    return {
-      input: JSON.parse(input!) as Record<string, unknown>,
-      then: then!,
-      status: status!,
-      error: error === 'none' ? undefined : JSON.parse(error!) as string,
-      items: Number(items),
-      output: output === 'none' ? 'none' : output === "the items'" ? 'items' : JSON.parse(output!) as unknown[],
-    };
-  });
-}
+import { handlerRows } from './handler-rows.js';
 
 const library = findWorkerLibrary();
 const rows = handlerRows();

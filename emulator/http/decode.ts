@@ -33,7 +33,7 @@ export function decode(result: BodyResult, route: RouteDef, headers: IncomingHtt
   const bytes = result.bytes.length;
   if (bytes === 0) return NONE;
   const type = mediaType(headers['content-type']);
-  if (type !== 'application/json' && !type.endsWith('+json')) {
+  if (type !== 'application/json' && !type.endsWith('+json') && route.anyBodyType !== true) {
     return new Refusal(problem('unsupported-media-type', `Send the body as application/json (got ${type || 'no content type'}).`));
   }
   const text = result.bytes.toString('utf8');

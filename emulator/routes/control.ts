@@ -63,6 +63,7 @@ function describe(world: World): Record<string, unknown> {
     quotas: world.rateLimiter.quotas,
     faults: [...world.faults],
     variants: [...world.variants],
+    outsideWorkers: world.outsideWorkers,
     ...(world.chaos ? { chaos: world.chaos.describe() } : {}),
   };
 }
@@ -100,9 +101,13 @@ export const controlRoutes: ControlRoute[] = [
       const faults = parseNames(body.faults, 'faults');
       const variants = parseNames(body.variants, 'variants');
       const chaos = parseChaosOption(body.chaos);
+      if (body.outsideWorkers !== undefined && typeof body.outsideWorkers !== 'boolean') fail('validation-failed', '`outsideWorkers` is a boolean.');
+      const outsideWorkers = body.outsideWorkers === true;
+      // Outside workers run in real time: their world's clock follows it unless told otherwise.
+      const mode = (clock.mode as 'manual' | 'auto' | undefined) ?? (outsideWorkers ? 'auto' : undefined);
       const world = ctx.registry.createWorld({
-        quotas, ...(seed !== undefined ? { seed } : {}), ...(chaos ? { chaos } : {}),
-        clock: { ...(clock.mode ? { mode: clock.mode as 'manual' | 'auto' } : {}), ...(clock.scale ? { scale: clock.scale as number } : {}) },
+        quotas, ...(seed !== undefined ? { seed } : {}), ...(chaos ? { chaos } : {}), ...(outsideWorkers ? { outsideWorkers } : {}),
+        clock: { ...(mode ? { mode } : {}), ...(clock.scale ? { scale: clock.scale as number } : {}) },
       });
       try { applyNames(world, 'faults', faults); applyNames(world, 'variants', variants); } catch (e) { ctx.registry.deleteWorld(world.id); throw e; }
       const main = world.createAccount('main');

@@ -3,6 +3,7 @@ import { fail } from '../http/reply.js';
 import type { Ctx } from '../types.js';
 import { endpointsSlice, type EndpointRecord } from '../state/endpoints.js';
 import type { JobRecord } from './job.js';
+import { jobOptionsOf, type JobOptions } from './job-options.js';
 import type { EndpointRuntime } from './runtime.js';
 import { jobsSlice, type JobStore } from './store.js';
 
@@ -48,8 +49,14 @@ export function requireWrite(ctx: Ctx, fault: 'serverless.readonly-can-run' | 'v
 
 /** The `{input: object}` body of /run and /runsync (schemas/job-request.schema.json). */
 export function jobInput(ctx: Ctx): Record<string, unknown> {
+  return jobRequest(ctx).input;
+}
+
+/** The body of /run and /runsync: `input`, and the optional fields the platform takes (other keys dropped). */
+export function jobRequest(ctx: Ctx): { input: Record<string, unknown>; options: JobOptions } {
   if (ctx.body === undefined) fail('validation-failed', 'Send a JSON body {"input": {...}}.', ['(root): must be an object with property input']);
   const result = validate('job-request', ctx.body);
   if (!result.valid) fail('validation-failed', 'The body must be {"input": <object>}.', result.issues.map((i) => `${i.path || '(root)'}: ${i.message}`));
-  return (ctx.body as { input: Record<string, unknown> }).input;
+  const body = ctx.body as { input: Record<string, unknown> };
+  return { input: body.input, options: jobOptionsOf(body) };
 }

@@ -24,6 +24,7 @@ export class Execution {
     executionMs: number,
     private readonly deadline: number,
     private readonly onEnd: (job: JobRecord, end: PlanEnd) => void,
+    private readonly onItem: (job: JobRecord, item: StreamItem) => void,
   ) {
     this.#items = items;
     this.#begin = clock.now() + executionMs + plan.sleepMs;
@@ -35,7 +36,7 @@ export class Execution {
     job.step = undefined;
     const t = clock.now();
     const items = this.#items;
-    while (this.#next < items.length && this.#begin + (this.#next + 1) * plan.chunkMs <= t && t <= deadline) job.stream!.push(items[this.#next++]!);
+    while (this.#next < items.length && this.#begin + (this.#next + 1) * plan.chunkMs <= t && t <= deadline) this.onItem(job, items[this.#next++]!);
     if (this.#next >= items.length && this.#endAt <= t && this.#endAt <= deadline) { this.onEnd(job, plan.end); return; }
     if (t >= deadline) { this.onEnd(job, { kind: 'timeout' }); return; }
     const due = Math.min(this.#next < items.length ? this.#begin + (this.#next + 1) * plan.chunkMs : this.#endAt, deadline);

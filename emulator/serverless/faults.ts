@@ -37,6 +37,9 @@ export const serverlessFaults = {
   'serverless.other-account-visible': { rule: 'AUTH.SERVERLESS.OTHER_ACCOUNT', description: 'Another account\'s endpoint and jobs answer as if they were the caller\'s.' },
   'serverless.readonly-can-run': { rule: 'AUTH.SERVERLESS.FORBIDDEN_403', description: 'A read-only key may submit jobs.' },
   'serverless.no-automatic-retry': { rule: 'SERVICE.QB.AUTOMATIC_RETRIES', description: 'A failed job is never retried by the platform.' },
+  'serverless.worker-done-ignored': { rule: 'JOB.RUNSYNC.RESPONSE', description: 'The platform ignores a worker\'s result (job-done): the job stays IN_PROGRESS until its execution timeout ends it TIMED_OUT.' },
+  'serverless.worker-stream-item-lost': { rule: 'STREAM.RESPONSE.ITEMS', description: 'The platform loses the second stream item a worker sends (job-stream): /stream never hands it out.' },
+  'serverless.worker-stop-not-sent': { rule: 'JOB.STATE.CANCEL_IN_PROGRESS', description: 'A cancel never reaches the running job\'s worker (no job-stop): the job runs on and its result is taken, COMPLETED after CANCELLED.' },
   'serverless.status-ttl-ignored': { rule: 'JOB.STATUS.TTL', description: '/status ignores ttl.' },
   // A target far from the spec: an operation missing, on another method, or a page instead of JSON
   // (emulator/http/missing.ts). Each fails only the operation's own rule; every other rule that

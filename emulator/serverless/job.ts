@@ -1,6 +1,7 @@
 import type { JobStatus, StreamItem } from '../../lib/types.gen.js';
 import type { TimerHandle } from '../clock.js';
 import type { World } from '../world.js';
+import type { JobOptions } from './job-options.js';
 
 /** A job of a queue-based endpoint, as the emulator keeps it until its result expires. */
 export interface JobRecord {
@@ -33,6 +34,8 @@ export interface JobRecord {
   /** Bumped on every (re)queue so stale queue entries are recognised. */
   queueToken: number;
   workerId: string | undefined;
+  /** The request's optional fields (`webhook`, `policy`, `s3Config`; job-options.ts). */
+  options: JobOptions;
 }
 
 /**
@@ -45,11 +48,11 @@ export const ACTIVE: ReadonlySet<JobStatus> = new Set(['IN_QUEUE', 'IN_PROGRESS'
 export const RETRYABLE: ReadonlySet<JobStatus> = new Set(['FAILED', 'TIMED_OUT']);
 export const isTerminal = (status: JobStatus): boolean => !ACTIVE.has(status);
 
-export function newJob(id: string, endpointId: string, accountId: string, input: Record<string, unknown>, sync: boolean, waitGiven: boolean, now: number): JobRecord {
+export function newJob(id: string, endpointId: string, accountId: string, input: Record<string, unknown>, sync: boolean, waitGiven: boolean, now: number, options: JobOptions = {}): JobRecord {
   return {
     id, endpointId, accountId, sync, waitGiven, input, status: 'IN_QUEUE', queuedAt: now, startedAt: undefined, finishedAt: undefined,
     output: undefined, error: undefined, attempt: 1, stream: undefined, streamCursor: 0,
-    step: undefined, expiry: undefined, expiresAt: undefined, ttlSet: false, queueToken: 0, workerId: undefined,
+    step: undefined, expiry: undefined, expiresAt: undefined, ttlSet: false, queueToken: 0, workerId: undefined, options,
   };
 }
 

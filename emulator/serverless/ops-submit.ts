@@ -1,6 +1,6 @@
 import { fail, json } from '../http/reply.js';
 import type { Ctx, RouteDef } from '../types.js';
-import { jobInput, queueEndpoint, requireWrite } from './access.js';
+import { jobRequest, queueEndpoint, requireWrite } from './access.js';
 import { jobObject, type JobRecord } from './job.js';
 import { waitParam } from './params.js';
 
@@ -44,8 +44,8 @@ export const submitRoutes: RouteDef[] = [
       requireWrite(ctx, 'serverless.readonly-can-run');
       faultLimit(ctx, 'serverless.run-limit-5mb', 5 * 1024 * 1024);
       const target = queueEndpoint(ctx);
-      const input = jobInput(ctx);
-      const job = target.store.submit(target.runtime, input, { sync: false, waitGiven: false });
+      const { input, options } = jobRequest(ctx);
+      const job = target.store.submit(target.runtime, input, { sync: false, waitGiven: false, options });
       return json(submitStatus(ctx), { id: job.id, status: ctx.world.fault('serverless.run-status-in-progress') ? 'IN_PROGRESS' : 'IN_QUEUE' });
     },
   },
@@ -56,9 +56,9 @@ export const submitRoutes: RouteDef[] = [
       requireWrite(ctx, 'serverless.readonly-can-run');
       faultLimit(ctx, 'serverless.runsync-limit-10mb', 10 * 1024 * 1024);
       const target = queueEndpoint(ctx);
-      const input = jobInput(ctx);
+      const { input, options } = jobRequest(ctx);
       const wait = waitParam(ctx);
-      const job = target.store.submit(target.runtime, input, { sync: true, waitGiven: wait.given });
+      const job = target.store.submit(target.runtime, input, { sync: true, waitGiven: wait.given, options });
       await target.store.waitFor(job, wait.ms);
       return json(submitStatus(ctx), shownJob(ctx, job));
     },

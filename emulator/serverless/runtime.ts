@@ -1,4 +1,4 @@
-import type { JobStatus } from '../../lib/types.gen.js';
+import type { JobStatus, StreamItem } from '../../lib/types.gen.js';
 import type { VirtualClock } from '../clock.js';
 import type { EndpointRecord } from '../state/endpoints.js';
 import { templatesSlice } from '../state/templates.js';
@@ -10,6 +10,7 @@ import { JobQueue } from './queue.js';
 import type { Timings } from './settings.js';
 import { chunkTextBytes, streamItems } from './stream-items.js';
 import { WorkerPool, type PoolHost, type Worker } from './workers.js';
+import { OutsideWorkers, type OutsideWorker } from './outside.js';
 
 /** What a runtime needs from the world's job store. */
 export interface RuntimeHost {
@@ -18,6 +19,12 @@ export interface RuntimeHost {
   /** The job reached a terminal status (retention starts, waiters wake). */
   settled(job: JobRecord): void;
 }
+
+/** Jobs whose lost item (fault `serverless.worker-stream-item-lost`) has been lost already. */
+const LOST = new WeakSet<JobRecord>();
+
+/** How an attempt ends: as the built-in handler plans it, or as an outside worker's job-done says (any `output`, or none). */
+export type AttemptEnd = Exclude<PlanEnd, { kind: 'complete' }> | { kind: 'complete'; output: unknown };
 
 export interface JobCounters { completed: number; failed: number; retried: number; inQueue: number; inProgress: number }
 
@@ -31,6 +38,10 @@ export class EndpointRuntime implements PoolHost {
   readonly clock: VirtualClock;
   readonly #queue = new JobQueue();
   readonly #pool: WorkerPool;
+  /** Set when the world's queue-based endpoints are served by workers outside the emulator (worker-routes.ts). */
+  readonly outside: OutsideWorkers | undefined;
+  /** Queued jobs with `policy.lowPriority`: they start no worker. */
+  #lowQueued = 0;
   #scheduling = false;
   #again = false;
   #stopped = false;
@@ -38,6 +49,7 @@ export class EndpointRuntime implements PoolHost {
   constructor(public endpoint: EndpointRecord, private readonly host: RuntimeHost) {
     this.clock = host.world.clock;
     this.#pool = new WorkerPool(this);
+    this.outside = host.world.outsideWorkers ? new OutsideWorkers() : undefined;
   }
 
   // PoolHost: read at the moment of use, so endpoint and timing changes apply at once.
@@ -50,8 +62,9 @@ export class EndpointRuntime implements PoolHost {
   /** A new job: it starts at once on an idle worker when none is waiting before it, else it queues. */
   admit(job: JobRecord): void {
     this.counters.inQueue++;
+    if (job.options.lowPriority) this.#lowQueued++;
     const held = this.#held(job);
-    const idle = held === 0 && this.counters.inQueue === 1 && !this.#scheduling && !this.#stopped ? this.#pool.idleWorker() : undefined;
+    const idle = held === 0 && this.counters.inQueue === 1 && !this.#scheduling && !this.#stopped && !this.outside ? this.#pool.idleWorker() : undefined;
     if (idle) { this.#start(idle, job); this.#pool.armIdleTimers(); return; }
     this.#queue.push(job, held);
     this.schedule();
@@ -113,13 +126,16 @@ export class EndpointRuntime implements PoolHost {
     this.#stopped = true;
     for (const job of this.#runningJobs()) job.step?.cancel();
     this.#pool.stop();
+    this.outside?.dispose();
   }
 
   workers(): { idle: number; running: number; initializing: number } {
+    if (this.outside) return this.outside.counts();
     return { idle: this.#pool.count('idle'), running: this.#pool.count('running'), initializing: this.#pool.count('initializing') };
   }
 
   workerIds(): string[] {
+    if (this.outside) return this.outside.present().map((w) => w.id);
     return [...this.#pool.all()].filter((w) => !w.recycle).map((w) => w.id);
   }
 
@@ -139,6 +155,7 @@ export class EndpointRuntime implements PoolHost {
   }
 
   #scheduleOnce(): void {
+    if (this.outside) { this.#offer(this.outside); return; }
     const { workersMax } = this.endpoint;
     for (let worker = this.#pool.idleWorker(); worker; worker = this.#pool.idleWorker()) {
       // Which waiting job a free worker takes is not shown: the oldest, or the newest (variant).
@@ -147,26 +164,81 @@ export class EndpointRuntime implements PoolHost {
       this.#start(worker, job);
     }
     let starting = this.#pool.count('initializing');
-    while (this.counters.inQueue > starting && this.#pool.size < workersMax) { this.#pool.spawn(); starting++; }
+    while (this.counters.inQueue - this.#lowQueued > starting && this.#pool.size < workersMax) { this.#pool.spawn(); starting++; }
     while (this.#pool.active < this.workersMin() && this.#pool.size < workersMax) this.#pool.spawn();
     this.#pool.armIdleTimers();
   }
 
   #start(worker: Worker, job: JobRecord): void {
     const { world } = this.host;
-    const timings = this.host.timings();
     const now = this.clock.now();
     this.#pool.occupy(worker, job);
-    this.#setStatus(job, 'IN_PROGRESS');
-    job.startedAt = now;
-    job.workerId = worker.id;
-    world.get(templatesSlice).touch(this.endpoint.templateId);
+    this.#begin(job, worker.id);
     const plan = planJob(job.input, chunkTextBytes(world.fault('serverless.stream-chunk-over-1mb')));
     job.stream = [];
-    new Execution(job, plan, streamItems(plan.yields), this.clock, timings.executionMs, now + timings.executionTimeoutMs, (j, end) => this.#finish(j, end)).step();
+    new Execution(job, plan, streamItems(plan.yields), this.clock, this.host.timings().executionMs, now + this.#timeoutMs(job), (j, end) => this.#finish(j, end), (j, item) => this.pushItem(j, item)).step();
   }
 
-  #finish(job: JobRecord, end: PlanEnd): void {
+  /** The job goes to a worker: IN_PROGRESS from now. */
+  #begin(job: JobRecord, workerId: string): void {
+    this.#setStatus(job, 'IN_PROGRESS');
+    job.startedAt = this.clock.now();
+    job.workerId = workerId;
+    this.host.world.get(templatesSlice).touch(this.endpoint.templateId);
+  }
+
+  /** The job's execution timeout: its own `policy.executionTimeout`, else the world's. */
+  #timeoutMs(job: JobRecord): number {
+    return job.options.executionTimeoutMs ?? this.host.timings().executionTimeoutMs;
+  }
+
+  /** Outside workers: the waiting job takes get the queued jobs, oldest take first. */
+  #offer(outside: OutsideWorkers): void {
+    for (let taker = outside.nextTaker(); taker; taker = outside.nextTaker()) {
+      const jobs: JobRecord[] = [];
+      for (let job = this.#queue.shift(this.clock.now()); job; job = jobs.length < taker.max ? this.#queue.shift(this.clock.now()) : undefined) jobs.push(job);
+      if (jobs.length === 0) return;
+      for (const job of jobs) this.#startOutside(taker.worker, job);
+      outside.answer(jobs);
+    }
+  }
+
+  /** A job take of an outside worker: the queued jobs at once, or the first that comes within the hold. */
+  async take(worker: OutsideWorker, max: number): Promise<JobRecord[]> {
+    const outside = this.outside!;
+    const jobs: JobRecord[] = [];
+    if (outside.nextTaker() === undefined) {
+      for (let job = this.#queue.shift(this.clock.now()); job && jobs.length < max; job = jobs.length < max ? this.#queue.shift(this.clock.now()) : undefined) {
+        jobs.push(job);
+      }
+    }
+    for (const job of jobs) this.#startOutside(worker, job);
+    return jobs.length > 0 ? jobs : outside.wait(worker, max);
+  }
+
+  #startOutside(worker: OutsideWorker, job: JobRecord): void {
+    worker.jobs.add(job);
+    this.#begin(job, worker.id);
+    job.stream = [];
+    // The deadline is the platform's: past it the job ends TIMED_OUT and its worker is told to stop.
+    job.step = this.clock.at(this.clock.now() + this.#timeoutMs(job), () => {
+      job.step = undefined;
+      this.#stopExecution(job);
+      this.#finish(job, { kind: 'timeout' });
+    });
+  }
+
+  /** An outside worker's result for a job it holds; false when it holds no such job (stopped, ended, another's). */
+  done(worker: OutsideWorker, job: JobRecord, end: AttemptEnd): boolean {
+    if (!worker.jobs.has(job) || (job.status !== 'IN_PROGRESS' && !this.host.world.fault('serverless.worker-stop-not-sent'))) return false;
+    job.step?.cancel();
+    job.step = undefined;
+    this.#finish(job, end);
+    return true;
+  }
+
+  #finish(job: JobRecord, end: AttemptEnd): void {
+    if (end.kind !== 'timeout' && this.host.world.fault('serverless.worker-done-ignored')) { this.#ignoreResult(job); return; }
     this.#release(job);
     job.finishedAt = this.clock.now();
     if (end.kind === 'complete') {
@@ -186,25 +258,49 @@ export class EndpointRuntime implements PoolHost {
     this.schedule();
   }
 
+  /** A stream item reaches the platform: the built-in handler's, or an outside worker's (job-stream). */
+  pushItem(job: JobRecord, item: StreamItem): void {
+    job.stream ??= [];
+    // Fault: the platform loses the second item a worker sends.
+    if (job.stream.length === 1 && this.host.world.fault('serverless.worker-stream-item-lost') && !LOST.has(job)) { LOST.add(job); return; }
+    job.stream.push(item);
+  }
+
+  /** Fault: the worker's result is lost; the job stays IN_PROGRESS, its worker busy, until its execution timeout. */
+  #ignoreResult(job: JobRecord): void {
+    job.step?.cancel();
+    job.step = this.clock.at(Math.max(this.clock.now(), (job.startedAt ?? 0) + this.#timeoutMs(job)), () => {
+      job.step = undefined;
+      this.#release(job);
+      this.#finish(job, { kind: 'timeout' });
+    });
+  }
+
   #stopExecution(job: JobRecord): void {
+    // Fault: no job-stop reaches the worker: its job runs on, and its result is taken when it comes.
+    if (this.host.world.fault('serverless.worker-stop-not-sent')) return;
     job.step?.cancel();
     job.step = undefined;
+    if (this.outside) { this.outside.stop(job, true); return; }
     this.#release(job);
   }
 
   #release(job: JobRecord): void {
+    if (this.outside) { this.outside.release(job); return; }
     for (const worker of this.#pool.all()) {
       if (worker.job === job) { this.#pool.release(worker); return; }
     }
   }
 
   #runningJobs(): JobRecord[] {
+    if (this.outside) return this.outside.present().flatMap((w) => [...w.jobs]);
     return [...this.#pool.all()].flatMap((w) => (w.job ? [w.job] : []));
   }
 
   #setStatus(job: JobRecord, next: JobStatus): void {
     const prev = job.status;
     if (prev === next) return;
+    if (job.options.lowPriority) this.#lowQueued += (next === 'IN_QUEUE' ? 1 : 0) - (prev === 'IN_QUEUE' ? 1 : 0);
     if (prev === 'IN_QUEUE') this.counters.inQueue--;
     else if (prev === 'IN_PROGRESS') this.counters.inProgress--;
     if (next === 'IN_QUEUE') this.counters.inQueue++;

@@ -1,12 +1,14 @@
 import type { StreamItem } from '../../lib/types.gen.js';
 import { endpointObservers, endpointPodProviders, endpointsSlice, type EndpointRecord } from '../state/endpoints.js';
 import { defineSlice, type World } from '../world.js';
-import { isTerminal, newJob, RETRYABLE, syncId, type JobRecord } from './job.js';
+import type { JobOptions } from './job-options.js';
+import { Webhooks } from './webhook.js';
+import { isTerminal, jobObject, newJob, RETRYABLE, syncId, type JobRecord } from './job.js';
 import { RetentionLists, retentionMs } from './retention.js';
 import { EndpointRuntime, type RuntimeHost } from './runtime.js';
 import { DEFAULT_TIMINGS, type Timings } from './settings.js';
 
-export interface SubmitOptions { sync: boolean; waitGiven: boolean }
+export interface SubmitOptions { sync: boolean; waitGiven: boolean; options?: JobOptions }
 
 /**
  * One world's serverless jobs: a runtime per queue-based endpoint, every job by id until its
@@ -21,14 +23,17 @@ export class JobStore implements RuntimeHost {
   readonly #runtimes = new Map<string, EndpointRuntime>();
   readonly #waiters = new Map<string, Set<() => void>>();
   readonly #retention: RetentionLists;
+  readonly #webhooks: Webhooks;
 
   constructor(readonly world: World) {
     this.#retention = new RetentionLists(world.clock, (job, at) => { if (job.expiresAt === at && !job.ttlSet) this.#expire(job); });
+    this.#webhooks = new Webhooks(world.clock);
     for (const endpoint of world.get(endpointsSlice).all()) this.onEndpointChange(undefined, endpoint);
     // On reset or deletion: no timer of this store fires again, and no request waits forever.
     world.onDispose(() => {
       for (const runtime of this.#runtimes.values()) runtime.stop();
       this.#retention.dispose();
+      this.#webhooks.dispose();
       this.#wakeAll();
     });
   }
@@ -68,8 +73,10 @@ export class JobStore implements RuntimeHost {
   submit(runtime: EndpointRuntime, input: Record<string, unknown>, options: SubmitOptions): JobRecord {
     const plain = this.world.nextId('job-');
     const id = options.sync && !this.world.fault('serverless.runsync-no-sync-prefix') ? syncId(this.world, plain) : plain;
-    const job = newJob(id, runtime.endpoint.id, runtime.endpoint.accountId, input, options.sync, options.waitGiven, this.world.clock.now());
+    const job = newJob(id, runtime.endpoint.id, runtime.endpoint.accountId, input, options.sync, options.waitGiven, this.world.clock.now(), options.options);
     this.#jobs.set(id, job);
+    // `policy.ttl`: the job's whole lifespan from submission, whatever its status then.
+    if (job.options.ttlMs !== undefined) { job.ttlSet = true; this.#expireAt(job, job.queuedAt + job.options.ttlMs); }
     runtime.admit(job);
     return job;
   }
@@ -156,8 +163,9 @@ export class JobStore implements RuntimeHost {
     });
   }
 
-  /** RuntimeHost: a job ended; its retention starts and its waiters wake. */
+  /** RuntimeHost: a job ended; its retention starts, its waiters wake and its webhook is called. */
   settled(job: JobRecord): void {
+    if (job.options.webhook !== undefined) this.#webhooks.deliver(job.options.webhook, jobObject(job));
     if (!job.ttlSet) {
       const retention = retentionMs(this.world, job);
       job.expiresAt = this.world.clock.now() + retention;

@@ -24,6 +24,8 @@ export interface WorldOptions {
   seed?: number;
   /** Legal chaos in the world (emulator/chaos/), its draws keyed by `key`. */
   chaos?: ChaosWorldOptions;
+  /** Queue-based endpoints served by worker processes outside the emulator (emulator/README.md "Outside workers"). */
+  outsideWorkers?: boolean;
 }
 
 /**

@@ -96,6 +96,18 @@ test.describe('/run', () => {
     );
   });
 
+  // Spec: "Job request body: object with key `input`": no other key is named, so what the target does
+  // with one is recorded, never judged. The official clients send `policy` when a user sets it (platform
+  // notes); the ttl chosen is the notes' smallest, so a job taken lives no longer than it must.
+  test('/run with keys besides input: what the target answers is recorded', rules('JOB.REQUEST.OTHER_KEYS', 'JOB.HTTP.JSON'), async ({ api, emu, target }) => {
+    const jobs = jobsFor({ api, emu, target });
+    const send = (body: Record<string, unknown>): Promise<ApiResult> => api.op('run', { params: { endpointId: jobs.endpointId }, body });
+    const withPolicy = await send({ input: { echo: 'policy' }, policy: { ttl: 10_000 } });
+    const withUnknown = await send({ input: { echo: 'unknown key' }, cpcUndefinedKey: true });
+    observe('JOB.REQUEST.OTHER_KEYS', { policy: { status: withPolicy.status, job: statusOf(withPolicy) ?? null }, unknownKey: { status: withUnknown.status, job: statusOf(withUnknown) ?? null } });
+    conform(jobJsonConformance(withPolicy), jobJsonConformance(withUnknown));
+  });
+
   // Spec, Status: "Job object; `output` present when available." One job, read until it ends, serves
   // both the statuses it passes through and the object /status answers once it has COMPLETED.
   test('a job submitted with /run moves through its statuses to COMPLETED, and /status answers the job object with its output', rules(

@@ -1,0 +1,31 @@
+// @own-process: runs the contract suite twice, against two standalone emulators, one served by worker processes on the official library.
+/**
+ * Worker parity, the slice that fits the unit tests: the /run, /stream and /cancel contract specs
+ * against the emulator with its built-in handler and against the emulator served by
+ * worker/handler.py on the official library (three outside workers), each seen as a deployment.
+ * The same MUST verdicts, none failed, at least one decided. The nightly workflow runs the whole
+ * serverless suite the same way (`npm run worker-parity`). Skips with the reason where the library
+ * is absent.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { tempDir } from './reports-support.js';
+import { findWorkerLibrary } from '../run/worker-library.js';
+import { describeParity, runParity } from '../run/worker-parity.js';
+
+const library = findWorkerLibrary();
+
+test('worker parity: /run, /stream and /cancel give the same MUST verdicts with the built-in handler and with worker/handler.py on the library', { skip: library.found ? false : library.reason, timeout: 300_000 }, async () => {
+  if (!library.found) return;
+  const { dir, done } = tempDir('worker-parity');
+  try {
+    const result = await runParity({ grep: 'specs/serverless/(run|stream|cancel)\\.spec', outDir: dir, python: library.python, handler: 'worker/handler.py', workers: 3 });
+    const figures = describeParity(result);
+    assert.deepEqual(result.differences, [], figures);
+    assert.deepEqual(result.failed, [], figures);
+    const decided = Object.values(result.outside.must).filter((v) => v === 'pass').length;
+    assert.ok(decided >= 10, `the slice decides MUST rules on the outside workers: ${figures}`);
+  } finally {
+    done();
+  }
+});
