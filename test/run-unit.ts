@@ -1,5 +1,5 @@
 /**
- * `npm run test:unit`: the unit tests, with node's test runner three files at a time: the files
+ * `npm run test:unit`: the unit tests, with node's test runner five files at a time: the files
  * that share a process (test/in-process.ts) as one, then every `@own-process` file in its own.
  * Given file names (`npm run test:unit -- test/x.test.ts`), runs just those, each in its own process.
  */
@@ -15,5 +15,5 @@ const { own } = unitFiles();
 const longest = LONGEST.filter((f) => own.includes(f));
 const files = named.length > 0 ? named
   : [...longest, 'in-process.ts', ...own.filter((f) => !longest.includes(f))].map((f) => join(TEST_DIR, f));
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=3', '--test-reporter=spec', ...files.map((f) => relative(process.cwd(), f) || f)], { stdio: 'inherit' });
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=5', '--test-reporter=spec', ...files.map((f) => relative(process.cwd(), f) || f)], { stdio: 'inherit' });
 child.on('close', (code, signal) => { process.exitCode = code ?? (signal ? 128 : 1); });
