@@ -50,6 +50,15 @@ export interface RunConfig {
   allowRateLimitExhaustion: boolean;
   /** Endpoints with `workersMin` > 0 (an always-on worker each) on a target without control surface (CPC_ALLOW_WARM_WORKERS). */
   allowWarmWorkers: boolean;
+  /** Waits of minutes in real time, the retention windows side by side (CPC_ALLOW_LONG_WAITS). */
+  allowLongWaits?: boolean;
+  /**
+   * Provisioning from the profile's worker image (run/provision/): what global setup makes
+   * (preflight decides it from the tests' needs; without preflight, whatever the image can
+   * stand in for), and the file its ids are written to for the workers.
+   */
+  provision?: { endpoint: boolean; template: boolean };
+  provisionFile?: string;
   /** Emulator faults and conforming variants on in every test world. */
   faults: string[];
   variants: string[];

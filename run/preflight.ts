@@ -10,7 +10,6 @@
  * resource or action") answers it; a target that validates first answers 400, and an empty
  * body creates nothing either way.
  */
-import { readFileSync } from 'node:fs';
 import { ApiClient, type ApiResult, type KeyRole } from '../lib/client/api.js';
 import { undiciTransport } from '../lib/client/transport.js';
 import { ENV_VARS } from '../lib/config.js';
@@ -22,6 +21,7 @@ import { ConfigError } from '../lib/errors.js';
 import type { CpuFlavor, DataCenter } from '../lib/types.gen.js';
 import { gpuCandidates, listOf, picks, vcpuCounts, type GpuEntry, type PodCatalog } from '../lib/pod-catalog.js';
 import { hourlyPrice, needMet, planCounts, podCostUsd, zeroCounts, type Counts, type Creates, type PoolName, type PriceTable } from '../lib/plan.js';
+import { forecastHas, forecastRules, provisionCreates, provisionFor, type RuleForecast } from './provision/forecast.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'missing' | 'fail';
 
@@ -45,10 +45,10 @@ export interface Capabilities {
   modelEndpointId: boolean;
 }
 
-/** One test as `playwright test --list` shows it, with the text of its body. */
-export interface ListedTest { project: string; file: string; title: string; rules: string[]; source: string; creates: Creates }
+/** One test as `playwright test --list` shows it, with its declaration (what it creates and needs). */
+export interface ListedTest { project: string; file: string; title: string; rules: string[]; creates: Creates }
 
-export interface RulePlan { runs: string[]; skipped: { rule: string; reasons: string[] }[] }
+export type RulePlan = RuleForecast;
 
 export interface CreationPlan {
   /** What the run will create, from the tests' declarations (lib/plan.ts), pools counted once per worker on a deployment. */
@@ -65,6 +65,8 @@ export interface CreationPlan {
   prices?: PriceTable;
   gpuType?: string;
   cpuFlavor?: string;
+  /** What the run provisions from its worker image (run/provision/). */
+  provision?: { endpoint: boolean; template: boolean };
   /** The vCPU count CPU pods are made with (the flavor's smallest). */
   cpuVcpus?: number;
   dataCenter?: string;
@@ -120,17 +122,6 @@ export interface PreflightResult {
 
 const TIMEOUT_MS = 10_000;
 
-/** The capabilities a test's body shows it needs; each with the reason a run without it gives. */
-const NEEDS: { capability: keyof Capabilities; marker: RegExp; reason: string }[] = [
-  { capability: 'control', marker: /\bemu\.(require|advance|setQuotas)\(|\bemu\.world!|\bemu\.control!/, reason: "needs the emulator's control surface (/__emulator)" },
-  { capability: 'readonlyKey', marker: /['"]readonly['"]/, reason: `needs a read-only key (${ENV_VARS.apiKeyReadonly})` },
-  { capability: 'otherKey', marker: /['"]other['"]/, reason: `needs another account's key (${ENV_VARS.apiKeyOther})` },
-  { capability: 'endpointId', marker: /\bjobs\.|\bjobs\b\s*[,}]/, reason: `needs a queue-based endpoint running the conformance handler (${ENV_VARS.endpointId})` },
-  { capability: 'templateId', marker: /\btemplateId\(emu\)/, reason: 'needs a serverless template to create endpoints from (CPC_TEMPLATE_ID)' },
-  { capability: 'modelEndpointId', marker: /\bmodelId\(|CPC_MODEL_ENDPOINT_ID/, reason: 'needs a public model endpoint id (CPC_MODEL_ENDPOINT_ID)' },
-];
-
-
 const errorText = (e: unknown): string => {
   const err = e as Error & { cause?: { code?: string; message?: string }; code?: string };
   return err.cause?.code ?? err.code ?? err.cause?.message ?? err.message;
@@ -141,7 +132,7 @@ const errorText = (e: unknown): string => {
  * target, profile and ids). `listTests` gives the suite's tests (the CLI's `playwright test
  * --list`); without it the rule plan is left out.
  */
-export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'templateId' | 'modelEndpointId'> & Partial<Pick<RunConfig, 'workers' | 'allowWarmWorkers' | 'allowPropertyLoad'>>, options: { listTests?: () => Promise<ListedTest[]>; requestEstimates?: RequestEstimates } = {}): Promise<PreflightResult> {
+export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'templateId' | 'modelEndpointId'> & Partial<Pick<RunConfig, 'workers' | 'allowWarmWorkers' | 'allowPropertyLoad' | 'allowRateLimitExhaustion' | 'allowLongWaits' | 'chaos'>>, options: { listTests?: () => Promise<ListedTest[]>; requestEstimates?: RequestEstimates } = {}): Promise<PreflightResult> {
   const config = run.target;
   if (config.kind !== 'remote') throw new ConfigError('preflight runs against a configured target (CPC_BASE_URL), resolved once (run/target.ts)', 'CPC_BASE_URL');
   const profile: TargetProfile = run.profile;
@@ -290,17 +281,20 @@ export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'tem
   let plan: RulePlan | undefined;
   if (options.listTests) {
     const tests = await options.listTests();
-    plan = planRules(tests, capabilities);
+    // What each test declares it needs decides whether it runs here (lib/needs.ts), as the fixtures decide it.
+    const has = forecastHas(capabilities, run);
+    plan = forecastRules(tests, has);
     if (creates) {
-      const has = { control: capabilities.control, warmWorkers: run.allowWarmWorkers === true, propertyLoad: run.allowPropertyLoad === true };
-      // What each test declares it needs decides whether it runs here (lib/plan.ts `needs`).
       const running = tests.filter((t) => needMet(t.creates.needs, has));
-      const planned = planCounts(running.map((t) => t.creates), { pooled: !capabilities.control, workers: run.workers ?? (capabilities.control ? 2 : 1) });
+      const provision = provisionFor(running, capabilities, run);
+      const planned = planCounts([...running.map((t) => t.creates), provisionCreates(provision)], { pooled: !capabilities.control, workers: run.workers ?? (capabilities.control ? 2 : 1) });
       creates.counts = planned.counts;
       creates.upTo = planned.upTo;
       creates.pools = planned.pools;
-      // The tests' own requests, and the teardown's: a deletion per pooled resource and the two listings of strays.
-      creates.requests = estimateRequests(running, options.requestEstimates) + (capabilities.control ? 0 : planned.pools.length + 2);
+      if (provision.endpoint || provision.template) creates.provision = provision;
+      // The tests' own requests, and the teardown's: a deletion per pooled or provisioned resource and the two listings of strays.
+      const provisioned = provisionCreates(provision);
+      creates.requests = estimateRequests(running, options.requestEstimates) + (capabilities.control ? 0 : planned.pools.length + 2) + 2 * ((provisioned.templates ?? 0) + (provisioned.endpoints ?? 0));
       const cost = estimateCost(creates, profile);
       if (cost !== undefined) creates.estimatedCostUsd = cost;
     }
@@ -342,49 +336,16 @@ async function readCatalog(api: ApiClient, profile: TargetProfile, add: (c: Pref
   return { counts: zeroCounts(), upTo: zeroCounts(), pools: [], requests: 0, prices: pricesOf(catalog), ...(gpuType ? { gpuType } : {}), ...(cpuFlavor ? { cpuFlavor } : {}), ...(cpuCount ? { cpuVcpus: cpuCount } : {}), ...(dataCenter ? { dataCenter } : {}), image: profile.podImage, catalog };
 }
 
-const missingFor = (t: ListedTest, c: Capabilities): string[] => NEEDS.filter((n) => !c[n.capability] && n.marker.test(t.source)).map((n) => n.reason);
-
-/** A rule runs when one test that declares it has what it needs; otherwise it is skipped with every reason. */
-export function planRules(tests: readonly ListedTest[], capabilities: Capabilities): RulePlan {
-  const byRule = new Map<string, string[][]>();
-  for (const t of tests) for (const rule of t.rules) {
-    const list = byRule.get(rule) ?? [];
-    list.push(missingFor(t, capabilities));
-    byRule.set(rule, list);
-  }
-  const runs: string[] = [];
-  const skipped: RulePlan['skipped'] = [];
-  for (const [rule, needs] of [...byRule].sort(([a], [b]) => a.localeCompare(b))) {
-    if (needs.some((n) => n.length === 0)) runs.push(rule);
-    else skipped.push({ rule, reasons: [...new Set(needs.flat())] });
-  }
-  return { runs, skipped };
-}
-
-/** Playwright's `--list --reporter=json` output as tests with their rules and the text of their bodies. */
+/** Playwright's `--list --reporter=json` output as tests with their rules and declarations. */
 export function listedTests(json: unknown): ListedTest[] {
   interface Spec { title: string; file: string; line: number; tags?: string[]; tests?: { projectName?: string; annotations?: { type: string; description?: string }[] }[] }
   interface Suite { specs?: Spec[]; suites?: Suite[] }
   const specs: Spec[] = [];
   const walk = (s: Suite) => { specs.push(...(s.specs ?? [])); for (const c of s.suites ?? []) walk(c); };
   for (const s of (json as { suites?: Suite[] }).suites ?? []) walk(s);
-  const root = (json as { config?: { rootDir?: string } }).config?.rootDir ?? '';
-  const lines = new Map<string, string[]>();
-  const starts = new Map<string, number[]>();
-  for (const s of specs) starts.set(s.file, [...(starts.get(s.file) ?? []), s.line]);
-  const sourceOf = (file: string, line: number): string => {
-    let text = lines.get(file);
-    if (!text) {
-      try { text = readFileSync(root ? `${root}/${file}` : file, 'utf8').split('\n'); } catch { text = []; }
-      lines.set(file, text);
-    }
-    const next = (starts.get(file) ?? []).filter((l) => l > line).sort((a, b) => a - b)[0] ?? text.length + 1;
-    return text.slice(line - 1, next - 1).join('\n');
-  };
   return specs.flatMap((s) => (s.tests ?? [{}]).map((t) => ({
     project: t.projectName ?? '', file: s.file, title: s.title,
     rules: [...new Set([...(s.tags ?? []).map((tag) => tag.replace(/^@/, '')), ...(t.annotations ?? []).filter((a) => a.type === ANNOTATION.rule).map((a) => a.description ?? '')])].filter(Boolean),
-    source: sourceOf(s.file, s.line),
     creates: declared(t.annotations ?? []),
   })));
 }
@@ -404,7 +365,7 @@ export function preflightText(r: PreflightResult): string {
   const out = ['Preflight checks:'];
   for (const c of r.checks) out.push(`  ${mark[c.status]} ${c.name}: ${c.detail}${c.required && c.status !== 'ok' ? ' (required)' : ''}`);
   if (r.plan) {
-    out.push('', `Rules: ${r.plan.runs.length} will run, ${r.plan.skipped.length} will be skipped (from the tests' source; a test may still skip on what the target answers).`);
+    out.push('', `Rules: ${r.plan.runs.length} will run, ${r.plan.skipped.length} will be skipped (from the tests' declared needs; a test may still skip on what the target answers).`);
     const byReason = new Map<string, string[]>();
     for (const s of r.plan.skipped) for (const reason of s.reasons) byReason.set(reason, [...(byReason.get(reason) ?? []), s.rule]);
     for (const [reason, rules] of byReason) out.push(`  skipped, ${reason}: ${rules.length} rule(s): ${rules.slice(0, 8).join(', ')}${rules.length > 8 ? ', …' : ''}`);
@@ -418,6 +379,7 @@ export function preflightText(r: PreflightResult): string {
     out.push(`  GPU pods: ${n.gpuPods}${upTo('gpuPods')} of GPU type ${c.gpuType ?? none} (further candidates if it has no capacity), image ${c.image}${c.dataCenter ? `, data center ${c.dataCenter}` : ''}`);
     out.push(`  CPU pods: ${n.cpuPods}${upTo('cpuPods')} of CPU flavor ${c.cpuFlavor ?? none}${c.cpuVcpus ? `, ${c.cpuVcpus} vCPU` : ''}`);
     out.push(`  network volumes: ${n.networkVolumes}${upTo('networkVolumes')}; endpoints: ${n.endpoints}${upTo('endpoints')} (${n.warmEndpoints} with workersMin > 0); templates: ${n.templates}${upTo('templates')}; secrets: ${n.secrets}${upTo('secrets')}`);
+    if (c.provision) out.push(`  provisioned from the worker image (deleted when the run ends): a serverless template${c.provision.endpoint ? ', and a queue-based endpoint on it (workersMin 0) for the job tests' : ''}${c.provision.template ? '; the template also serves the REST v1 creation checks' : ''}`);
     out.push(`  requests: about ${c.requests}`);
     out.push(`  estimated cost: ${c.estimatedCostUsd !== undefined ? `USD ${c.estimatedCostUsd.toFixed(2)} at most (every pod priced for the readiness timeout)` : 'unknown (the catalog gives no price for the pods the run makes)'}`);
   }

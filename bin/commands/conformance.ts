@@ -5,7 +5,7 @@ import { ConfigError } from '../../lib/errors.js';
 import { SUITE_NAMES, isSuiteName } from '../../lib/suites.js';
 import { formatChaos, parseChaos } from '../../lib/chaos/options.js';
 import { defaultOutDir } from '../../run/paths.js';
-import { budgetFlags, budgetOptions, parse, targetFlags, targetOptions } from '../args.js';
+import { applyWorkerImageFlag, budgetFlags, budgetOptions, parse, targetFlags, targetOptions, workerImageOption } from '../args.js';
 
 export async function conformanceCommand(rest: string[]): Promise<number> {
   const parsed = parse('conformance', rest, {
@@ -15,9 +15,10 @@ export async function conformanceCommand(rest: string[]): Promise<number> {
     baseline: { type: 'string' }, 'update-baseline': { type: 'boolean' }, 'load-dir': { type: 'string' }, 'probe-every': { type: 'string' }, artifacts: { type: 'string' },
     load: { type: 'boolean' }, 'skip-load': { type: 'boolean' }, shard: { type: 'string' }, 'skip-preflight': { type: 'boolean' },
     'target-name': { type: 'string' }, previous: { type: 'string' }, 'fail-on-blocked': { type: 'string' },
-    chaos: { type: 'string' }, ...budgetOptions,
+    chaos: { type: 'string' }, ...budgetOptions, ...workerImageOption,
   });
   const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
+  applyWorkerImageFlag(v);
   // Legal chaos reaches the run configuration as its variable does (lib/run-config.ts).
   if (typeof v.chaos === 'string') process.env.CPC_EMULATOR_CHAOS = formatChaos(parseChaos(v.chaos, '--chaos'));
   const projects = (v.project as string[] | undefined) ?? [...SUITE_NAMES];

@@ -21,6 +21,8 @@ import { Registry, TestTracker, deleteResource, sortForDeletion, uniqueNameFacto
 import { RunBudget } from './budget.js';
 import { COUNT_KINDS, type Counts, type Creates } from '../../lib/plan.js';
 import { PoolShelf, borrowing, type Pools } from './pools.js';
+import { provisioned } from '../../lib/provisioned.js';
+import { lacking, skipForNeeds } from './needs.js';
 
 /** What every test knows about the target, resolved once per worker. */
 export interface TargetContext {
@@ -67,6 +69,8 @@ type TestFixtures = {
   pools: Pools;
   /** On a target without control surface: deletes what the test made, after it. */
   cleanup: undefined;
+  /** Skips the test when its declaration needs what this run lacks (contract/support/needs.ts). */
+  needsMet: undefined;
 };
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -134,7 +138,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     if (keys.apiKey) envKeys.main = keys.apiKey;
     if (keys.apiKeyReadonly) envKeys.readonly = keys.apiKeyReadonly;
     if (keys.apiKeyOther) envKeys.other = keys.apiKeyOther;
-    await use({ config, urls, ...(config.control ? { control: new EmulatorControl(config.baseUrl) } : {}), envKeys, ...(keys.endpointId ? { endpointId: keys.endpointId } : {}) });
+    // A deployment's endpoint: the one CPC_ENDPOINT_ID names, else the one the run provisioned from its worker image.
+    const endpointId = keys.endpointId ?? (config.control ? undefined : provisioned().endpointId);
+    await use({ config, urls, ...(config.control ? { control: new EmulatorControl(config.baseUrl) } : {}), envKeys, ...(endpointId ? { endpointId } : {}) });
   }, { scope: 'worker', box: 'self' }],
 
   // A fresh emulator world per test: its own accounts, keys, clock, quotas and faults.
@@ -148,6 +154,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use(world);
     await target.control.deleteWorld(world.id).catch(() => undefined);
   }, { box: 'self' }],
+
+  // Before the body: a test whose declared needs (lib/needs.ts) this run lacks is skipped with their reasons.
+  needsMet: [async ({ target, world }, use, testInfo) => {
+    skipForNeeds(testInfo, target, world !== undefined);
+    await use(undefined);
+  }, { auto: true, box: 'self' }],
 
   tracker: [async ({ target }, use, testInfo) => {
     const file = runConfig().cleanupFile;
@@ -164,7 +176,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       onWait: (ms) => { if (testInfo.timeout > 0) testInfo.setTimeout(testInfo.timeout + ms); },
     });
     const client = new ApiClient(target.urls, keys, transport, world ? { 'x-emulator-world': world.id } : {},
-      (role: KeyRole) => testInfo.skip(true, `the target has no ${role} key (set ${role === 'main' ? 'CPC_API_KEY' : role === 'readonly' ? 'CPC_API_KEY_READONLY' : 'CPC_API_KEY_OTHER'})`));
+      (role: KeyRole) => (role === 'main' ? testInfo.skip(true, 'the target has no main key (set CPC_API_KEY)') : lacking(testInfo, role === 'readonly' ? 'readonlyKey' : 'otherKey')));
     const declared = declarationOf(testInfo.annotations);
     const sent: Record<string, number> = {};
     // Reservations of the pods this test (or a pool it fills) means to create, in the order sent.
@@ -240,7 +252,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       world,
       control,
       require(why: string) {
-        testInfo.skip(!control || !world, realTime
+        if (control && world) return;
+        // A test must declare what it needs (preflight forecasts from it): lacking() fails one that did not.
+        if (!realTime) lacking(testInfo, 'control');
+        testInfo.skip(true, realTime
           ? `needs the emulator's virtual clock or control surface to ${why}; this world's clock runs in real time`
           : `needs the emulator's control surface to ${why}; the target has none`);
       },

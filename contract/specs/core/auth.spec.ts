@@ -1,5 +1,5 @@
 import { test, type PodKit } from '../pods/support/fixtures.js';
-import { conform, must, rules } from '../../support/rules.js';
+import { conform, must, needs, rules } from '../../support/rules.js';
 import { statusCodeConformance } from '../../checks/status.js';
 import { problemJsonConformance } from '../../checks/problem-json.js';
 import type { ApiClient, AuthChoice } from '../../../lib/client/api.js';
@@ -59,7 +59,7 @@ test.describe('REST v2 authentication', () => {
       statusCodeConformance('AUTH.REST_V2.BEARER_ACCEPTED', res, 'success'));
   });
 
-  test('a key without write access gets 403 problem+json on createPod and creates nothing', rules('AUTH.REST_V2.FORBIDDEN_403', 'ERR.CREATE_POD.403'), async ({ api, uniqueName, pods }) => {
+  test('a key without write access gets 403 problem+json on createPod and creates nothing', rules('AUTH.REST_V2.FORBIDDEN_403', 'ERR.CREATE_POD.403', needs('readonlyKey')), async ({ api, uniqueName, pods }) => {
     const name = uniqueName('probe');
     const body = await probePod(pods, name);
     const res = await api.op('createPod', { body, auth: 'readonly' });

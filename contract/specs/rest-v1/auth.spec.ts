@@ -1,5 +1,5 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, rules } from '../../support/rules.js';
+import { conform, must, needs, rules } from '../../support/rules.js';
 import { statusCodeConformance } from '../../checks/status.js';
 import type { AuthChoice } from '../../../lib/client/api.js';
 import { catalogGpus, createEndpoint, deleteCreated, endpointBody, myEndpoints, templateId } from './support/endpoints.js';
@@ -20,7 +20,7 @@ test.describe('REST v1 authentication', () => {
   test.afterEach(async ({ api }) => deleteCreated(api));
 
   for (const c of refused) {
-    test(`POST /v1/endpoints with ${c.title} answers ${c.status} and creates nothing`, rules(c.rule), async ({ api, emu }) => {
+    test(`POST /v1/endpoints with ${c.title} answers ${c.status} and creates nothing`, rules(c.rule, needs('template')), async ({ api, emu }) => {
       const auths = c.auths(emu.world?.keys ?? {});
       test.skip(auths === undefined, 'needs an expired key, which only the emulator can mint');
       const gpus = await catalogGpus(api, emu);

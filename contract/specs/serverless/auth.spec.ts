@@ -1,5 +1,5 @@
 import { countsAreOwn, test } from '../../support/fixtures.js';
-import { conform, must, observe, rules, type Finding } from '../../support/rules.js';
+import { conform, must, needs, observe, rules, type Finding } from '../../support/rules.js';
 import { statusCodeConformance } from '../../checks/status.js';
 import { jobCounters } from '../../checks/health-conformance.js';
 import { statusOf } from '../../checks/job-conformance.js';
@@ -65,7 +65,7 @@ async function refusedWithout(fixtures: { api: ApiClient; emu: Emu; target: Targ
 }
 
 test.describe('serverless authentication', () => {
-  test('the key as the whole authorization header is accepted; Bearer is recorded', rules('AUTH.SERVERLESS.KEY_HEADER', 'AUTH.SERVERLESS.BEARER_ACCEPTED', 'RATE.SERVERLESS.HEADERS'), async ({ api, emu, target }) => {
+  test('the key as the whole authorization header is accepted; Bearer is recorded', rules('AUTH.SERVERLESS.KEY_HEADER', 'AUTH.SERVERLESS.BEARER_ACCEPTED', 'RATE.SERVERLESS.HEADERS', needs('workerEndpoint')), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const raw: AuthChoice = { role: 'main', style: 'raw' };
     // The raw-key /run is also the job the /status calls read: its answer is judged as any
@@ -94,7 +94,7 @@ test.describe('serverless authentication', () => {
     await refusedWithout({ api, emu, target }, [expired]);
   });
 
-  test('a key without write access gets 403 on /run and /runsync and runs nothing', rules('AUTH.SERVERLESS.FORBIDDEN_403'), async ({ api, emu, target }) => {
+  test('a key without write access gets 403 on /run and /runsync and runs nothing', rules('AUTH.SERVERLESS.FORBIDDEN_403', needs('readonlyKey', 'workerEndpoint')), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const own = countsAreOwn(emu, 'that forbidden requests created no job');
     const before = await totalIfOwn(jobs, own);
@@ -108,7 +108,7 @@ test.describe('serverless authentication', () => {
     );
   });
 
-  test("another account's endpoint and jobs are out of reach", rules('AUTH.SERVERLESS.OTHER_ACCOUNT', 'AUTH.SERVERLESS.OTHER_ACCOUNT_STATUS'), async ({ api, emu, target }) => {
+  test("another account's endpoint and jobs are out of reach", rules('AUTH.SERVERLESS.OTHER_ACCOUNT', 'AUTH.SERVERLESS.OTHER_ACCOUNT_STATUS', needs('otherKey', 'workerEndpoint')), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const running = await jobs.submit({ sleepMs: 600_000 });
     const failed = await jobs.submit({ fail: 'other' });

@@ -1,5 +1,5 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, observe, rules } from '../../support/rules.js';
+import { conform, must, needs, observe, rules } from '../../support/rules.js';
 import { jobHandleConformance, statusOf } from '../../checks/job-conformance.js';
 import { jobCounters } from '../../checks/health-conformance.js';
 import { statusCodeConformance } from '../../checks/status.js';
@@ -48,7 +48,7 @@ const lateRead = (r: { readAfterMs: number; sleepMs: number }): string =>
 
 test.describe('/retry', () => {
   test('retrying a FAILED job requeues the same id with the original input', rules(
-    'JOB.STATE.RETRY_FAILED', 'JOB.RETRY.RESPONSE', 'JOB.STATE.RETRY_SAME_ID', 'JOB.STATE.RETRY_INPUT_REUSED',
+    'JOB.STATE.RETRY_FAILED', 'JOB.RETRY.RESPONSE', 'JOB.STATE.RETRY_SAME_ID', 'JOB.STATE.RETRY_INPUT_REUSED', needs('workerEndpoint'),
   ), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const r = await failedThenRetried(jobs);
@@ -79,7 +79,7 @@ test.describe('/retry', () => {
   // Spec: "previous output removed". Only a FAILED job that shows output can show it removed; the
   // conformance handler's failure carries none (HANDLER.md), so on such a target this rule is
   // skipped with that reason while the test above decides the others.
-  test('retrying a FAILED job that shows output removes that output', rules('JOB.STATE.RETRY_OUTPUT_REMOVED'), async ({ api, emu, target }) => {
+  test('retrying a FAILED job that shows output removes that output', rules('JOB.STATE.RETRY_OUTPUT_REMOVED', needs('workerEndpoint')), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const r = await failedThenRetried(jobs, (first) => ((first.body as { output?: unknown }).output === undefined
       ? 'the FAILED job showed no output ("output: Optional"; the conformance handler\'s failure carries none): /retry had no previous output to remove'
@@ -92,7 +92,7 @@ test.describe('/retry', () => {
     test.skip(!r.readInTime, lateRead(r));
   });
 
-  test('retrying a TIMED_OUT job requeues it', rules('JOB.STATE.RETRY_TIMED_OUT', 'JOB.RETRY.RESPONSE', 'JOB.STATE.RETRY_SAME_ID'), async ({ api, emu, target }) => {
+  test('retrying a TIMED_OUT job requeues it', rules('JOB.STATE.RETRY_TIMED_OUT', 'JOB.RETRY.RESPONSE', 'JOB.STATE.RETRY_SAME_ID', needs('control', 'workerEndpoint')), async ({ api, emu, target }) => {
     emu.require('shorten the execution timeout');
     await setTimings(emu, { executionTimeoutMs: 5_000 });
     const jobs = jobsFor({ api, emu, target });
@@ -107,7 +107,7 @@ test.describe('/retry', () => {
     );
   });
 
-  test('retrying a COMPLETED job does not requeue it', rules('JOB.STATE.RETRY_NOT_REQUEUED_OTHERWISE', 'JOB.STATE.RETRY_OTHER_STATUS'), async ({ api, emu, target }) => {
+  test('retrying a COMPLETED job does not requeue it', rules('JOB.STATE.RETRY_NOT_REQUEUED_OTHERWISE', 'JOB.STATE.RETRY_OTHER_STATUS', needs('workerEndpoint')), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     // A 5 s job: were it requeued, /status would show it waiting or running again, without output.
     const id = await jobs.submit({ sleepMs: 5_000, echo: 'done' });
@@ -120,7 +120,7 @@ test.describe('/retry', () => {
       'JOB.STATE.RETRY_NOT_REQUEUED_OTHERWISE', `after /retry of a COMPLETED job, /status answers ${after.text.slice(0, 200)}`));
   });
 
-  test('a FAILED job whose result expired cannot be retried', rules('LIMIT.RETRY.AFTER_EXPIRY'), async ({ api, emu, target }) => {
+  test('a FAILED job whose result expired cannot be retried', rules('LIMIT.RETRY.AFTER_EXPIRY', needs('control', 'workerEndpoint')), async ({ api, emu, target }) => {
     emu.require('move the clock past the 30-minute retention');
     const jobs = jobsFor({ api, emu, target });
     const id = await jobs.submit({ fail: 'expired' });
@@ -134,7 +134,7 @@ test.describe('/retry', () => {
   // The spec names the counter `retried` but not what it counts (automatic retries, /retry
   // requests, or jobs retried): recorded, never failed. Automatic retries themselves are checked
   // by their timing (job-edges.spec.ts).
-  test('records whether health jobs.retried counts the platform\'s automatic retries', rules('HEALTH.JOBS.RETRIED_MEANING'), async ({ api, emu, target }) => {
+  test('records whether health jobs.retried counts the platform\'s automatic retries', rules('HEALTH.JOBS.RETRIED_MEANING', needs('workerEndpoint')), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const before = jobCounters(await jobs.health()).retried;
     const id = await jobs.submit({ fail: 'always' });

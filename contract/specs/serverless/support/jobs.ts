@@ -5,6 +5,7 @@ import { test } from '../../../support/fixtures.js';
 import { breaks } from '../../../support/rules.js';
 import { SetupError } from '../../../../lib/errors.js';
 import { loadUndici } from '../../../../lib/client/transport.js';
+import { lacking } from '../../../support/needs.js';
 
 /** Worker timings the emulator's control surface sets (`PUT /__emulator/worlds/:id/timings`). */
 export interface Timings { coldStartMs?: number; executionMs?: number; executionTimeoutMs?: number; automaticRetries?: number }
@@ -27,8 +28,7 @@ export const REAL_POLL = { firstMs: 1_000, maxMs: 8_000 } as const;
  */
 export function conformanceEndpoint(target: TargetContext, emu: Emu): string {
   const id = (emu.world?.seeded.CPC_ENDPOINT_ID as string | undefined) ?? target.endpointId;
-  test.skip(!id, 'needs a queue-based endpoint running the conformance handler (set CPC_ENDPOINT_ID)');
-  return id!;
+  return id ?? lacking(test.info(), 'workerEndpoint');
 }
 
 /**

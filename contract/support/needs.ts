@@ -1,0 +1,48 @@
+import type { TestInfo } from '@playwright/test';
+import { hasFor, needList, needReason, unmet, type Has, type Need } from '../../lib/needs.js';
+import { InternalError } from '../../lib/errors.js';
+import { runConfig } from '../../lib/run-config.js';
+import { provisioned } from '../../lib/provisioned.js';
+import { declarationOf } from './rules.js';
+import type { TargetContext } from './fixtures.js';
+
+/** What this worker's target gives a test (lib/needs.ts), after the run's provisioning. */
+export function offeredHere(target: TargetContext, world: boolean): Has {
+  const run = runConfig();
+  const made = provisioned();
+  return hasFor({
+    world, clock: world && run.chaos?.realTime !== true,
+    keys: { readonly: target.envKeys.readonly !== undefined, other: target.envKeys.other !== undefined, expired: false },
+    endpoint: target.endpointId !== undefined, template: (run.templateId ?? made.templateId) !== undefined, model: run.modelEndpointId !== undefined,
+    allow: { warmWorkers: run.allowWarmWorkers, rateLimitExhaustion: run.allowRateLimitExhaustion, longWaits: run.allowLongWaits === true, propertyLoad: run.allowPropertyLoad },
+  });
+}
+
+/** The skip reason of an unmet need; a provisioning that failed says so. */
+function reasonHere(need: Need): string {
+  const error = provisioned().error;
+  return error && (need === 'workerEndpoint' || need === 'template') ? `${needReason(need)}; ${error}` : needReason(need);
+}
+
+/**
+ * Skips the test, before its body, when its declaration names a need this run lacks, with the
+ * reason preflight forecast for it (run/preflight.ts reads the same declaration).
+ */
+export function skipForNeeds(testInfo: TestInfo, target: TargetContext, world: boolean): void {
+  const missing = unmet(declarationOf(testInfo.annotations).needs, offeredHere(target, world));
+  if (missing.length) testInfo.skip(true, missing.map(reasonHere).join('; '));
+}
+
+/**
+ * Skips the test for a need it meets only now, at its point of use (an id the world did not
+ * seed, a key the run lacks), with the need's reason. A test that did not declare the need is a
+ * defect of the suite, as a creation beyond its declaration is: preflight's forecast would be
+ * wrong, so it fails naming the declaration to add.
+ */
+export function lacking(testInfo: TestInfo, need: Need): never {
+  if (!needList(declarationOf(testInfo.annotations).needs).includes(need)) {
+    throw new InternalError(`the test needs ${need} without declaring it: rules(..., needs('${need}')) (lib/needs.ts)`);
+  }
+  testInfo.skip(true, reasonHere(need));
+  throw new InternalError('unreachable: skip throws');
+}
