@@ -10,9 +10,9 @@ export type Need =
   | 'control' | 'readonlyKey' | 'otherKey' | 'expiredKey' | 'workerEndpoint' | 'template' | 'modelEndpoint'
   | 'warmWorkers' | 'rateLimitExhaustion' | 'longWaits' | 'propertyLoad';
 
-/** Why a test is skipped without a need, and the variable or opt-in that would let it run. */
+/** Why a test is skipped without a need, and the variable or opt-in that would let it run (none: no setting can). */
 export const NEEDS: Record<Need, { reason: string; setting: string }> = {
-  control: { reason: "needs the emulator's control surface (/__emulator)", setting: 'an emulator target (no deployment shows it)' },
+  control: { reason: "needs the emulator's control surface (/__emulator)", setting: '' },
   readonlyKey: { reason: 'needs a read-only key', setting: 'CPC_API_KEY_READONLY' },
   otherKey: { reason: "needs another account's key", setting: 'CPC_API_KEY_OTHER' },
   expiredKey: { reason: 'needs an expired key', setting: 'CPC_API_KEY_EXPIRED' },
@@ -27,8 +27,12 @@ export const NEEDS: Record<Need, { reason: string; setting: string }> = {
 
 export const NEED_NAMES = Object.keys(NEEDS) as Need[];
 
-/** A need's skip reason with what would let it run: `needs a read-only key (set CPC_API_KEY_READONLY)`. */
-export const needReason = (need: Need): string => `${NEEDS[need].reason} (set ${NEEDS[need].setting})`;
+/**
+ * A need's skip reason with what would let it run: `needs a read-only key (set
+ * CPC_API_KEY_READONLY)`; the control surface no setting gives (only an emulator has it).
+ */
+export const needReason = (need: Need): string =>
+  NEEDS[need].setting ? `${NEEDS[need].reason} (set ${NEEDS[need].setting})` : `${NEEDS[need].reason}: only an emulator target has it`;
 
 /** What a run has, need by need. */
 export type Has = Record<Need, boolean>;

@@ -164,6 +164,7 @@ function registerSecrets(config: RunConfig): RunConfig {
   registerSecret(keys.apiKey);
   registerSecret(keys.apiKeyReadonly);
   registerSecret(keys.apiKeyOther);
+  registerSecret(keys.apiKeyExpired);
   return config;
 }
 

@@ -215,6 +215,12 @@ export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'tem
       }
     }
 
+    if (pods && config.apiKeyExpired !== undefined) {
+      // An expired key is refused like any invalid one: anything else, and the expired-key checks would judge a live key.
+      const expired = await api.op('listPods', { auth: { key: config.apiKeyExpired }, timeoutMs: TIMEOUT_MS });
+      add({ name: `${ENV_VARS.apiKeyExpired} is refused`, status: expired.status === 401 ? 'ok' : 'fail', required: expired.status !== 401, setting: ENV_VARS.apiKeyExpired, detail: `listPods with it answered ${expired.status}` });
+    }
+
     // GraphQL: answers, and tells the accounts apart.
     const who = async (role: KeyRole | 'none') => api.graphql<{ data?: { myself?: { id?: string } } }>('query { myself { id } }', undefined, { auth: role, timeoutMs: TIMEOUT_MS });
     const gql = !pods ? undefined : await reach('GraphQL', `${config.baseUrl}/graphql`, () => who(config.apiKey === undefined ? 'none' : 'main'));

@@ -1,6 +1,7 @@
 import type { TestInfo } from '@playwright/test';
 import { hasFor, needList, needReason, unmet, type Has, type Need } from '../../lib/needs.js';
 import { InternalError } from '../../lib/errors.js';
+import { keysOf } from '../../lib/config.js';
 import { runConfig } from '../../lib/run-config.js';
 import { provisioned } from '../../lib/provisioned.js';
 import { declarationOf } from './rules.js';
@@ -12,7 +13,7 @@ export function offeredHere(target: TargetContext, world: boolean): Has {
   const made = provisioned();
   return hasFor({
     world, clock: world && run.chaos?.realTime !== true,
-    keys: { readonly: target.envKeys.readonly !== undefined, other: target.envKeys.other !== undefined, expired: false },
+    keys: { readonly: target.envKeys.readonly !== undefined, other: target.envKeys.other !== undefined, expired: keysOf(target.config).apiKeyExpired !== undefined },
     endpoint: target.endpointId !== undefined, template: (run.templateId ?? made.templateId) !== undefined, model: run.modelEndpointId !== undefined,
     allow: { warmWorkers: run.allowWarmWorkers, rateLimitExhaustion: run.allowRateLimitExhaustion, longWaits: run.allowLongWaits === true, propertyLoad: run.allowPropertyLoad },
   });
@@ -45,4 +46,16 @@ export function lacking(testInfo: TestInfo, need: Need): never {
   }
   testInfo.skip(true, reasonHere(need));
   throw new InternalError('unreachable: skip throws');
+}
+
+/** Credentials an authentication case may send besides the run's keys. */
+export interface Credentials { readonly expired: string }
+
+/**
+ * The credentials of the authentication checks. `expired` is read only by the case that sends
+ * it: the emulator world's own expired key, else the one the user gives (CPC_API_KEY_EXPIRED);
+ * without either the test, which declares `expiredKey`, is skipped there.
+ */
+export function credentials(testInfo: TestInfo, target: TargetContext, worldKeys: { expired?: string } | undefined): Credentials {
+  return { get expired() { return worldKeys?.expired ?? keysOf(target.config).apiKeyExpired ?? lacking(testInfo, 'expiredKey'); } };
 }

@@ -21,11 +21,11 @@ export interface RuleForecast { runs: string[]; skipped: { rule: string; reasons
  * What the run will have, need by need: what preflight found, and what the worker image will
  * provision (an endpoint where CPC_ENDPOINT_ID names none, a template where CPC_TEMPLATE_ID names none).
  */
-export function forecastHas(found: Found, run: Pick<RunConfig, 'profile'> & Partial<Pick<RunConfig, 'chaos' | 'allowWarmWorkers' | 'allowRateLimitExhaustion' | 'allowLongWaits' | 'allowPropertyLoad'>>): Has {
+export function forecastHas(found: Found, run: Pick<RunConfig, 'profile' | 'target'> & Partial<Pick<RunConfig, 'chaos' | 'allowWarmWorkers' | 'allowRateLimitExhaustion' | 'allowLongWaits' | 'allowPropertyLoad'>>): Has {
   const image = run.profile.workerImage !== undefined && !found.control;
   return hasFor({
     world: found.control, clock: found.control && run.chaos?.realTime !== true,
-    keys: { readonly: found.readonlyKey, other: found.otherKey, expired: false },
+    keys: { readonly: found.readonlyKey, other: found.otherKey, expired: run.target.kind === 'remote' && run.target.apiKeyExpired !== undefined },
     endpoint: found.endpointId || image, template: found.templateId || image, model: found.modelEndpointId,
     allow: { warmWorkers: run.allowWarmWorkers === true, rateLimitExhaustion: run.allowRateLimitExhaustion === true, longWaits: run.allowLongWaits === true, propertyLoad: run.allowPropertyLoad === true },
   });

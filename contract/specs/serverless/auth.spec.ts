@@ -6,6 +6,7 @@ import { statusOf } from '../../checks/job-conformance.js';
 import type { ApiClient, AuthChoice, CallOptions } from '../../../lib/client/api.js';
 import type { Emu, TargetContext } from '../../support/fixtures.js';
 import { jobsFor, type Jobs } from './support/jobs.js';
+import { credentials, type Credentials } from '../../support/needs.js';
 
 // Spec, Authentication: "Serverless job operations | Header `authorization: <API_KEY>`." "A valid key lacking
 // access to a resource or action gets 403." "A missing, malformed, expired or invalid bearer token gets 401."
@@ -33,11 +34,11 @@ function calls(jobs: Jobs, jobId: string): Record<string, (auth: AuthChoice) => 
   };
 }
 
-interface Unauthenticated { title: string; rule: string; auth: (keys: { expired?: string }) => AuthChoice | undefined }
+interface Unauthenticated { title: string; rule: string; auth: (keys: Credentials) => AuthChoice }
 const noHeader: Unauthenticated = { title: 'no authorization header', rule: 'AUTH.SERVERLESS.MISSING_401', auth: () => 'none' };
 const unknownKey: Unauthenticated = { title: 'an unknown key', rule: 'AUTH.SERVERLESS.INVALID_401', auth: () => ({ key: 'cpk_not_a_real_key_0000000000' }) };
 const malformed: Unauthenticated = { title: 'a malformed header', rule: 'AUTH.SERVERLESS.INVALID_401', auth: () => ({ authorization: 'Basic one two' }) };
-const expired: Unauthenticated = { title: 'an expired key', rule: 'AUTH.SERVERLESS.INVALID_401', auth: (keys) => (keys.expired ? { key: keys.expired } : undefined) };
+const expired: Unauthenticated = { title: 'an expired key', rule: 'AUTH.SERVERLESS.INVALID_401', auth: (keys) => ({ key: keys.expired }) };
 
 /**
  * Sends every job operation with each of `cases`' credentials, about one job of the caller's
@@ -46,8 +47,7 @@ const expired: Unauthenticated = { title: 'an expired key', rule: 'AUTH.SERVERLE
  */
 async function refusedWithout(fixtures: { api: ApiClient; emu: Emu; target: TargetContext }, cases: readonly Unauthenticated[]): Promise<void> {
   const { emu } = fixtures;
-  const choices = cases.map((c) => ({ c, auth: c.auth(emu.world?.keys ?? {}) }));
-  test.skip(choices.some((x) => x.auth === undefined), 'needs an expired key, which only the emulator can mint');
+  const choices = cases.map((c) => ({ c, auth: c.auth(credentials(test.info(), fixtures.target, emu.world?.keys)) }));
   const jobs = jobsFor(fixtures);
   const jobId = await jobs.submit({ echo: 'auth' });
   const own = countsAreOwn(emu, 'that refused requests created no job');
@@ -85,12 +85,12 @@ test.describe('serverless authentication', () => {
   });
 
   // Spec: "A missing, malformed, expired or invalid bearer token gets 401." One test sends each
-  // credential the target can be given; the expired key, which only the emulator can mint, has its own.
-  test('job operations with no authorization header, an unknown key or a malformed header answer 401 and run nothing', rules('AUTH.SERVERLESS.MISSING_401', 'AUTH.SERVERLESS.INVALID_401'), async ({ api, emu, target }) => {
+  // credential any target can be given; the expired key (an emulator world's, or CPC_API_KEY_EXPIRED) has its own.
+  test('job operations with no authorization header, an unknown key or a malformed header answer 401 and run nothing', rules('AUTH.SERVERLESS.MISSING_401', 'AUTH.SERVERLESS.INVALID_401', needs('workerEndpoint')), async ({ api, emu, target }) => {
     await refusedWithout({ api, emu, target }, [noHeader, unknownKey, malformed]);
   });
 
-  test(`job operations with ${expired.title} answer 401 and run nothing`, rules(expired.rule), async ({ api, emu, target }) => {
+  test(`job operations with ${expired.title} answer 401 and run nothing`, rules(expired.rule, needs('expiredKey', 'workerEndpoint')), async ({ api, emu, target }) => {
     await refusedWithout({ api, emu, target }, [expired]);
   });
 
