@@ -7,7 +7,7 @@
 
 /** Everything a test may need beyond a target and its main key. */
 export type Need =
-  | 'control' | 'readonlyKey' | 'otherKey' | 'expiredKey' | 'workerEndpoint' | 'template' | 'modelEndpoint'
+  | 'control' | 'readonlyKey' | 'otherKey' | 'expiredKey' | 'workerEndpoint' | 'holdEndpoint' | 'template' | 'modelEndpoint'
   | 'warmWorkers' | 'rateLimitExhaustion' | 'longWaits' | 'propertyLoad';
 
 /** Why a test is skipped without a need, and the variable or opt-in that would let it run (none: no setting can). */
@@ -17,6 +17,10 @@ export const NEEDS: Record<Need, { reason: string; setting: string }> = {
   otherKey: { reason: "needs another account's key", setting: 'CPC_API_KEY_OTHER' },
   expiredKey: { reason: 'needs an expired key', setting: 'CPC_API_KEY_EXPIRED' },
   workerEndpoint: { reason: 'needs a queue-based endpoint running the conformance handler', setting: 'CPC_ENDPOINT_ID or CPC_WORKER_IMAGE' },
+  holdEndpoint: {
+    reason: "needs a queue-based endpoint of the run's own with workersMax 1, to hold jobs in its queue behind a long one in real time (an emulator decides these rules on its virtual clock)",
+    setting: 'CPC_WORKER_IMAGE on a deployment',
+  },
   template: { reason: 'needs a serverless template to create endpoints from', setting: 'CPC_TEMPLATE_ID or CPC_WORKER_IMAGE' },
   modelEndpoint: { reason: 'needs a public model endpoint id', setting: 'CPC_MODEL_ENDPOINT_ID' },
   warmWorkers: { reason: 'needs an always-on worker (workersMin 1)', setting: 'CPC_ALLOW_WARM_WORKERS=1' },
@@ -55,6 +59,8 @@ export interface Offered {
   clock: boolean;
   keys: { readonly?: boolean; other?: boolean; expired?: boolean };
   endpoint: boolean;
+  /** The run's own workersMax 1 endpoint (provisioned on a deployment; a world decides its rules on the virtual clock). */
+  hold: boolean;
   template: boolean;
   model: boolean;
   allow: { warmWorkers?: boolean; rateLimitExhaustion?: boolean; longWaits?: boolean; propertyLoad?: boolean };
@@ -62,9 +68,9 @@ export interface Offered {
 
 /** Need by need, what {@link Offered} meets: a world meets every need but the movable clock. */
 export function hasFor(o: Offered): Has {
-  if (o.world) return { ...hasOf(Object.fromEntries(NEED_NAMES.map((n) => [n, true]))), control: o.clock };
+  if (o.world) return { ...hasOf(Object.fromEntries(NEED_NAMES.map((n) => [n, true]))), control: o.clock, holdEndpoint: false };
   return hasOf({
-    readonlyKey: o.keys.readonly, otherKey: o.keys.other, expiredKey: o.keys.expired, workerEndpoint: o.endpoint, template: o.template, modelEndpoint: o.model,
+    readonlyKey: o.keys.readonly, otherKey: o.keys.other, expiredKey: o.keys.expired, workerEndpoint: o.endpoint, holdEndpoint: o.hold, template: o.template, modelEndpoint: o.model,
     warmWorkers: o.allow.warmWorkers, rateLimitExhaustion: o.allow.rateLimitExhaustion, longWaits: o.allow.longWaits, propertyLoad: o.allow.propertyLoad,
   });
 }

@@ -24,6 +24,9 @@ export type VariantSurface = 'rest-v2' | 'serverless' | 'rest-v1' | 'graphql';
 /** A target global setup resolves (a plain `npx playwright test`): the user's setting, and where the resolved {@link Target} goes. */
 export interface PendingTarget { kind: 'pending'; setting: TargetSetting; file: string }
 
+/** What a run provisions from its worker image (run/provision/): the job endpoint, the workersMax 1 endpoint, the template for the REST v1 checks. */
+export interface Provision { endpoint: boolean; hold: boolean; template: boolean }
+
 export interface RunConfig {
   /**
    * Where the suite points, resolved once: the command line starts the embedded emulator or asks
@@ -57,7 +60,7 @@ export interface RunConfig {
    * (preflight decides it from the tests' needs; without preflight, whatever the image can
    * stand in for), and the file its ids are written to for the workers.
    */
-  provision?: { endpoint: boolean; template: boolean };
+  provision?: Provision;
   provisionFile?: string;
   /** Emulator faults and conforming variants on in every test world. */
   faults: string[];

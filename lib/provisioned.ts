@@ -4,6 +4,8 @@ import { runConfig } from './run-config.js';
 /** What the run provisioned from its worker image (run/provision/worker.ts), as its workers read it. */
 export interface Provisioned {
   endpointId?: string;
+  /** The workersMax 1 endpoint that holds jobs in its queue behind a long one. */
+  holdEndpointId?: string;
   templateId?: string;
   /** Why provisioning made nothing (the tests that needed it skip with it). */
   error?: string;

@@ -175,7 +175,7 @@ async function preflightStep(r: Resolved, s: Started): Promise<RunConfig> {
       // The catalog as preflight read it: the run reads it once, not once per worker or test.
       const catalogFile = join(tmpdir(), `cpc-catalog-${given.runId}.json`);
       if (catalog) writeFileSync(catalogFile, JSON.stringify(catalog));
-      deployment = { ...(catalog ? { catalogFile } : {}), ...(c.prices ? { prices: c.prices } : {}), provision: c.provision ?? { endpoint: false, template: false } };
+      deployment = { ...(catalog ? { catalogFile } : {}), ...(c.prices ? { prices: c.prices } : {}), provision: c.provision ?? { endpoint: false, hold: false, template: false } };
     }
   }
   return { ...given, target: s.target, rawDir: r.rawDir, suites: options.projects, ...deployment,

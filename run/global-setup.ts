@@ -60,7 +60,7 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
   rmSync(join(dirname(leftovers), 'usage.json'), { force: true });
   process.stdout.write(`Run ${runId}: what it creates on the target is named cpc-${runId}-… and deleted before the run ends (record: ${file})\n`);
   const choice = provisionChoice(run, keysOf(target).endpointId);
-  if (choice.endpoint || choice.template) {
+  if (choice.endpoint || choice.hold || choice.template) {
     const { api, close } = setupClient(target, run);
     try { await provision(api, run, choice, (line) => process.stdout.write(line + '\n')); } finally { await close(); }
   }

@@ -15,7 +15,7 @@ import { undiciTransport } from '../lib/client/transport.js';
 import { ENV_VARS } from '../lib/config.js';
 import type { TargetProfile } from '../lib/profile.js';
 import type { RunConfig } from '../lib/protocol.js';
-import { ANNOTATION } from '../lib/protocol.js';
+import { ANNOTATION, type Provision } from '../lib/protocol.js';
 import { redactText } from '../lib/redact.js';
 import { ConfigError } from '../lib/errors.js';
 import type { CpuFlavor, DataCenter } from '../lib/types.gen.js';
@@ -66,7 +66,7 @@ export interface CreationPlan {
   gpuType?: string;
   cpuFlavor?: string;
   /** What the run provisions from its worker image (run/provision/). */
-  provision?: { endpoint: boolean; template: boolean };
+  provision?: Provision;
   /** The vCPU count CPU pods are made with (the flavor's smallest). */
   cpuVcpus?: number;
   dataCenter?: string;
@@ -297,7 +297,7 @@ export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'tem
       creates.counts = planned.counts;
       creates.upTo = planned.upTo;
       creates.pools = planned.pools;
-      if (provision.endpoint || provision.template) creates.provision = provision;
+      if (provision.endpoint || provision.hold || provision.template) creates.provision = provision;
       // The tests' own requests, and the teardown's: a deletion per pooled or provisioned resource and the two listings of strays.
       const provisioned = provisionCreates(provision);
       creates.requests = estimateRequests(running, options.requestEstimates) + (capabilities.control ? 0 : planned.pools.length + 2) + 2 * ((provisioned.templates ?? 0) + (provisioned.endpoints ?? 0));
@@ -385,7 +385,7 @@ export function preflightText(r: PreflightResult): string {
     out.push(`  GPU pods: ${n.gpuPods}${upTo('gpuPods')} of GPU type ${c.gpuType ?? none} (further candidates if it has no capacity), image ${c.image}${c.dataCenter ? `, data center ${c.dataCenter}` : ''}`);
     out.push(`  CPU pods: ${n.cpuPods}${upTo('cpuPods')} of CPU flavor ${c.cpuFlavor ?? none}${c.cpuVcpus ? `, ${c.cpuVcpus} vCPU` : ''}`);
     out.push(`  network volumes: ${n.networkVolumes}${upTo('networkVolumes')}; endpoints: ${n.endpoints}${upTo('endpoints')} (${n.warmEndpoints} with workersMin > 0); templates: ${n.templates}${upTo('templates')}; secrets: ${n.secrets}${upTo('secrets')}`);
-    if (c.provision) out.push(`  provisioned from the worker image (deleted when the run ends): a serverless template${c.provision.endpoint ? ', and a queue-based endpoint on it (workersMin 0) for the job tests' : ''}${c.provision.template ? '; the template also serves the REST v1 creation checks' : ''}`);
+    if (c.provision) out.push(`  provisioned from the worker image (deleted when the run ends): a serverless template${c.provision.endpoint ? ', a queue-based endpoint on it (workersMin 0, workersMax 3) for the job tests' : ''}${c.provision.hold ? ', an endpoint with workersMax 1 that holds jobs in its queue' : ''}${c.provision.template ? '; the template also serves the REST v1 creation checks' : ''}`);
     out.push(`  requests: about ${c.requests}`);
     out.push(`  estimated cost: ${c.estimatedCostUsd !== undefined ? `USD ${c.estimatedCostUsd.toFixed(2)} at most (every pod priced for the readiness timeout)` : 'unknown (the catalog gives no price for the pods the run makes)'}`);
   }

@@ -34,7 +34,7 @@ test('plan: on a deployment each pool counts once per worker that borrows it (wi
 });
 
 test('plan: a test runs where what it needs is there: an emulator world meets every need, its clock only when it can move', () => {
-  const deployment = { world: false, clock: false, keys: {}, endpoint: false, template: false, model: false, allow: {} };
+  const deployment = { world: false, clock: false, keys: {}, endpoint: false, hold: false, template: false, model: false, allow: {} };
   const none = hasFor(deployment);
   assert.equal(needMet(undefined, none), true);
   assert.equal(needMet('warmWorkers', none), false);
@@ -45,6 +45,9 @@ test('plan: a test runs where what it needs is there: an emulator world meets ev
   assert.equal(needMet(['propertyLoad', 'otherKey'], hasFor({ ...deployment, world: true, clock: false })), true);
   assert.equal(needMet('control', hasFor({ ...deployment, world: true, clock: false })), false);
   assert.equal(needMet('control', hasFor({ ...deployment, world: true, clock: true })), true);
+  // The workersMax 1 endpoint is a deployment's: a world decides the queue's rules on its virtual clock.
+  assert.equal(needMet('holdEndpoint', hasFor({ ...deployment, world: true, clock: true })), false);
+  assert.equal(needMet('holdEndpoint', hasFor({ ...deployment, hold: true })), true);
 });
 
 test('plan: prices per hour from the catalog shapes, a pod priced for the readiness timeout, and the budgets a plan passes', () => {

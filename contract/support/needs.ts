@@ -14,7 +14,7 @@ export function offeredHere(target: TargetContext, world: boolean): Has {
   return hasFor({
     world, clock: world && run.chaos?.realTime !== true,
     keys: { readonly: target.envKeys.readonly !== undefined, other: target.envKeys.other !== undefined, expired: keysOf(target.config).apiKeyExpired !== undefined },
-    endpoint: target.endpointId !== undefined, template: (run.templateId ?? made.templateId) !== undefined, model: run.modelEndpointId !== undefined,
+    endpoint: target.endpointId !== undefined, hold: !world && made.holdEndpointId !== undefined, template: (run.templateId ?? made.templateId) !== undefined, model: run.modelEndpointId !== undefined,
     allow: { warmWorkers: run.allowWarmWorkers, rateLimitExhaustion: run.allowRateLimitExhaustion, longWaits: run.allowLongWaits === true, propertyLoad: run.allowPropertyLoad },
   });
 }
@@ -22,7 +22,7 @@ export function offeredHere(target: TargetContext, world: boolean): Has {
 /** The skip reason of an unmet need; a provisioning that failed says so. */
 function reasonHere(need: Need): string {
   const error = provisioned().error;
-  return error && (need === 'workerEndpoint' || need === 'template') ? `${needReason(need)}; ${error}` : needReason(need);
+  return error && (need === 'workerEndpoint' || need === 'holdEndpoint' || need === 'template') ? `${needReason(need)}; ${error}` : needReason(need);
 }
 
 /**
@@ -58,4 +58,10 @@ export interface Credentials { readonly expired: string }
  */
 export function credentials(testInfo: TestInfo, target: TargetContext, worldKeys: { expired?: string } | undefined): Credentials {
   return { get expired() { return worldKeys?.expired ?? keysOf(target.config).apiKeyExpired ?? lacking(testInfo, 'expiredKey'); } };
+}
+
+/** The run's workersMax 1 endpoint (run/provision/worker.ts); the test, which declares `holdEndpoint`, is skipped without one. */
+export function holdEndpoint(testInfo: TestInfo, world: boolean): string {
+  const id = world ? undefined : provisioned().holdEndpointId;
+  return id ?? lacking(testInfo, 'holdEndpoint');
 }

@@ -8,6 +8,7 @@ import { hasFor, needReason, unmet, type Has } from '../../lib/needs.js';
 import { needList } from '../../lib/needs.js';
 import type { RunConfig } from '../../lib/protocol.js';
 import type { Creates } from '../../lib/plan.js';
+import type { Provision } from '../../lib/protocol.js';
 
 /** What preflight found the target offers (run/preflight.ts `Capabilities`). */
 export interface Found { control: boolean; readonlyKey: boolean; otherKey: boolean; endpointId: boolean; templateId: boolean; modelEndpointId: boolean }
@@ -26,7 +27,7 @@ export function forecastHas(found: Found, run: Pick<RunConfig, 'profile' | 'targ
   return hasFor({
     world: found.control, clock: found.control && run.chaos?.realTime !== true,
     keys: { readonly: found.readonlyKey, other: found.otherKey, expired: run.target.kind === 'remote' && run.target.apiKeyExpired !== undefined },
-    endpoint: found.endpointId || image, template: found.templateId || image, model: found.modelEndpointId,
+    endpoint: found.endpointId || image, hold: image, template: found.templateId || image, model: found.modelEndpointId,
     allow: { warmWorkers: run.allowWarmWorkers === true, rateLimitExhaustion: run.allowRateLimitExhaustion === true, longWaits: run.allowLongWaits === true, propertyLoad: run.allowPropertyLoad === true },
   });
 }
@@ -52,13 +53,13 @@ export function forecastRules(tests: readonly Declared[], has: Has): RuleForecas
  * CPC_ENDPOINT_ID names none; the template for it, and for the REST v1 creation checks where
  * CPC_TEMPLATE_ID names none.
  */
-export function provisionFor(running: readonly Declared[], found: Found, run: Pick<RunConfig, 'profile'>): { endpoint: boolean; template: boolean } {
-  if (run.profile.workerImage === undefined || found.control) return { endpoint: false, template: false };
-  const wants = (need: 'workerEndpoint' | 'template') => running.some((t) => needList(t.creates.needs).includes(need));
+export function provisionFor(running: readonly Declared[], found: Found, run: Pick<RunConfig, 'profile'>): Provision {
+  if (run.profile.workerImage === undefined || found.control) return { endpoint: false, hold: false, template: false };
+  const wants = (need: 'workerEndpoint' | 'holdEndpoint' | 'template') => running.some((t) => needList(t.creates.needs).includes(need));
   const endpoint = !found.endpointId && wants('workerEndpoint');
-  return { endpoint, template: !found.templateId && wants('template') };
+  return { endpoint, hold: wants('holdEndpoint'), template: !found.templateId && wants('template') };
 }
 
 /** What provisioning creates, as the plan counts it: a template (for the endpoint too) and the endpoint. */
-export const provisionCreates = (p: { endpoint: boolean; template: boolean }): Creates =>
-  ({ templates: p.endpoint || p.template ? 1 : 0, endpoints: p.endpoint ? 1 : 0 });
+export const provisionCreates = (p: Provision): Creates =>
+  ({ templates: p.endpoint || p.hold || p.template ? 1 : 0, endpoints: (p.endpoint ? 1 : 0) + (p.hold ? 1 : 0) });

@@ -21,11 +21,13 @@ import { WAIT_MS } from '../../../lib/iso/spec-constants.js';
 // Spec, Limits: "Default wait | 90 seconds | `/runsync`"; "`wait` range | 1000 to 300000 milliseconds;
 // it controls how long the request waits, not retention".
 test.describe('/runsync wait', () => {
-  test('without wait, /runsync waits up to 90 s: a job ending at 80 s is answered COMPLETED', rules('LIMIT.RUNSYNC.DEFAULT_WAIT_90S', needs('control', 'workerEndpoint')), async ({ api, emu, target }) => {
-    emu.require('let 80 s pass under a pending /runsync');
+  // In real time the request is simply waited for (about 80 s): a queue or a cold start that
+  // ends the job past the wait decides nothing (judgeWithinWait), never a failure.
+  test('without wait, /runsync waits up to 90 s: a job ending at 80 s is answered COMPLETED', rules('LIMIT.RUNSYNC.DEFAULT_WAIT_90S', needs('workerEndpoint')), async ({ api, emu, target }) => {
+    if (!emu.available) test.setTimeout(WAIT_MS.default + 60_000);
     const jobs = jobsFor({ api, emu, target });
     const pending = inFlight(jobs.runsync({ sleepMs: 80_000 }));
-    await jobs.untilActive(1);
+    if (emu.available) await jobs.untilActive(1);
     applyWait('LIMIT.RUNSYNC.DEFAULT_WAIT_90S', await judgeWithinWait(emu, pending, 80_000, WAIT_MS.default), 'a job that ends 80 s in, without wait');
   });
 

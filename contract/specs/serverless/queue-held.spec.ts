@@ -1,0 +1,72 @@
+import { test } from '../../support/fixtures.js';
+import { conform, must, needs, rules } from '../../support/rules.js';
+import { jobHandleConformance, statusOf } from '../../checks/job-conformance.js';
+import { schemaConformance } from '../../checks/schema.js';
+import { holdEndpoint } from '../../support/needs.js';
+import { Jobs, TERMINAL } from './support/jobs.js';
+
+// The queue's rules in real time, on an endpoint of the run's own with workersMax 1 (provisioned
+// from the worker image, run/provision/worker.ts): a long job takes its one worker, and the jobs
+// sent after it wait in the queue for as long as the test needs them there. An emulator world
+// decides the same rules on its virtual clock (cancel.spec.ts, purge.spec.ts, run.spec.ts).
+// One test at a time: each reads the queue as its own.
+test.describe.configure({ mode: 'serial' });
+
+/** The long job's length: far longer than the test's reads (the cancel test cancels it when done; the purge test waits for its end). */
+const HOLD_MS = { cancel: 120_000, purge: 30_000 } as const;
+/** How long the long job may take to reach its worker (a cold start: the spec gives no time for it). */
+const START_MS = 90_000;
+
+/** Jobs on the workersMax 1 endpoint, its worker taken by a long job (the test is skipped where it never starts). */
+async function held(jobs: Jobs, holdMs: number): Promise<string> {
+  test.setTimeout(START_MS + holdMs + 90_000);
+  const blocker = await jobs.submit({ sleepMs: holdMs });
+  const { last } = await jobs.until(blocker, (s) => s === 'IN_PROGRESS' || TERMINAL.has(s ?? ''), { maxRealMs: START_MS });
+  test.skip(statusOf(last) !== 'IN_PROGRESS', `the long job never took the endpoint's one worker (${statusOf(last)}): nothing could be held in the queue`);
+  return blocker;
+}
+
+test.describe('jobs held in the queue (workersMax 1, real time)', () => {
+  test('/run behind a running job answers IN_QUEUE; /cancel of the waiting job makes it CANCELLED for good', rules(
+    'JOB.STATE.RUN_IN_QUEUE', 'JOB.RUN.RESPONSE', 'JOB.STATE.CANCEL_QUEUED', 'JOB.CANCEL.RESPONSE', 'JOB.OBJECT.ID', needs('holdEndpoint'),
+  ), async ({ api, emu }) => {
+    const jobs = new Jobs(api, holdEndpoint(test.info(), emu.world !== undefined), emu);
+    const blocker = await held(jobs, HOLD_MS.cancel);
+    const run = await jobs.run({ sleepMs: 1_000 });
+    const id = jobs.submitted(run);
+    const before = statusOf(await jobs.status(id));
+    test.skip(before !== 'IN_QUEUE', `the job sent behind the long one was ${before}, not waiting: the queue could not be read`);
+    const res = await jobs.cancel(id);
+    // The worker freed: a job still in the queue would start now and end within a second or two.
+    await jobs.cancel(blocker);
+    const { seen } = await jobs.until(id, () => false, { maxRealMs: 10_000, pauseMs: 10_000 });
+    conform(
+      jobHandleConformance('JOB.STATE.RUN_IN_QUEUE', run, 'IN_QUEUE'),
+      jobHandleConformance('JOB.RUN.RESPONSE', run, 'IN_QUEUE'),
+      jobHandleConformance('JOB.CANCEL.RESPONSE', res, 'CANCELLED', id),
+      must(seen.every((s) => s === 'CANCELLED' || s === undefined), 'JOB.STATE.CANCEL_QUEUED', `after /cancel the waiting job went through ${seen.join(' → ')}, with the worker free`),
+    );
+  });
+
+  test('/purge-queue removes the waiting jobs, counts them, and lets the running job finish', rules(
+    'JOB.STATE.PURGE_REMOVES_QUEUED', 'JOB.STATE.PURGE_KEEPS_RUNNING', 'JOB.PURGE.REMOVED_COUNT', 'JOB.PURGE.RESPONSE', needs('holdEndpoint'),
+  ), async ({ api, emu }) => {
+    const jobs = new Jobs(api, holdEndpoint(test.info(), emu.world !== undefined), emu);
+    const blocker = await held(jobs, HOLD_MS.purge);
+    const queued: string[] = [];
+    for (let i = 0; i < 3; i++) queued.push(await jobs.submit({ sleepMs: 1_000, n: i }));
+    const before = await Promise.all(queued.map(async (id) => statusOf(await jobs.status(id))));
+    test.skip(before.some((s) => s !== 'IN_QUEUE'), `the jobs sent behind the long one were ${before.join(', ')}, not all waiting`);
+    const res = await jobs.purge();
+    const removed = (res.body as { removed?: unknown } | undefined)?.removed;
+    // The long job runs on; a purged job would start once it ends, so it is read after that.
+    const { last } = await jobs.until(blocker, (s) => TERMINAL.has(s ?? ''), { maxRealMs: HOLD_MS.purge + 60_000 });
+    const after = await Promise.all(queued.map(async (id) => statusOf(await jobs.status(id))));
+    conform(
+      schemaConformance('JOB.PURGE.RESPONSE', 'purge-queue-response', res.body),
+      must(removed === queued.length, 'JOB.PURGE.REMOVED_COUNT', `removed is ${JSON.stringify(removed)}; ${queued.length} jobs were waiting`),
+      must(after.every((s) => s === undefined || s === 'CANCELLED'), 'JOB.STATE.PURGE_REMOVES_QUEUED', `purged jobs later showed ${after.join(', ')}`),
+      must(statusOf(last) === 'COMPLETED', 'JOB.STATE.PURGE_KEEPS_RUNNING', `the job running at the purge ended ${statusOf(last)}`),
+    );
+  });
+});
