@@ -25,7 +25,7 @@ export const NEEDS: Record<Need, { reason: string; setting: string }> = {
   modelEndpoint: { reason: 'needs a public model endpoint id', setting: 'CPC_MODEL_ENDPOINT_ID' },
   warmWorkers: { reason: 'needs an always-on worker (workersMin 1)', setting: 'CPC_ALLOW_WARM_WORKERS=1' },
   rateLimitExhaustion: { reason: "exhausts the target's rate limit (blocks its user for up to a minute)", setting: 'CPC_ALLOW_RATE_LIMIT_EXHAUSTION=1' },
-  longWaits: { reason: 'waits for minutes in real time (retention windows)', setting: 'CPC_ALLOW_LONG_WAITS=1' },
+  longWaits: { reason: 'waits up to 31 minutes in real time, the retention windows side by side (an emulator decides them on its virtual clock)', setting: 'CPC_ALLOW_LONG_WAITS=1 on a deployment' },
   propertyLoad: { reason: 'creates pods for every property run', setting: 'CPC_ALLOW_PROPERTY_LOAD=1' },
 };
 
@@ -68,7 +68,8 @@ export interface Offered {
 
 /** Need by need, what {@link Offered} meets: a world meets every need but the movable clock. */
 export function hasFor(o: Offered): Has {
-  if (o.world) return { ...hasOf(Object.fromEntries(NEED_NAMES.map((n) => [n, true]))), control: o.clock, holdEndpoint: false };
+  // The real-time variants of the queue's and retention's checks are a deployment's: a world decides those rules on its virtual clock.
+  if (o.world) return { ...hasOf(Object.fromEntries(NEED_NAMES.map((n) => [n, true]))), control: o.clock, holdEndpoint: false, longWaits: false };
   return hasOf({
     readonlyKey: o.keys.readonly, otherKey: o.keys.other, expiredKey: o.keys.expired, workerEndpoint: o.endpoint, holdEndpoint: o.hold, template: o.template, modelEndpoint: o.model,
     warmWorkers: o.allow.warmWorkers, rateLimitExhaustion: o.allow.rateLimitExhaustion, longWaits: o.allow.longWaits, propertyLoad: o.allow.propertyLoad,
