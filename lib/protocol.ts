@@ -292,7 +292,11 @@ export interface UsageFile {
 }
 
 /** `plan.json`: what preflight planned for a run on a deployment (run/preflight.ts). */
-export interface PlanFile { counts: Counts; pools: PoolName[]; requests: number; estimatedCostUsd?: number }
+export interface PlanFile {
+  counts: Counts; pools: PoolName[]; requests: number; estimatedCostUsd?: number;
+  /** Preflight's rule forecast (run/provision/forecast.ts): which rules run, which are skipped and why. */
+  forecast?: { runs: string[]; skipped: { rule: string; reasons: string[] }[] };
+}
 
 /** The budget files (run/..., contract/support/budget.ts): one byte per request; one line per pod reservation or release. */
 export interface BudgetFiles { requests: string; pods: string }
