@@ -36,7 +36,7 @@ export const NEED_NAMES = Object.keys(NEEDS) as Need[];
  * CPC_API_KEY_READONLY)`; the control surface no setting gives (only an emulator has it).
  */
 export const needReason = (need: Need): string =>
-  NEEDS[need].setting ? `${NEEDS[need].reason} (set ${NEEDS[need].setting})` : `${NEEDS[need].reason}: only an emulator target has it`;
+  NEEDS[need].setting ? `${NEEDS[need].reason} (set ${NEEDS[need].setting})` : `${NEEDS[need].reason}, which only an emulator target has`;
 
 /** What a run has, need by need. */
 export type Has = Record<Need, boolean>;

@@ -27,7 +27,7 @@ test('forecast: with one key, every need is a skip reason naming what would let 
   assert.deepEqual(reasons['B.JOB'], [needReason('workerEndpoint'), needReason('otherKey')]);
   assert.match(needReason('workerEndpoint'), /CPC_ENDPOINT_ID or CPC_WORKER_IMAGE/);
   assert.match(needReason('longWaits'), /CPC_ALLOW_LONG_WAITS=1/);
-  assert.match(needReason('control'), /only an emulator target has it/);
+  assert.match(needReason('control'), /which only an emulator target has/);
 });
 
 test('forecast: the worker image stands in for the endpoint, the workersMax 1 endpoint and the template; the plan counts what it makes', () => {
