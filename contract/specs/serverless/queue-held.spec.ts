@@ -3,7 +3,9 @@ import { conform, must, needs, rules } from '../../support/rules.js';
 import { jobHandleConformance, statusOf } from '../../checks/job-conformance.js';
 import { schemaConformance } from '../../checks/schema.js';
 import { holdEndpoint } from '../../support/needs.js';
-import { Jobs, TERMINAL } from './support/jobs.js';
+import { Jobs, statusesOf, TERMINAL } from './support/jobs.js';
+import { activeCountsConformance, healthConformance, jobCounters } from '../../checks/health-conformance.js';
+import { ANNOTATION } from '../../../lib/protocol.js';
 
 // The queue's rules in real time, on an endpoint of the run's own with workersMax 1 (provisioned
 // from the worker image, run/provision/worker.ts): a long job takes its one worker, and the jobs
@@ -48,21 +50,29 @@ test.describe('jobs held in the queue (workersMax 1, real time)', () => {
     );
   });
 
-  test('/purge-queue removes the waiting jobs, counts them, and lets the running job finish', rules(
-    'JOB.STATE.PURGE_REMOVES_QUEUED', 'JOB.STATE.PURGE_KEEPS_RUNNING', 'JOB.PURGE.REMOVED_COUNT', 'JOB.PURGE.RESPONSE', needs('holdEndpoint'),
+  test('/purge-queue removes the waiting jobs, counts them, and lets the running job finish; /health counts them meanwhile', rules(
+    'JOB.STATE.PURGE_REMOVES_QUEUED', 'JOB.STATE.PURGE_KEEPS_RUNNING', 'JOB.PURGE.REMOVED_COUNT', 'JOB.PURGE.RESPONSE', 'HEALTH.JOBS.COUNTS', 'HEALTH.JOBS', needs('holdEndpoint'),
   ), async ({ api, emu }) => {
     const jobs = new Jobs(api, holdEndpoint(test.info(), emu.world !== undefined), emu);
+    const start = jobCounters(await jobs.health());
     const blocker = await held(jobs, HOLD_MS.purge);
     const queued: string[] = [];
     for (let i = 0; i < 3; i++) queued.push(await jobs.submit({ sleepMs: 1_000, n: i }));
-    const before = await Promise.all(queued.map(async (id) => statusOf(await jobs.status(id))));
-    test.skip(before.some((s) => s !== 'IN_QUEUE'), `the jobs sent behind the long one were ${before.join(', ')}, not all waiting`);
+    const before = await statusesOf(jobs, [blocker, ...queued]);
+    test.skip(before.slice(1).some((s) => s !== 'IN_QUEUE'), `the jobs sent behind the long one were ${before.slice(1).join(', ')}, not all waiting`);
+    // /health between two reads of every job's status that agree: the counters at that instant.
+    const health = await jobs.health();
+    const again = await statusesOf(jobs, [blocker, ...queued]);
+    const instant = before.every((s, i) => s === again[i]);
+    if (!instant) test.info().annotations.push({ type: ANNOTATION.note, description: `HEALTH.JOBS.COUNTS not compared: the jobs moved while /health was read (${before.join(', ')} → ${again.join(', ')})` });
     const res = await jobs.purge();
     const removed = (res.body as { removed?: unknown } | undefined)?.removed;
     // The long job runs on; a purged job would start once it ends, so it is read after that.
     const { last } = await jobs.until(blocker, (s) => TERMINAL.has(s ?? ''), { maxRealMs: HOLD_MS.purge + 60_000 });
     const after = await Promise.all(queued.map(async (id) => statusOf(await jobs.status(id))));
     conform(
+      healthConformance(health),
+      instant ? activeCountsConformance(health, start, before, 'with one job running and three waiting') : [],
       schemaConformance('JOB.PURGE.RESPONSE', 'purge-queue-response', res.body),
       must(removed === queued.length, 'JOB.PURGE.REMOVED_COUNT', `removed is ${JSON.stringify(removed)}; ${queued.length} jobs were waiting`),
       must(after.every((s) => s === undefined || s === 'CANCELLED'), 'JOB.STATE.PURGE_REMOVES_QUEUED', `purged jobs later showed ${after.join(', ')}`),
