@@ -92,14 +92,27 @@ test.describe('/retry', () => {
     test.skip(!r.readInTime, lateRead(r));
   });
 
-  test('retrying a TIMED_OUT job requeues it', rules('JOB.STATE.RETRY_TIMED_OUT', 'JOB.RETRY.RESPONSE', 'JOB.STATE.RETRY_SAME_ID', needs('control', 'workerEndpoint')), async ({ api, emu, target }) => {
-    emu.require('shorten the execution timeout');
-    await setTimings(emu, { executionTimeoutMs: 5_000 });
+  // In real time the job carries its own execution timeout (`policy.executionTimeout`, 6 s; the
+  // platform notes show it, the spec names only `input`): a target that ignores it leaves the job
+  // running, and the test is skipped deciding nothing.
+  test('retrying a TIMED_OUT job requeues it', rules('JOB.STATE.RETRY_TIMED_OUT', 'JOB.RETRY.RESPONSE', 'JOB.STATE.RETRY_SAME_ID', needs('workerEndpoint')), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
-    const id = await jobs.submit({ timeout: true });
-    const { last } = await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: 30_000 });
+    let id: string;
+    if (emu.available) {
+      await setTimings(emu, { executionTimeoutMs: 5_000 });
+      id = await jobs.submit({ timeout: true });
+    } else {
+      id = jobs.submitted(await api.op('run', { params: { endpointId: jobs.endpointId }, body: { input: { timeout: true }, policy: { executionTimeout: 6_000 } } }));
+    }
+    const { last } = await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: 30_000, maxRealMs: 90_000, notBeforeMs: 6_000 });
+    if (!emu.available && statusOf(last) !== 'TIMED_OUT') {
+      if (!ended(statusOf(last))) await jobs.cancel(id);
+      test.skip(true, `the job given policy.executionTimeout 6000 ended ${statusOf(last) ?? 'not'} within 90 s, not TIMED_OUT: no TIMED_OUT job to retry`);
+    }
     const res = await jobs.retry(id);
     const right = await jobs.status(id);
+    // The requeued job would hold a worker of the shared endpoint until its timeout: stopped now.
+    if (!emu.available) await jobs.cancel(id);
     conform(
       must(statusOf(last) === 'TIMED_OUT', 'JOB.STATE.RETRY_TIMED_OUT', `setup: the job ended ${statusOf(last)}, not TIMED_OUT`),
       jobHandleConformance('JOB.STATE.RETRY_TIMED_OUT', res, 'IN_QUEUE', id, 'JOB.STATE.RETRY_SAME_ID'),
