@@ -8,7 +8,7 @@
 /** Everything a test may need beyond a target and its main key. */
 export type Need =
   | 'control' | 'readonlyKey' | 'otherKey' | 'expiredKey' | 'workerEndpoint' | 'holdEndpoint' | 'template' | 'modelEndpoint'
-  | 'warmWorkers' | 'rateLimitExhaustion' | 'longWaits' | 'propertyLoad';
+  | 'warmWorkers' | 'rateLimitExhaustion' | 'longWaits' | 'propertyLoad' | 'realClock';
 
 /** Why a test is skipped without a need, and the variable or opt-in that would let it run (none: no setting can). */
 export const NEEDS: Record<Need, { reason: string; setting: string }> = {
@@ -27,6 +27,7 @@ export const NEEDS: Record<Need, { reason: string; setting: string }> = {
   rateLimitExhaustion: { reason: "exhausts the target's rate limit (blocks its user for up to a minute)", setting: 'CPC_ALLOW_RATE_LIMIT_EXHAUSTION=1' },
   longWaits: { reason: 'waits up to 31 minutes in real time, the retention windows side by side (an emulator decides them on its virtual clock)', setting: 'CPC_ALLOW_LONG_WAITS=1 on a deployment' },
   propertyLoad: { reason: 'creates pods for every property run', setting: 'CPC_ALLOW_PROPERTY_LOAD=1' },
+  realClock: { reason: 'reads the target in real time; an emulator world decides the same rule on its virtual clock', setting: 'a deployment (or the standalone emulator behind a proxy)' },
 };
 
 export const NEED_NAMES = Object.keys(NEEDS) as Need[];
@@ -69,9 +70,9 @@ export interface Offered {
 /** Need by need, what {@link Offered} meets: a world meets every need but the movable clock. */
 export function hasFor(o: Offered): Has {
   // The real-time variants of the queue's and retention's checks are a deployment's: a world decides those rules on its virtual clock.
-  if (o.world) return { ...hasOf(Object.fromEntries(NEED_NAMES.map((n) => [n, true]))), control: o.clock, holdEndpoint: false, longWaits: false };
+  if (o.world) return { ...hasOf(Object.fromEntries(NEED_NAMES.map((n) => [n, true]))), control: o.clock, holdEndpoint: false, longWaits: false, realClock: false };
   return hasOf({
     readonlyKey: o.keys.readonly, otherKey: o.keys.other, expiredKey: o.keys.expired, workerEndpoint: o.endpoint, holdEndpoint: o.hold, template: o.template, modelEndpoint: o.model,
-    warmWorkers: o.allow.warmWorkers, rateLimitExhaustion: o.allow.rateLimitExhaustion, longWaits: o.allow.longWaits, propertyLoad: o.allow.propertyLoad,
+    realClock: true, warmWorkers: o.allow.warmWorkers, rateLimitExhaustion: o.allow.rateLimitExhaustion, longWaits: o.allow.longWaits, propertyLoad: o.allow.propertyLoad,
   });
 }
