@@ -15,7 +15,7 @@ const refused: { title: string; rule: string; status: number; auths: (keys: Cred
   { title: 'the key without the Bearer scheme, or another scheme', rule: 'AUTH.REST_V1.MALFORMED_401', status: 401, auths: () => [{ what: 'the key without the Bearer scheme', auth: { role: 'main', style: 'raw' } }, { what: 'another scheme', auth: { authorization: 'Token abc.def' } }] },
   { title: 'an unknown bearer token', rule: 'AUTH.REST_V1.INVALID_401', status: 401, auths: () => [{ what: 'an unknown bearer token', auth: { key: 'cpk_not_a_real_key_0000000000' } }] },
   { title: 'an expired key', rule: 'AUTH.REST_V1.EXPIRED_401', status: 401, auths: (keys) => [{ what: 'an expired key', auth: { key: keys.expired } }], needs: ['expiredKey'] },
-  { title: 'a key without write access', rule: 'AUTH.REST_V1.FORBIDDEN_403', status: 403, auths: () => [{ what: 'a key without write access', auth: 'readonly' }] },
+  { title: 'a key without write access', rule: 'AUTH.REST_V1.FORBIDDEN_403', status: 403, auths: () => [{ what: 'a key without write access', auth: 'readonly' }], needs: ['readonlyKey'] },
 ];
 
 test.describe('REST v1 authentication', () => {
