@@ -5,7 +5,11 @@ import { keysOf } from '../../lib/config.js';
 import { runConfig } from '../../lib/run-config.js';
 import { provisioned } from '../../lib/provisioned.js';
 import { declarationOf } from './rules.js';
-import type { TargetContext } from './fixtures.js';
+import type { Target } from '../../lib/config.js';
+import type { Keys } from '../../lib/client/api.js';
+
+/** What the fixtures resolved of the target (fixtures.ts `TargetContext`), as the needs read it. */
+export interface TargetContext { config: Target; envKeys: Keys; endpointId?: string }
 
 /** What this worker's target gives a test (lib/needs.ts), after the run's provisioning. */
 export function offeredHere(target: TargetContext, world: boolean): Has {
