@@ -1,7 +1,8 @@
 import { defineConfig } from '@playwright/test';
 import { detectionProjects } from './run/detection/projects.js';
 import { variantProjects } from './run/variants/projects.js';
-import { runConfig } from './lib/run-config.js';
+import { runConfig, workersFor } from './lib/run-config.js';
+import { RAW_REPORTER } from './run/paths.js';
 import { SUITE_FILES, SUITE_PROJECT } from './lib/suites.js';
 
 // The run's configuration (lib/run-config.ts): the one the command line handed down, or, for a
@@ -17,10 +18,11 @@ export default defineConfig<object, { faults: string[]; variants: string[]; dete
   globalSetup: './run/global-setup.ts',
   forbidOnly: !!process.env.CI,
   fullyParallel: true,
-  workers: run.workers ?? 2,
+  // Decided once (lib/run-config.ts); a plain run decides it from the target it names.
+  workers: workersFor(run.workers, run.target.kind === 'pending' ? run.target.setting.kind === 'embedded' : run.target.control),
   retries: 0,
   timeout: 60_000,
-  reporter: [['list'], ['./reports/playwright-reporter.ts']],
+  reporter: [['list'], [RAW_REPORTER]],
   outputDir: 'test-results',
   // The suites' projects search the whole project (testDir '.'): without this, Playwright would
   // also walk test-results/ and reports/out/, where another run (npm test runs several side by

@@ -10,6 +10,7 @@ import { Refusal } from './http/outcome.js';
 import { rateLimit, type RateLimitHeaders } from './http/rate-limit.js';
 import { problem, type Reply } from './http/reply.js';
 import { route, surfaceRouter, type Routed, type Router } from './http/route.js';
+import { missingOperation } from './http/missing.js';
 import { send } from './http/send.js';
 import { controlRoutes } from './routes/control.js';
 import { chaosEngine } from './chaos/engine.js';
@@ -99,6 +100,8 @@ export class Emulator extends WorldRegistry {
   /** The pipeline from authentication on, for a request whose world and route are known. */
   #serve(req: IncomingMessage, res: ServerResponse, method: HttpMethod, path: string, query: URLSearchParams, world: World, routed: Routed<RouteDef> | Refusal): void {
     if (routed instanceof Refusal) return send(res, routed.reply, world);
+    const missing = missingOperation(world, routed.route, method, path);
+    if (missing) return send(res, missing.reply, world);
     const apiKey = authenticate(world, routed.route, req.headers, query);
     if (apiKey instanceof Refusal) return send(res, apiKey.reply, world);
     const limits = routed.route.unmetered === true ? undefined : rateLimit(world, apiKey.accountId, routed.route);

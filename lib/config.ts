@@ -1,6 +1,6 @@
 import { ConfigError } from './errors.js';
 import { registerSecret } from './redact.js';
-import { loadProfile } from './profile.js';
+import type { Keys, SurfaceUrls } from './client/api.js';
 
 /**
  * Where the suite points. With nothing configured the embedded emulator is the target.
@@ -37,6 +37,28 @@ export type Target = ({ kind: 'embedded'; control: true } & SurfaceAddresses) | 
 /** The keys a target's tests use outside an emulator world (the embedded emulator has none: each world mints its own). */
 export const keysOf = (t: Target | TargetSetting): TargetKeys => (t.kind === 'remote' ? t : {});
 
+/** A target as an API client takes it: its three surfaces and its keys by role (the one mapping from one to the other). */
+export function clientSettingsOf(t: Target): { urls: SurfaceUrls; keys: Keys } {
+  const k = keysOf(t);
+  return {
+    urls: { baseUrl: t.baseUrl, serverlessUrl: t.serverlessUrl, restV1Url: t.restV1Url },
+    keys: { ...(k.apiKey ? { main: k.apiKey } : {}), ...(k.apiKeyReadonly ? { readonly: k.apiKeyReadonly } : {}), ...(k.apiKeyOther ? { other: k.apiKeyOther } : {}) },
+  };
+}
+
+/**
+ * Registers a target's keys with lib/redact.ts, so no log, report or evidence shows them: called
+ * where keys enter a process, when the user's variables are read ({@link loadTargetConfig}) and
+ * when a handed-down run configuration is read (lib/run-config.ts).
+ */
+export function registerKeys(t: Target | TargetSetting): void {
+  const k = keysOf(t);
+  registerSecret(k.apiKey);
+  registerSecret(k.apiKeyReadonly);
+  registerSecret(k.apiKeyOther);
+  registerSecret(k.apiKeyExpired);
+}
+
 export const ENV_VARS = {
   baseUrl: 'CPC_BASE_URL',
   serverlessUrl: 'CPC_SERVERLESS_URL',
@@ -68,11 +90,10 @@ function checkUrl(key: ConfigKey, value: string): string {
 
 /**
  * Reads and validates the target configuration. Throws {@link ConfigError} (exit code 2)
- * for an invalid URL, an incomplete remote target or an invalid target profile.
+ * for an invalid URL or an incomplete remote target. (The target profile is read once, with
+ * the rest of the run's configuration: lib/run-config.ts.)
  */
 export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env, flags: Partial<Record<ConfigKey, string>> = {}): TargetSetting {
-  // The target profile (lib/profile.ts) is checked with the target, so a bad value stops the run before it starts.
-  loadProfile(env);
   const raw: Partial<Record<ConfigKey, string>> = {};
   for (const key of Object.keys(ENV_VARS) as ConfigKey[]) {
     const value = flags[key] ?? env[ENV_VARS[key]];
@@ -93,10 +114,7 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env, flags: Pa
   for (const key of ['apiKey', 'apiKeyReadonly', 'apiKeyOther', 'apiKeyExpired', 'endpointId'] as const) {
     if (raw[key] !== undefined) config[key] = raw[key];
   }
-  registerSecret(config.apiKey);
-  registerSecret(config.apiKeyReadonly);
-  registerSecret(config.apiKeyOther);
-  registerSecret(config.apiKeyExpired);
+  registerKeys(config);
   return config;
 }
 

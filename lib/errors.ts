@@ -11,6 +11,7 @@
  *
  * Model: undici's `lib/core/errors.js` (a class per error, a stable `UND_ERR_*` code each).
  */
+import type { Evidence } from './evidence.js';
 import { redactText } from './redact.js';
 import { ControlSurfaceError, LoadConfigError, StructuredFieldError } from './iso/errors.js';
 
@@ -108,8 +109,20 @@ export class MutationReportError extends CpcError {
 
 // ---- Verdicts: what a test found, or what stopped it ---------------------------------------
 
-/** A failed expectation attributed to the rule it breaks. */
-export interface Finding { rule: string; message: string }
+/** The exchange a finding was read from (an ApiResult is one): shown first in the rule's evidence. */
+export interface FindingExchange {
+  readonly operation: string;
+  /** Set when the answer says the operation itself is missing (lib/client/absence.ts). */
+  readonly absent?: string;
+  readonly evidence: Evidence;
+}
+
+/** A failed expectation attributed to the rule it breaks, with the exchange that broke it when one did. */
+export interface Finding { rule: string; message: string; exchange?: FindingExchange }
+
+/** Findings read from one answer, each carrying it (unless it names its own): its evidence then leads. */
+export const readFrom = (exchange: FindingExchange, findings: readonly Finding[]): Finding[] =>
+  findings.map((f) => (f.exchange ? f : { ...f, exchange }));
 
 /**
  * The target breaks rules: `findings` name each rule (`ruleIds`, without repeats). The one

@@ -8,7 +8,16 @@ export interface Evidence {
   /** A curl line that replays the request; keys appear as environment variable references. */
   curl: string;
   error?: string;
+  /** The rules whose findings were read from this exchange (the test shows it first for them). */
+  brokeRules?: string[];
 }
+
+/**
+ * The exchange to show first for a failed rule: the one its finding was read from, else the
+ * test's last (the exchange the test ended on).
+ */
+export const exchangeFor = (evidence: readonly Evidence[], rule: string): Evidence | undefined =>
+  evidence.find((e) => e.brokeRules?.includes(rule)) ?? evidence.at(-1);
 
 /** Evidence keeps at most this many characters of a body; the byte count stays exact. */
 export const EVIDENCE_BODY_LIMIT = 4096;

@@ -3,9 +3,8 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from './errors.js';
-import { registerSecret } from './redact.js';
 import { loadProfile } from './profile.js';
-import { ENV_VARS, keysOf, loadTargetConfig, type ConfigKey, type Target } from './config.js';
+import { ENV_VARS, loadTargetConfig, registerKeys, type ConfigKey, type Target } from './config.js';
 import { RUN_CONFIG_VARIABLE, type DetectionPlan, type PlanKind, type RunConfig, type VariantPlan } from './protocol.js';
 import { parseChaos, type ChaosOptions } from './chaos/options.js';
 
@@ -31,7 +30,7 @@ import { parseChaos, type ChaosOptions } from './chaos/options.js';
  * | CPC_PROPERTY_RUNS, CPC_JOB_MODEL_RUNS | runs per pod property (200) and of the job model (60) |
  * | CPC_ALLOW_PROPERTY_LOAD, CPC_ALLOW_RATE_LIMIT_EXHAUSTION, CPC_ALLOW_WARM_WORKERS | opt-ins on a real target |
  * | CPC_EMULATOR_FAULTS, CPC_EMULATOR_VARIANTS | faults / conforming variants on in every emulator world |
- * | CPC_EMULATOR_CHAOS | legal chaos in every emulator world: `<seed>[,real-time][,latency=<ms>]` (lib/chaos/options.ts) |
+ * | CPC_EMULATOR_CHAOS | legal chaos in every emulator world: `<seed>[,real-time][,latency=<ms>][,capacity=<share>][,capacity-only]` (lib/chaos/options.ts); `--chaos` wins |
  * | CPC_EMULATOR_PORT | the standalone emulator's port (default 8787) |
  * | CPC_LOAD_RUNNER, CPC_LOAD_VUS | the load runner (auto, k6, node) and VUs of a split k6 run |
  * | CPC_MUTATION_SEED, CPC_MUTATION_PROPERTY_RUNS, CPC_MUTATION_JOB_MODEL_RUNS, CPC_MUTATION_WORKERS | the mutation run's budgets |
@@ -70,6 +69,13 @@ export function chooseSeed(env: Env = process.env, fallback?: number, name = 'CP
   if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) throw new ConfigError(`${name} must be an integer from 0 to ${MAX_SEED}, got "${given}"`, name);
   return seed;
 }
+
+/**
+ * The run's Playwright workers, decided here only: the user's (`--workers`, CPC_WORKERS), else 2
+ * against an emulator and 1 on a deployment, whose rate limit, not the workers, sets the pace
+ * and where pooled resources are made once per worker (lib/plan.ts).
+ */
+export const workersFor = (given: number | undefined, control: boolean): number => given ?? (control ? 2 : 1);
 
 /** The variables a user sets that are not the target, the profile or the run itself: read here, used by the commands. */
 export interface UserSettings {
@@ -159,12 +165,9 @@ export function runConfigEnv(config: RunConfig): Record<string, string> {
   return { [RUN_CONFIG_VARIABLE]: JSON.stringify(config) };
 }
 
+/** A handed-down configuration's keys, registered as it enters this process (lib/config.ts). */
 function registerSecrets(config: RunConfig): RunConfig {
-  const keys = keysOf(config.target.kind === 'pending' ? config.target.setting : config.target);
-  registerSecret(keys.apiKey);
-  registerSecret(keys.apiKeyReadonly);
-  registerSecret(keys.apiKeyOther);
-  registerSecret(keys.apiKeyExpired);
+  registerKeys(config.target.kind === 'pending' ? config.target.setting : config.target);
   return config;
 }
 
@@ -215,7 +218,8 @@ function plainRunConfig(): RunConfig {
   if (worker && existsSync(file)) {
     plain = decodeRunConfig(readFileSync(file, 'utf8'));
   } else {
-    plain = registerSecrets(parseRunConfig(process.env));
+    // Its keys are registered as they are read (lib/config.ts).
+    plain = parseRunConfig(process.env);
     if (!worker) {
       writeFileSync(file, JSON.stringify(plain), { mode: 0o600 });
       process.once('exit', () => rmSync(file, { force: true }));

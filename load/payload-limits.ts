@@ -10,7 +10,7 @@
 import http from 'k6/http';
 import { check } from 'k6';
 import { Counter, Gauge, Trend } from 'k6/metrics';
-import { intKnob } from './lib/config.ts';
+import { intKnob, latencyThresholds } from './lib/config.ts';
 import { bodyJson, endpointOf, jobParams, jobUrl, mediaType, type Res } from './lib/jobs.ts';
 import { jobBody, limitSizes, readingOf } from './lib/payload.ts';
 import { MB, MIB, PAYLOAD_LIMIT_MB } from '../lib/iso/spec-constants.ts';
@@ -37,8 +37,10 @@ export const options = {
   summaryTrendStats: TREND_STATS,
   thresholds: {
     checks: ['rate==1'],
-    payload_rejection_duration: [`p(95)<${REJECT_P95_MS}`],
-    'http_req_duration{probe:during-storm}': [`p(95)<${HEALTH_P95_MS}`],
+    ...latencyThresholds(__ENV, {
+      payload_rejection_duration: [`p(95)<${REJECT_P95_MS}`],
+      'http_req_duration{probe:during-storm}': [`p(95)<${HEALTH_P95_MS}`],
+    }),
     'http_req_failed{probe:during-storm}': ['rate==0'],
     payload_refusals: ['count>0'],
   },

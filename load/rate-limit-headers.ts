@@ -16,7 +16,7 @@ import http from 'k6/http';
 import { check, sleep } from 'k6';
 import exec from 'k6/execution';
 import { Counter, Gauge, Trend } from 'k6/metrics';
-import { intKnob, numberKnob } from './lib/config.ts';
+import { intKnob, latencyThresholds, numberKnob } from './lib/config.ts';
 import { CHECK } from './lib/ratelimit-checks.ts';
 import { complete, headerValue, readRateLimit, type PolicyMember } from '../lib/iso/rate-limit-fields.ts';
 import type { RateWindow } from '../lib/iso/spec-constants.ts';
@@ -46,7 +46,7 @@ export const options = {
   thresholds: {
     checks: ['rate==1'],
     'http_req_failed{scenario:bursts}': ['rate==0'],
-    'http_req_duration{scenario:bursts}': [`p(95)<${P95_MS}`],
+    ...latencyThresholds(__ENV, { 'http_req_duration{scenario:bursts}': [`p(95)<${P95_MS}`] }),
     ratelimit_refusals: ['count>0'],
     ratelimit_recoveries: ['count>0'],
   },

@@ -2,15 +2,17 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { keysOf, type ConfigKey, type Target, type TargetSetting } from '../lib/config.js';
-import { parseRunConfig } from '../lib/run-config.js';
+import { parseRunConfig, workersFor } from '../lib/run-config.js';
 import type { PlanFile, RunConfig } from '../lib/protocol.js';
 import type { SuiteName } from '../lib/suites.js';
 import { ConfigError } from '../lib/errors.js';
 import { budgetBreaches, type Budgets } from '../lib/plan.js';
 import { faultCatalog, isFaultId } from '../emulator/faults.js';
+import { formatChaos, type ChaosOptions } from '../lib/chaos/options.js';
+import { checkEmulatorSettings } from './emulator-settings.js';
 import type { ConformanceReport, TargetIdentity } from '../reports/model.js';
 import { bindEmbedded, type EmbeddedTarget } from './embedded.js';
-import { SUITE_VERSION, PROJECT_ROOT, outputRoot } from './paths.js';
+import { DOT_REPORTERS, SUITE_VERSION, PROJECT_ROOT, outputRoot } from './paths.js';
 import { replayCommand } from './replay.js';
 import { probe, runSupervised, type SupervisedRun } from './supervise.js';
 import { startLoadBeside } from './load-beside.js';
@@ -34,6 +36,8 @@ export interface ConformanceOptions {
   grep?: string;
   workers?: number;
   faults: string[];
+  /** Legal chaos in every emulator world (`--chaos`); wins over CPC_EMULATOR_CHAOS. */
+  chaos?: ChaosOptions;
   /** Print only the summary, not every test line. */
   quiet: boolean;
   /** Expectations file of known differences; any change fails the run. */
@@ -85,6 +89,9 @@ interface Resolved {
   startedAt: Date;
 }
 
+/** The configuration handed to Playwright, with its workers decided (lib/run-config.ts `workersFor`). */
+type Handed = RunConfig & { workers: number };
+
 /** What {@link startTarget} made of the setting: the target, resolved, and the emulator the run owns. */
 interface Started { target: Target; serving?: Promise<EmbeddedTarget> }
 
@@ -96,8 +103,8 @@ async function resolveConfiguration(options: ConformanceOptions): Promise<Resolv
   // CPC_EMULATOR_FAULTS and --faults both reach the run (their union).
   const faults = [...new Set([...parsed.faults, ...options.faults])];
   if (faults.length > 0 && setting.kind === 'remote') throw new ConfigError('--faults (and CPC_EMULATOR_FAULTS) apply to the embedded emulator only');
-  const unknown = faults.filter((f) => !isFaultId(f));
-  if (unknown.length) throw new ConfigError(`unknown fault(s): ${unknown.join(', ')} (known: ${Object.keys(faultCatalog).join(', ')})`);
+  const chaos = options.chaos ?? parsed.chaos;
+  checkEmulatorSettings({ faults, variants: parsed.variants, chaos, from: { faults: options.faults.length ? '--faults' : 'CPC_EMULATOR_FAULTS', chaos: options.chaos ? '--chaos' : 'CPC_EMULATOR_CHAOS' } });
   if (options.updateBaseline && !options.baseline) throw new ConfigError('--update-baseline needs --baseline FILE');
   // A broken baseline file is a configuration error before anything runs, not after.
   if (options.baseline) (await import('../reports/baseline.js')).readBaseline(resolve(options.baseline), { allowMissing: options.updateBaseline === true });
@@ -105,7 +112,7 @@ async function resolveConfiguration(options: ConformanceOptions): Promise<Resolv
   const targetName = options.targetName ?? parsed.profile.targetName ?? defaultTargetName(setting.kind, setting.kind === 'remote' ? setting.baseUrl : undefined);
   // A previous report of another target, or an unreadable one, stops the run before it starts.
   const previous = options.previous ? (await import('./saved-report.js')).loadPrevious(resolve(options.previous), targetName) : undefined;
-  const given: RunConfig = { ...parsed, faults };
+  const given: RunConfig = { ...parsed, faults, ...(chaos ? { chaos } : {}) };
   const replay = replayCommand(given.seed, selectionArgs({ ...options, faults: options.faults }));
   process.stdout.write(`Seed: ${given.seed} (replay: ${replay})\n`);
   const outDir = resolve(options.outDir);
@@ -120,6 +127,7 @@ function selectionArgs(o: ConformanceOptions): string[] {
   if (o.projects.join(',') !== 'contract,property') for (const p of o.projects) args.push('--project', p);
   if (o.grep) args.push('--grep', o.grep);
   if (o.faults.length) args.push('--faults', o.faults.join(','));
+  if (o.chaos) args.push('--chaos', formatChaos(o.chaos));
   if (o.shard) args.push('--shard', `${o.shard.index}/${o.shard.total}`);
   return args;
 }
@@ -142,11 +150,9 @@ async function startTarget(r: Resolved): Promise<Started> {
  * problem or a plan over a budget stops the run here, before anything is created. Returns the
  * configuration handed to Playwright.
  */
-async function preflightStep(r: Resolved, s: Started): Promise<RunConfig> {
+async function preflightStep(r: Resolved, s: Started): Promise<Handed> {
   const { options, given, outDir } = r;
-  // A deployment runs with one worker unless told otherwise: its rate limit, not the workers,
-  // sets the pace, and pooled resources are made once per worker (lib/plan.ts).
-  const workers = options.workers ?? (s.target.control ? undefined : 1);
+  const workers = workersFor(options.workers ?? given.workers, s.target.control);
   const budgets = budgetsOf(given.profile, options.budgets ?? {});
   let deployment: Partial<RunConfig> = {};
   rmSync(join(outDir, 'plan.json'), { force: true });
@@ -154,7 +160,7 @@ async function preflightStep(r: Resolved, s: Started): Promise<RunConfig> {
     const [{ blockers, preflight, preflightText, listedTests }, { listPlaywright }] = await Promise.all([import('./preflight.js'), import('./playwright.js')]);
     // The plan is of the tests this run selects (its suites, --grep and --shard).
     const select = [...(options.grep ? ['--grep', options.grep] : []), ...(options.shard ? [`--shard=${options.shard.index}/${options.shard.total}`] : [])];
-    const pre = await preflight({ ...given, target: s.target, ...(workers ? { workers } : {}) },
+    const pre = await preflight({ ...given, target: s.target, workers },
       { listTests: async () => listedTests(await listPlaywright({ ...given, target: s.target, suites: options.projects }, select)), requestEstimates: readRequestEstimates() });
     if (!pre.ready) {
       process.stderr.write(preflightText(pre) + '\n');
@@ -179,7 +185,7 @@ async function preflightStep(r: Resolved, s: Started): Promise<RunConfig> {
     }
   }
   return { ...given, target: s.target, rawDir: r.rawDir, suites: options.projects, ...deployment,
-    ...(Object.keys(budgets).length ? { budgets } : {}), ...(workers ? { workers } : {}) };
+    ...(Object.keys(budgets).length ? { budgets } : {}), workers };
 }
 
 /** What {@link runSuites} leaves: Playwright's outcome, the load scenarios run beside it, the report's modules. */
@@ -197,10 +203,10 @@ interface Ran {
  * the run), and against the embedded emulator the load scenarios beside them, in a process and
  * on an emulator of their own (load-beside.ts). A sharded run's load scenarios run with shard 1.
  */
-async function runSuites(r: Resolved, s: Started, handed: RunConfig): Promise<Ran> {
+async function runSuites(r: Resolved, s: Started, handed: Handed): Promise<Ran> {
   const { options, outDir } = r;
   const args = [...(options.grep ? ['--grep', options.grep] : []),
-    ...(handed.workers ? [`--workers=${handed.workers}`] : []), ...(options.quiet ? ['--reporter=dot,./reports/playwright-reporter.ts'] : []),
+    `--workers=${handed.workers}`, ...(options.quiet ? [DOT_REPORTERS] : []),
     `--output=${resolve(options.artifactsDir ?? join(outputRoot(), 'test-results'))}`,
     ...(options.shard ? [`--shard=${options.shard.index}/${options.shard.total}`] : [])];
   const wantLoad = options.load === 'on' || ((options.load ?? 'auto') === 'auto' && s.target.kind === 'embedded' && (options.shard?.index ?? 1) === 1);
@@ -261,7 +267,7 @@ async function collect(r: Resolved, s: Started, ran: Ran): Promise<Collected> {
 }
 
 /** Step 6: the report's model from the raw results, the load summaries and what the run was. */
-async function buildReportStep(r: Resolved, s: Started, handed: RunConfig, ran: Ran, c: Collected): Promise<ConformanceReport> {
+async function buildReportStep(r: Resolved, s: Started, handed: Handed, ran: Ran, c: Collected): Promise<ConformanceReport> {
   const [{ loadRules }, { buildReport }, , { readLoadResults }, { mutationSectionOf }] = await ran.modules;
   const { options } = r;
   const rules = loadRules();
@@ -285,7 +291,7 @@ async function buildReportStep(r: Resolved, s: Started, handed: RunConfig, ran: 
     complete: c.interruption === undefined, ...(c.interruption ? { interruption: c.interruption } : {}),
     seed: handed.seed, replay: r.replay, suiteVersion: SUITE_VERSION,
     configuration: {
-      projects: options.projects.join(','), workers: handed.workers ?? 2,
+      projects: options.projects.join(','), workers: handed.workers,
       ...(options.grep ? { grep: options.grep } : {}),
       ...(options.baseline ? { baseline: options.baseline } : {}),
       load: c.ranLoad,

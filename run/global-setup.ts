@@ -2,10 +2,10 @@ import { appendFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSy
 import { dirname, join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { resolvedTarget, runConfig } from '../lib/run-config.js';
-import { keysOf, type Target } from '../lib/config.js';
+import { clientSettingsOf, keysOf, type Target } from '../lib/config.js';
 import { hourlyPrice, zeroCounts } from '../lib/plan.js';
 import type { PacingFile, RunConfig, UsageFile } from '../lib/protocol.js';
-import { ApiClient, type Keys } from '../lib/client/api.js';
+import { ApiClient } from '../lib/client/api.js';
 import { undiciTransport } from '../lib/client/transport.js';
 import { Pacer, pacedTransport } from '../lib/client/pacing.js';
 import { provision, provisionChoice } from './provision/worker.js';
@@ -94,10 +94,8 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
 
 /** A client of the run's own (one connection, paced): its requests count with the run's (deletions and provisioning are never refused). */
 function setupClient(target: Target, run: RunConfig): { api: ApiClient; close: () => Promise<void> } {
-  const k = keysOf(target);
-  const keys: Keys = { ...(k.apiKey ? { main: k.apiKey } : {}), ...(k.apiKeyReadonly ? { readonly: k.apiKeyReadonly } : {}), ...(k.apiKeyOther ? { other: k.apiKeyOther } : {}) };
+  const { urls, keys } = clientSettingsOf(target);
   const http = undiciTransport({ connections: 1 });
-  const urls = { baseUrl: target.baseUrl, serverlessUrl: target.serverlessUrl, restV1Url: target.restV1Url };
   const api = new ApiClient(urls, keys, pacedTransport(http, new Pacer(), { budgetMs: run.profile.rateLimitBudgetMs }));
   const counted = run.budgetFiles?.requests;
   if (counted) api.gates.push(() => appendFileSync(counted, '.'));

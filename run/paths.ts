@@ -7,6 +7,12 @@ export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export const SUITE_VERSION: string = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
+/** The reporter that writes the raw results every report is built from, as Playwright is given it (from the project root). */
+export const RAW_REPORTER = './reports/playwright-reporter.ts';
+
+/** Playwright's reporters for a run that prints dots (a quiet run, a matrix): dots and the raw results. */
+export const DOT_REPORTERS = `--reporter=dot,${RAW_REPORTER}`;
+
 /** The load scenarios' folder. */
 export const LOAD_DIR = join(PROJECT_ROOT, 'load');
 

@@ -1,7 +1,8 @@
 // @own-process: starts cpc processes.
 // The chaos matrix (npm run chaos, run/detection/chaos.ts): a seed is clean only when it ran to
 // its end with no failed MUST rule, and what failed is named with its test; a bad chaos option
-// on the command line is a configuration error naming it (exit 2), before anything runs.
+// or fault or variant the emulator would refuse is a configuration error naming it (exit 2),
+// before anything runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -54,7 +55,15 @@ test('chaos matrix: a bad --chaos, CPC_EMULATOR_CHAOS or matrix option exits 2 n
   assert.doesNotMatch(conformance.stdout, /Seed:/, 'no run started');
   const variable = cpc(['conformance'], { CPC_EMULATOR_CHAOS: '5,latency=fast' });
   assert.equal(variable.code, 2, variable.stderr);
-  assert.match(variable.stderr, /configuration error: CPC_EMULATOR_CHAOS is <seed>.*unknown part "latency=fast"/);
+  assert.match(variable.stderr, /configuration error: CPC_EMULATOR_CHAOS is <seed>.*latency is an integer from 0 to 5000 ms, got "5,latency=fast"/);
+  // A setting the emulator's world schema refuses stops the run with one line, not in every test's fixture.
+  for (const [args, env, setting] of [[['conformance', '--chaos', '7,capacity=0.95'], {}, '--chaos'], [['conformance'], { CPC_EMULATOR_VARIANTS: 'lists.nope' }, 'CPC_EMULATOR_VARIANTS']] as const) {
+    const refused = cpc([...args], env);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.equal(refused.stderr.trim().split('\n').length, 1, refused.stderr);
+    assert.match(refused.stderr, new RegExp(`^cpc: configuration error: ${setting}`));
+    assert.doesNotMatch(refused.stdout, /Seed:/, 'no run started');
+  }
   const detect = cpc(['detect', '--chaos', '1,warp']);
   assert.equal(detect.code, 2, detect.stderr);
   assert.match(detect.stderr, /--chaos is <seed>.*unknown part "warp"/);

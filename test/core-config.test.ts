@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { loadTargetConfig, configToEnv, flagOf } from '../lib/config.js';
 import { ConfigError } from '../lib/errors.js';
 import { loadProfile, DEFAULT_PROFILE } from '../lib/profile.js';
+import { parseRunConfig } from '../lib/run-config.js';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -65,8 +66,8 @@ test('the target profile: defaults, a file, and variables that win over the file
     bad.push(['a file that is not JSON', { CPC_PROFILE: join(dir, 'broken.json') }, 'CPC_PROFILE', /is not JSON/]);
     for (const [name, env, variable, message] of bad) {
       assert.throws(() => loadProfile(env), (e: unknown) => e instanceof ConfigError && e.setting === variable && message.test(e.message), name);
-      // Checked with the target, so the CLI stops with exit 2 before a run starts.
-      assert.throws(() => loadTargetConfig({ CPC_BASE_URL: 'https://x.test', ...env }), (e: unknown) => e instanceof ConfigError && e.setting === variable, `${name} (target config)`);
+      // Read once with the run's configuration, so the CLI stops with exit 2 before a run starts.
+      assert.throws(() => parseRunConfig({ CPC_BASE_URL: 'https://x.test', ...env }), (e: unknown) => e instanceof ConfigError && e.setting === variable, `${name} (run config)`);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -112,11 +112,12 @@ test('a slow sender is cut off after the time bound (readBody with a short bound
     raw.socket.write(Buffer.alloc(limit + 1, 32));
     let trickled = 0;
     const trickle = setInterval(() => { if (!raw.socket.destroyed) { raw.socket.write(Buffer.alloc(100, 32)); trickled += 100; } }, 10);
-    const timeout = setTimeout(() => raw.socket.destroy(new Error('the server did not let go within 5 s')), 5000);
+    // A hang guard, not a duration the test holds: a busy machine may take seconds to get there.
+    const timeout = setTimeout(() => raw.socket.destroy(new Error('the server did not let go within 30 s')), 30_000);
     await raw.closed;
     clearInterval(trickle);
     clearTimeout(timeout);
-    assert.notEqual(raw.writeError(), 'the server did not let go within 5 s');
+    assert.notEqual(raw.writeError(), 'the server did not let go within 30 s');
     assert.match(raw.data(), /^HTTP\/1\.1 413 /);
     assert.ok(trickled < 10 * MIB, 'cut off while still sending');
   } finally {

@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { intKnob, numberKnob, targetUrls } from '../load/lib/config.ts';
+import { intKnob, latencyThresholds, numberKnob, targetUrls, timingMode } from '../load/lib/config.ts';
 import { LoadConfigError } from '../lib/iso/errors.ts';
 import { jobBody, limitSizes } from '../load/lib/payload.ts';
 import { MB, MIB } from '../lib/iso/spec-constants.ts';
@@ -104,4 +104,13 @@ test('beside the suites, the wait-range scenario runs in a process of its own an
   assert.deepEqual(besideGroups(['payload-limits', 'rate-limit-headers', 'wait-range']), [['payload-limits', 'rate-limit-headers'], ['wait-range']]);
   assert.deepEqual(besideGroups(['wait-range']), [['wait-range']]);
   assert.deepEqual(besideGroups(['rate-limit-headers']), [['rate-limit-headers']]);
+});
+
+test('CPC_LOAD_TIMING: latency thresholds judged on a real load run, left out where durations are only observed', () => {
+  const p95 = { 'http_req_duration{probe:x}': ['p(95)<2000'] };
+  assert.equal(timingMode({}), 'judge');
+  assert.deepEqual(latencyThresholds({}, p95), p95);
+  assert.deepEqual(latencyThresholds({ CPC_LOAD_TIMING: 'judge' }, p95), p95);
+  assert.deepEqual(latencyThresholds({ CPC_LOAD_TIMING: 'observe' }, p95), {});
+  assert.throws(() => timingMode({ CPC_LOAD_TIMING: 'fast' }), (e) => e instanceof LoadConfigError && /CPC_LOAD_TIMING must be judge or observe, got "fast"/.test(e.message));
 });

@@ -1,4 +1,4 @@
-// @own-process: runs the load scenarios, with their timing checks.
+// @own-process: runs the load scenarios.
 /**
  * The smoke-scale load run: every scenario in load/ on the Node path against the embedded
  * emulator passes and leaves a summary the report accepts; and the same scripts fail (exit 99,
@@ -23,20 +23,16 @@ before(() => { outDir = mkdtempSync(join(tmpdir(), 'load-smoke-')); });
 after(() => { rmSync(outDir, { recursive: true, force: true }); });
 
 /**
- * The `wait` range's lateness bound in real time for this run. `npm test` runs this file beside
- * the two matrices, with both cores saturated, where an answer's delivery can be late by more than
- * the scenario's default 250 ms (it failed so once in ten runs here). Those 250 ms are held where
- * the load smoke runs without them: the conformance gate that starts `npm test`, and every
- * `npm run conformance`. This test holds what does not depend on the machine's scheduling: every
- * scenario runs all its checks and leaves a summary the report accepts. "Not before" keeps its
- * bound (the emulator's scaled clock never answers early), and the next test shows a fault failing.
+ * Durations measured here are observed, never judged (CPC_LOAD_TIMING=observe): this file runs
+ * beside the matrices on shared cores, where a p95 or an answer's lateness says how busy the
+ * machine was, not what the target does. The checks of what the spec states all hold as on a
+ * real load run ("not before" among them: a busy machine only makes answers later).
  */
-const BESIDE_LATENESS_FLOOR_MS = '2000';
+const OBSERVE_TIMING = { CPC_LOAD_TIMING: 'observe' };
 
 test('every load scenario passes at smoke scale on the Node path against the embedded emulator', async () => {
   const lines: string[] = [];
-  const env = { CPC_LOAD_WAIT_TOLERANCE_FLOOR_MS: BESIDE_LATENESS_FLOOR_MS };
-  const result = await runLoadScenarios({ env, runner: 'node', outDir, quietScripts: true, print: (l) => lines.push(l) });
+  const result = await runLoadScenarios({ env: OBSERVE_TIMING, runner: 'node', outDir, quietScripts: true, print: (l) => lines.push(l) });
   assert.equal(result.target, 'embedded');
   assert.deepEqual(result.scenarios.map((s) => s.scenario), scenarioNames());
   assert.deepEqual(result.scenarios.filter((s) => !s.ok).map((s) => `${s.scenario}: exit ${s.exitCode} ${s.breached.join(',')} ${s.error ?? ''}`), [], lines.join('\n'));
@@ -56,6 +52,8 @@ const faults: [string, string][] = [
   ['rate-limit-headers', 'ratelimit.retry-after-early'],
   ['payload-limits', 'serverless.run-limit-5mb'],
   ['wait-range', 'serverless.wait-max-120s'],
+  // An ignored wait answers the 1 s wait late: with lateness only observed, the COMPLETED answer and the early 300 s one still catch it.
+  ['wait-range', 'serverless.wait-ignored'],
 ];
 
 test('the scenarios fail with exit code 99 when the emulator breaks the rule they watch', async (t) => {
@@ -66,7 +64,7 @@ test('the scenarios fail with exit code 99 when the emulator breaks the rule the
       await t.test(`${scenario} catches ${fault}`, async () => {
         const r = await runK6ScriptOnNode({
           script: join(PROJECT_ROOT, 'load', `${scenario}.ts`), cwd: outDir, out: () => undefined, err: () => undefined,
-          env: { CPC_BASE_URL: emu.url, CPC_LOAD_EMULATOR_FAULTS: fault, CPC_LOAD_VUS: '1', CPC_LOAD_ITERATIONS: '1', CPC_LOAD_OUT_DIR: join(outDir, 'faults') },
+          env: { ...OBSERVE_TIMING, CPC_BASE_URL: emu.url, CPC_LOAD_EMULATOR_FAULTS: fault, CPC_LOAD_VUS: '1', CPC_LOAD_ITERATIONS: '1', CPC_LOAD_OUT_DIR: join(outDir, 'faults') },
         });
         assert.equal(r.exitCode, 99, r.error ?? '');
         assert.ok(r.breached.includes('checks'), `breached: ${r.breached.join(', ')}`);

@@ -65,7 +65,6 @@ test('package-install: npm pack, install in an empty project, npx cpc conformanc
     assert.equal(broken.timedOut, false, `hung: ${broken.out.slice(-2000)}`);
     assert.equal(broken.code, 1, broken.out);
     assert.match(broken.out, /cpc: unexpected error: .*@playwright\/test/);
-    assert.ok(broken.ms < 30_000, `exited in ${broken.ms} ms`);
     assert.deepEqual(await leftAfter(marker), [], 'no process left');
     assert.deepEqual(readdirSync(project).sort(), ['node_modules', 'package-lock.json', 'package.json', 'reports', 'test-results'].sort());
   } finally {

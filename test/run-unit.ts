@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { TEST_DIR, unitFiles } from './unit-files.js';
 
 /** The longest files start first (the runner takes files in order), so none is left running alone at the end. */
-const LONGEST = ['cli-nohang', 'reports-cli', 'package-install', 'cli-shard', 'load-smoke', 'cli-preflight', 'load-body-write'].map((n) => `${n}.test.ts`);
+const LONGEST = ['cli-plan-matches-run', 'package-install', 'cli-shard', 'cli-nohang', 'reports-cli', 'load-smoke', 'cli-preflight', 'load-body-write'].map((n) => `${n}.test.ts`);
 
 const named = process.argv.slice(2);
 const { own } = unitFiles();

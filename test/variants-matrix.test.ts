@@ -1,7 +1,7 @@
 // The variant matrix's plan (which tests each variant runs) and its verdict (run/variants).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildVariantPlan, filesOf, projectOf } from '../run/variants/plan.js';
+import { buildVariantPlan, filesOf, projectOf, sampleVariantPlan } from '../run/variants/plan.js';
 import { buildVariantMatrix, variantMatrixPasses, variantMatrixText } from '../run/variants/matrix.js';
 import { variantCatalog, variantSets } from '../emulator/variants.js';
 import type { RawTestResult } from '../reports/raw.js';
@@ -44,4 +44,27 @@ test('a variant is clean only when tests ran and none failed; a failed MUST rule
   assert.match(text, /FAIL live .*failed MUST rules: A/);
   assert.match(text, /FAIL jobs\.submit-201[\s\S]*no test ran/);
   assert.ok(variantMatrixPasses(buildVariantMatrix(buildVariantPlan(['lists.bare']), results, must, 1, 50)));
+});
+
+test('a sample of the matrix: its seed picks a window, the same seed the same window, consecutive seeds every entry once', () => {
+  const whole = buildVariantPlan([]);
+  const names = whole.entries.map((e) => e.name);
+  const first = sampleVariantPlan(whole, 7, 12345);
+  assert.deepEqual(sampleVariantPlan(whole, 7, 12345), first, 'a seed replays its sample');
+  const { windows } = first.sample;
+  assert.equal(windows, Math.ceil(names.length / 7));
+  assert.ok(first.plan.entries.length <= 7 && first.plan.entries.length >= 6, `${first.plan.entries.length} entries`);
+  // Rotation: `windows` consecutive seeds, whichever the first, take every entry exactly once.
+  for (const start of [0, 12345, 2 ** 31 - windows]) {
+    const taken = Array.from({ length: windows }, (_, i) => sampleVariantPlan(whole, 7, start + i).plan.entries.map((e) => e.name)).flat();
+    assert.deepEqual([...taken].sort(), [...names].sort(), `seeds from ${start}`);
+  }
+  // A window spans the catalog: entries by stride, not a run of one surface's variants.
+  assert.deepEqual(sampleVariantPlan(whole, 7, 1).plan.entries.map((e) => e.name), names.filter((_, i) => i % windows === 1));
+  // The verdict says which sample it is.
+  const sample = sampleVariantPlan(buildVariantPlan(['lists.bare', 'live']), 1, 3);
+  assert.deepEqual(sample.sample, { seed: 3, size: 1, window: 1, windows: 2 });
+  const matrix = { ...buildVariantMatrix(sample.plan, [raw(projectOf('live'), 'passed')], new Set(['A']), 1000, 50), sample: sample.sample };
+  assert.match(variantMatrixText(matrix), /the sample of seed 3: window 2 of 2/);
+  assert.ok(variantMatrixPasses(matrix));
 });

@@ -3,7 +3,7 @@
  */
 import { ConfigError } from '../../lib/errors.js';
 import { SUITE_NAMES, isSuiteName } from '../../lib/suites.js';
-import { formatChaos, parseChaos } from '../../lib/chaos/options.js';
+import { parseChaos } from '../../lib/chaos/options.js';
 import { defaultOutDir } from '../../run/paths.js';
 import { applyWorkerImageFlag, budgetFlags, budgetOptions, parse, targetFlags, targetOptions, workerImageOption } from '../args.js';
 
@@ -19,8 +19,6 @@ export async function conformanceCommand(rest: string[]): Promise<number> {
   });
   const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
   applyWorkerImageFlag(v);
-  // Legal chaos reaches the run configuration as its variable does (lib/run-config.ts).
-  if (typeof v.chaos === 'string') process.env.CPC_EMULATOR_CHAOS = formatChaos(parseChaos(v.chaos, '--chaos'));
   const projects = (v.project as string[] | undefined) ?? [...SUITE_NAMES];
   const unknownProject = projects.find((p) => !isSuiteName(p));
   if (unknownProject !== undefined) throw new ConfigError(`--project is contract or property, got "${unknownProject}"`, '--project');
@@ -37,6 +35,8 @@ export async function conformanceCommand(rest: string[]): Promise<number> {
     ...(typeof v.grep === 'string' ? { grep: v.grep } : {}),
     ...(workers ? { workers } : {}),
     faults: typeof v.faults === 'string' ? v.faults.split(',').map((f) => f.trim()).filter(Boolean) : [],
+    // Legal chaos wins over CPC_EMULATOR_CHAOS, one parser for both (lib/chaos/options.ts).
+    ...(typeof v.chaos === 'string' ? { chaos: parseChaos(v.chaos, '--chaos') } : {}),
     quiet: v['quiet-summary'] === true,
     ...(typeof v.baseline === 'string' ? { baseline: v.baseline } : {}),
     updateBaseline: v['update-baseline'] === true,

@@ -2,6 +2,7 @@ import type { ApiResult } from '../../lib/client/api.js';
 import type { Health } from '../../lib/types.gen.js';
 import { validate } from '../../lib/schema-registry.js';
 import type { Finding } from '../support/rules.js';
+import { readFrom } from '../../lib/errors.js';
 import { isSuccess, statusCodeConformance } from './status.js';
 
 /**
@@ -14,10 +15,10 @@ export function healthConformance(res: ApiResult): Finding[] {
   if (!isSuccess(res)) return statusCodeConformance('HEALTH.RESPONSE', res, 'success');
   const result = validate('health', res.body);
   if (result.valid) return [];
-  return result.issues.map((i) => ({
+  return readFrom(res, result.issues.map((i) => ({
     rule: i.path.startsWith('/jobs') ? 'HEALTH.JOBS' : i.path.startsWith('/workers') ? 'HEALTH.WORKERS' : 'HEALTH.RESPONSE',
     message: `${res.operation}: ${i.path || '(root)'} ${i.message}`,
-  }));
+  })));
 }
 
 /** The job counters of a valid health answer (zeros when a counter is missing, already reported). */

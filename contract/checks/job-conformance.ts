@@ -2,6 +2,7 @@ import type { ApiResult } from '../../lib/client/api.js';
 import type { JobStatus } from '../../lib/types.gen.js';
 import { validate, type ValidationIssue } from '../../lib/schema-registry.js';
 import type { Finding } from '../support/rules.js';
+import { readFrom } from '../../lib/errors.js';
 import { isSuccess } from './status.js';
 
 export const JOB_RULES = {
@@ -21,7 +22,7 @@ export const plainOutput = (input: Record<string, unknown>): unknown[] => [input
 export function jobJsonConformance(res: ApiResult): Finding[] {
   const json = res.contentType === 'application/json' || res.contentType.endsWith('+json');
   if (json && res.body !== undefined) return [];
-  return [{ rule: JOB_RULES.json, message: `${res.operation} → ${res.status}: the body is not JSON (${res.contentType || 'no content type'}): ${res.text.slice(0, 120)}` }];
+  return [{ rule: JOB_RULES.json, message: `${res.operation} → ${res.status}: the body is not JSON (${res.contentType || 'no content type'}): ${res.text.slice(0, 120) || '(empty)'}`, exchange: res }];
 }
 
 /** Which rule a schemas/job.schema.json issue breaks. */
@@ -45,9 +46,9 @@ export function jobObjectConformance(res: ApiResult): Finding[] {
   const result = validate('job', res.body);
   if (result.valid) return [];
   // The schema's `if COMPLETED then required` also reports an `if` issue; the `required` one names the field.
-  return result.issues
+  return readFrom(res, result.issues
     .filter((i) => i.keyword !== 'if')
-    .map((i) => ({ rule: ruleOf(i), message: `${res.operation} → ${res.status}: ${i.path || '(root)'} ${i.message} in ${res.text.slice(0, 200)}` }));
+    .map((i) => ({ rule: ruleOf(i), message: `${res.operation} → ${res.status}: ${i.path || '(root)'} ${i.message} in ${res.text.slice(0, 200)}` })));
 }
 
 /**
@@ -57,14 +58,17 @@ export function jobObjectConformance(res: ApiResult): Finding[] {
  * fails that rule, not every rule of the tests that read a retry's answer.
  */
 export function jobHandleConformance(rule: string, res: ApiResult, status: JobStatus, id?: string, idRule: string = rule): Finding[] {
-  if (res.status < 200 || res.status >= 300) return [{ rule, message: `${res.operation}: expected a 2xx {id, status: ${status}}, got ${res.status} (${res.text.slice(0, 200)})` }];
+  if (res.status < 200 || res.status >= 300) return [{ rule, message: `${res.operation}: expected a 2xx {id, status: ${status}}, got ${res.status} (${res.text.slice(0, 200)})`, exchange: res }];
   const findings = jobObjectConformance(res);
   if (jobJsonConformance(res).length) return findings;
   const body = res.body as { id?: unknown; status?: unknown };
   if (body.status !== status) findings.push({ rule, message: `${res.operation}: status is ${JSON.stringify(body.status)}, not ${status}` });
   if (id !== undefined && body.id !== id) findings.push({ rule: idRule, message: `${res.operation}: id is ${JSON.stringify(body.id)}, not the job's ${id}` });
-  return findings;
+  return readFrom(res, findings);
 }
+
+/** The job status an answer shows, for a message: never an empty value ("no job status (404)" when it shows none). */
+export const statusText = (res: ApiResult): string => statusOf(res) ?? `no job status (answered ${res.status})`;
 
 /** The job status of a /status answer (any 2xx: the spec shows no success status for job operations), or undefined when there is no job object. */
 export const statusOf = (res: ApiResult): JobStatus | undefined =>

@@ -1,6 +1,7 @@
 import type { ApiResult } from '../../lib/client/api.js';
 import { validate } from '../../lib/schema-registry.js';
 import type { Finding } from '../support/rules.js';
+import { readFrom } from '../../lib/errors.js';
 
 /** The rules a problem+json answer is held to on REST v2 (spec, Errors). */
 export interface ProblemRules { contentType: string; title: string; status: string; detail: string; errors: string }
@@ -36,7 +37,7 @@ export function problemJsonConformance(res: ApiResult, rules: ProblemRules = RES
   const body = res.body as Record<string, unknown> | undefined;
   if (body === undefined || typeof body !== 'object' || body === null || Array.isArray(body)) {
     findings.push({ rule: rules.detail, message: `${where}: the error body is not a JSON object: ${JSON.stringify(res.text.slice(0, 200))}` });
-    return findings;
+    return readFrom(res, findings);
   }
   const result = validate('problem', body);
   if (!result.valid) {
@@ -48,5 +49,5 @@ export function problemJsonConformance(res: ApiResult, rules: ProblemRules = RES
   if (typeof body.status === 'number' && body.status !== res.status) {
     findings.push({ rule: rules.status, message: `${where}: body status ${body.status} differs from the HTTP status ${res.status}` });
   }
-  return findings;
+  return readFrom(res, findings);
 }

@@ -24,5 +24,5 @@ export function rejectionConformance(rule: string, res: ApiResult, expected: Exp
  */
 export function errorBodyConformance(rule: string, res: ApiResult): Finding[] {
   if (res.status < 400) return [];
-  return res.text.trim().length > 0 ? [] : [{ rule, message: `${res.operation} → ${res.status}: the error answer has no body` }];
+  return res.text.trim().length > 0 ? [] : [{ rule, message: `${res.operation} → ${res.status}: the error answer has no body`, exchange: res }];
 }

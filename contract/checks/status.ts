@@ -19,7 +19,7 @@ export function statusCodeConformance(rule: string, res: ApiResult, expected: Ex
     : expected === 'success' ? isSuccess(res)
     : typeof expected === 'number' ? res.status === expected
     : (expected as readonly number[]).includes(res.status);
-  return ok ? [] : [{ rule, message: `${res.operation}: expected ${describe(expected)}, got ${res.status} (${res.text.slice(0, 200)})` }];
+  return ok ? [] : [{ rule, message: `${res.operation}: expected ${describe(expected)}, got ${res.status} (${res.text.slice(0, 200)})`, exchange: res }];
 }
 
 /**
@@ -31,5 +31,5 @@ export function statusCodeConformance(rule: string, res: ApiResult, expected: Ex
 export function acceptedConformance(accepted: string, statusRule: string, res: ApiResult, expected: number, what = res.operation): Finding[] {
   if (res.status === expected) return [];
   const rule = res.status >= 200 && res.status < 300 ? statusRule : accepted;
-  return [{ rule, message: `${what}: expected ${expected}, got ${res.status} (${res.text.slice(0, 200)})` }];
+  return [{ rule, message: `${what}: expected ${expected}, got ${res.status} (${res.text.slice(0, 200)})`, exchange: res }];
 }

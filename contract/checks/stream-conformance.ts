@@ -50,5 +50,5 @@ export function streamItemsOf(res: ApiResult): { items: unknown[]; findings: Fin
   if (Array.isArray(body)) return { items: body, findings: [] };
   const stream = (body as { stream?: unknown } | undefined)?.stream;
   if (Array.isArray(stream)) return { items: stream, findings: [] };
-  return { items: [], findings: [{ rule: STREAM_RULES.items, message: `${res.operation} → ${res.status}: no array of stream items in ${res.text.slice(0, 200)}` }] };
+  return { items: [], findings: [{ rule: STREAM_RULES.items, message: `${res.operation} → ${res.status}: no array of stream items in ${res.text.slice(0, 200) || '(an empty body)'}`, exchange: res }] };
 }

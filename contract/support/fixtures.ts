@@ -7,7 +7,7 @@ import { relative, sep } from 'node:path';
 import { _baseTest as base } from '@playwright/test';
 import { readDetectionPlan } from '../../lib/run-config.js';
 import { testKey } from '../../lib/protocol.js';
-import { keysOf, type Target } from '../../lib/config.js';
+import { clientSettingsOf, keysOf, type Target } from '../../lib/config.js';
 import { resolvedTarget, runConfig } from '../../lib/run-config.js';
 import { ANNOTATION, ATTACHMENT } from '../../lib/protocol.js';
 import { InternalError } from '../../lib/errors.js';
@@ -17,6 +17,7 @@ import { EmulatorControl, type WorldInfo, type WorldOptions } from '../../lib/cl
 import { lostAnswerTransport, undiciTransport, type Transport } from '../../lib/client/transport.js';
 import { Pacer, pacedTransport, type PacingStats } from '../../lib/client/pacing.js';
 import { blocked as blockedTest, declarationOf } from './rules.js';
+import { evidenceFor, metAbsence } from './exchanges.js';
 import { Registry, TestTracker, deleteResource, sortForDeletion, uniqueNameFactory, type UniqueName } from '../../lib/cleanup.js';
 import { RunBudget } from './budget.js';
 import { COUNT_KINDS, type Counts, type Creates } from '../../lib/plan.js';
@@ -71,6 +72,8 @@ type TestFixtures = {
   cleanup: undefined;
   /** Skips the test when its declaration needs what this run lacks (contract/support/needs.ts). */
   needsMet: undefined;
+  /** Set once the test's own body has ended: what is sent after it (deletions) decides none of its rules. */
+  phase: { teardown: boolean };
 };
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -126,18 +129,16 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   selfLimited: [async ({ worldOptions }, use) => { await use({ on: worldOptions.quotas !== undefined }); }, { box: 'self' }],
 
+  phase: [async ({}, use) => { await use({ teardown: false }); }, { box: 'self' }],
+
   uniqueName: [async ({}, use, testInfo) => { await use(uniqueNameFactory(testInfo.testId, testInfo.repeatEachIndex, testInfo.retry)); }, { box: 'self' }],
 
   target: [async ({}, use) => {
     // Resolved once before any test (the command line, or global setup): never probed again here.
     // The run configuration registers its keys with lib/redact.ts as it is read.
     const config = resolvedTarget();
-    const urls: SurfaceUrls = { baseUrl: config.baseUrl, serverlessUrl: config.serverlessUrl, restV1Url: config.restV1Url };
+    const { urls, keys: envKeys } = clientSettingsOf(config);
     const keys = keysOf(config);
-    const envKeys: Keys = {};
-    if (keys.apiKey) envKeys.main = keys.apiKey;
-    if (keys.apiKeyReadonly) envKeys.readonly = keys.apiKeyReadonly;
-    if (keys.apiKeyOther) envKeys.other = keys.apiKeyOther;
     // A deployment's endpoint: the one CPC_ENDPOINT_ID names, else the one the run provisioned from its worker image.
     const endpointId = keys.endpointId ?? (config.control ? undefined : provisioned().endpointId);
     await use({ config, urls, ...(config.control ? { control: new EmulatorControl(config.baseUrl) } : {}), envKeys, ...(endpointId ? { endpointId } : {}) });
@@ -166,10 +167,17 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use(new TestTracker(!target.control && file ? new Registry(file) : undefined, testInfo.titlePath.slice(1).join(' › ')));
   }, { box: 'self' }],
 
-  api: [async ({ httpTransport, target, world, pacer, selfLimited, tracker, budget }, use, testInfo) => {
+  api: [async ({ httpTransport, target, world, pacer, selfLimited, tracker, budget, phase }, use, testInfo) => {
     const keys = world ? world.keys : target.envKeys;
-    // A connection broken before any answer (a read already tried twice) decides no rule: the test is blocked.
-    const reaching = lostAnswerTransport(httpTransport, (lost) => blockedTest(lost.message));
+    // A connection broken before any answer (a read already tried twice) decides no rule: the test
+    // is blocked. Once its body has ended (its checks passed or failed), a lost answer to a
+    // deletion changes nothing of what it found: a note says so, the deletion is left to the
+    // run's teardown, and the test keeps its outcome on the console and in the report alike.
+    const reaching = lostAnswerTransport(httpTransport, (lost) => {
+      if (!phase.teardown) return blockedTest(lost.message);
+      testInfo.annotations.push({ type: ANNOTATION.note, description: `after the test: ${lost.message}; left to the run's teardown` });
+      throw lost;
+    });
     const transport = pacedTransport(reaching, pacer, {
       budgetMs: runConfig().profile.rateLimitBudgetMs, disabled: () => selfLimited.on,
       // Time spent waiting for the target's rate limit does not count against the test's timeout.
@@ -197,6 +205,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       const id = reservations.shift()!;
       if (e.status < 200 || e.status >= 300) budget?.release(id);
     });
+    // An answer that says an operation is missing decides the findings read from it (rules.ts, conform).
+    client.observers.push((e) => { if (e.absent !== undefined) metAbsence(testInfo, e.absent); });
     tracker.attach(client);
     await use(client);
     const total = Object.values(sent).reduce((a, b) => a + b, 0);
@@ -210,7 +220,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     }
     // Only the exchanges the report keeps (lib/evidence.ts) are redacted and attached.
     const failed = testInfo.status === 'failed' || testInfo.status === 'timedOut';
-    const evidence = client.recentEvidence(exchangesKept(failed, testInfo.annotations.some((a) => a.type === ANNOTATION.observed)));
+    const kept = exchangesKept(failed, testInfo.annotations.some((a) => a.type === ANNOTATION.observed));
+    const evidence = evidenceFor(testInfo, client.recentEvidence(kept), kept);
     if (evidence.length > 0) {
       await testInfo.attach(ATTACHMENT.evidence, { body: JSON.stringify(evidence, null, 2), contentType: 'application/json' });
     }
@@ -220,19 +231,21 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     if (over) throw new InternalError(`${over}: declare it with rules(..., creates({...})) (lib/plan.ts)`);
   }, { box: 'self' }],
 
-  pools: [async ({ api, tracker, shelf, target, world }, use, testInfo) => {
+  pools: [async ({ api, tracker, shelf, target, world, phase }, use, testInfo) => {
     const declared = declarationOf(testInfo.annotations).pools ?? [];
     const pools = borrowing(shelf, { api, tracker, shared: !target.control || !world, declared });
     await use(pools);
+    phase.teardown = true;
     const failed = testInfo.status !== testInfo.expectedStatus && testInfo.status !== 'skipped';
     await pools.returnAll(failed);
   }, { box: 'self' }],
 
   // Auto, so it is set up before (and torn down after) the helpers that delete their own creations.
-  cleanup: [async ({ api, target, tracker }, use, testInfo) => {
-    if (target.control || !tracker.registry) { await use(undefined); return; }
+  cleanup: [async ({ api, target, tracker, phase }, use, testInfo) => {
+    if (target.control || !tracker.registry) { await use(undefined); phase.teardown = true; return; }
     const started = Date.now();
     await use(undefined);
+    phase.teardown = true;
     // Whatever the test left (failed or not): deleted now, while the test's time lasts (a paced
     // target may take seconds a deletion); what remains or resists is the run's teardown's to
     // delete, so cleaning up never stops a test that passed its checks.

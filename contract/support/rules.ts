@@ -1,7 +1,9 @@
 import { test } from '@playwright/test';
 import { assertRuleIds } from '../../lib/rules.js';
 import { ANNOTATION } from '../../lib/protocol.js';
-import { InternalError, throwFindings, type Finding } from '../../lib/errors.js';
+import { InternalError, throwFindings, type Finding, type FindingExchange } from '../../lib/errors.js';
+import { splitByAbsence } from './availability.js';
+import { absencesMet, leadWith } from './exchanges.js';
 import type { Creates } from '../../lib/plan.js';
 import { needList, type Need } from '../../lib/needs.js';
 
@@ -62,17 +64,37 @@ export function observe(rule: string, value: unknown): void {
  * the catalog's NonConformanceError ({@link throwFindings}).
  */
 export function conform(...lists: readonly (readonly Finding[])[]): void {
-  const findings = lists.flat();
-  if (findings.length === 0) return;
+  const all = lists.flat();
+  if (all.length === 0) return;
   const info = test.info();
+  // A finding read from an answer that says its operation is missing is that operation's
+  // finding (contract/support/availability.ts): the rule that needed the operation is blocked.
+  const { kept: findings, absent } = splitByAbsence(all, absencesMet(info));
+  leadWith(info, findings.flatMap((f) => (f.exchange ? [{ evidence: f.exchange.evidence, rule: f.rule }] : [])));
+  if (findings.length === 0) {
+    leadWith(info, all.flatMap((f) => (f.exchange ? [{ evidence: f.exchange.evidence }] : [])));
+    blocked(absent.join('; '));
+  }
+  if (absent.length) info.annotations.push({ type: ANNOTATION.note, description: `not judged, the operation is missing: ${absent.join('; ')}` });
   for (const rule of new Set(findings.map((f) => f.rule))) info.annotations.push({ type: ANNOTATION.ruleFailed, description: rule });
-  throwFindings(findings);
+  throwFindings(findings.map(({ rule, message }) => ({ rule, message })));
 }
 
-/** Fails the test on one finding: for helpers that cannot go on once the target broke their own rule. */
-export function breaks(rule: string, message: string): never {
-  conform([{ rule, message }]);
+/**
+ * Fails the test on one finding: for helpers that cannot go on once the target broke their own
+ * rule. `exchange`: the answer that broke it (shown first in the evidence).
+ */
+export function breaks(rule: string, message: string, exchange?: FindingExchange): never {
+  conform([{ rule, message, ...(exchange ? { exchange } : {}) }]);
   throw new InternalError('unreachable: conform throws on a finding');
+}
+
+/**
+ * Blocks the test when `res` says its operation is missing (lib/client/absence.ts), naming the
+ * answer: for helpers that need the operation to go on (a poll, a setup read).
+ */
+export function needsOperation(res: { absent?: string }): void {
+  if (res.absent !== undefined) blocked(res.absent);
 }
 
 /**
@@ -87,5 +109,5 @@ export function blocked(reason: string): never {
   throw new InternalError('unreachable: test.skip throws');
 }
 
-/** Convenience: a finding when `ok` is false. */
-export const must = (ok: boolean, rule: string, message: string): Finding[] => (ok ? [] : [{ rule, message }]);
+/** Convenience: a finding when `ok` is false; `exchange`: the answer it was read from. */
+export const must = (ok: boolean, rule: string, message: string, exchange?: FindingExchange): Finding[] => (ok ? [] : [{ rule, message, ...(exchange ? { exchange } : {}) }]);

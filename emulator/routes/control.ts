@@ -3,11 +3,12 @@ import { FAULT_IDS, faultCatalog } from '../faults.js';
 import { fail, json, noContent } from '../http/reply.js';
 import { WINDOWS, type Quotas } from '../rate-limit.js';
 import { serverlessControlRoutes } from '../serverless/control-routes.js';
-import type { ControlCtx, ControlRoute } from '../types.js';
+import type { ControlRoute } from '../types.js';
 import { variantCatalog, variantSets } from '../variants.js';
 import type { Scope, World } from '../world.js';
 import { UnknownFaultError, UnknownVariantError } from '../../lib/errors.js';
 import { parseChaosOption } from '../chaos/control.js';
+import { worldOf } from '../control-world.js';
 
 export const EMULATOR_VERSION = '0.1.0';
 
@@ -17,12 +18,6 @@ function objectBody(body: unknown): Record<string, unknown> {
   if (body === undefined) return {};
   if (!isObject(body)) fail('validation-failed', 'The control body must be a JSON object.');
   return body as Record<string, unknown>;
-}
-
-function worldOf(ctx: ControlCtx): World {
-  const world = ctx.registry.worlds.get(ctx.params.world ?? '');
-  if (!world) fail('not-found', `No world ${ctx.params.world}.`);
-  return world!;
 }
 
 function parseQuotas(value: unknown): Partial<Quotas> {

@@ -1,15 +1,9 @@
 import { fail, json } from '../http/reply.js';
-import type { ControlCtx, ControlRoute } from '../types.js';
-import type { World } from '../world.js';
+import type { ControlRoute } from '../types.js';
 import { gpuAvailabilitySlice, knownGpuTypeIds, tierOf } from './gpu-types.js';
 import { parseTimings } from './settings.js';
 import { jobsSlice } from './store.js';
-
-function worldOf(ctx: ControlCtx): World {
-  const world = ctx.registry.worlds.get(ctx.params.world ?? '');
-  if (!world) fail('not-found', `No world ${ctx.params.world}.`);
-  return world!;
-}
+import { worldOf } from '../control-world.js';
 
 /**
  * Control routes of the serverless surface, under `/__emulator`: worker timings (cold start,

@@ -41,6 +41,12 @@ export const serverlessFaults = {
   'serverless.worker-stream-item-lost': { rule: 'STREAM.RESPONSE.ITEMS', description: 'The platform loses the second stream item a worker sends (job-stream): /stream never hands it out.' },
   'serverless.worker-stop-not-sent': { rule: 'JOB.STATE.CANCEL_IN_PROGRESS', description: 'A cancel never reaches the running job\'s worker (no job-stop): the job runs on and its result is taken, COMPLETED after CANCELLED.' },
   'serverless.status-ttl-ignored': { rule: 'JOB.STATUS.TTL', description: '/status ignores ttl.' },
+  // A target far from the spec: an operation missing, on another method, or a page instead of JSON
+  // (emulator/http/missing.ts). Each fails only the operation's own rule; every other rule that
+  // needs the operation is blocked, naming the answer.
+  'serverless.health-route-missing': { rule: 'HEALTH.SERVED', description: 'GET /health is not served: it answers 404 as an unknown route does.' },
+  'serverless.status-wrong-method': { rule: 'JOB.STATUS.SERVED', description: '/status is served on POST only: GET /status/<job_id> answers 405.' },
+  'serverless.stream-html-page': { rule: 'STREAM.SERVED', description: 'GET /stream/<job_id> answers 200 with an HTML page.' },
   'model.raw-key-accepted': { rule: 'AUTH.MODEL.BEARER_401', description: 'A public model endpoint accepts the key without the Bearer scheme.' },
   'model.output-missing': { rule: 'MODEL.RUNSYNC.OUTPUT', description: 'A public model runsync answer has no output.' },
   'v1.ignores-gpu-priority': { rule: 'V1.CREATE.GPU_PRIORITY', description: 'POST /v1/endpoints allocates the last available GPU type, not the first.' },

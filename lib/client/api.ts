@@ -2,6 +2,7 @@ import { draftEvidence, redactEvidence, type Evidence } from '../evidence.js';
 import { MissingKeyError } from '../errors.js';
 import type { Transport } from './transport.js';
 import { fillPath, operations, type ApiSurface, type Method, type OperationName, type ParamsOf } from './operations.js';
+import { absenceOf, probePath, sameAsUnknownRoute, type UnknownRouteAnswer } from './absence.js';
 
 /** The three keys a target may offer, and the environment variable each comes from. */
 export interface Keys { main?: string; readonly?: string; other?: string }
@@ -57,6 +58,11 @@ export interface ApiResult<T = unknown> {
   body: T;
   bytes: number;
   durationMs: number;
+  /**
+   * Set when the answer says the operation itself is missing (lib/client/absence.ts): the line
+   * naming it ("GET /v2/{endpointId}/status/{jobId} answered 405").
+   */
+  absent?: string;
   /** Built (and redacted) when first read. */
   readonly evidence: Evidence;
 }
@@ -71,6 +77,8 @@ export interface Exchange {
   requestBody?: unknown;
   status: number;
   responseBody: unknown;
+  /** Set when the answer says the operation is missing (see {@link ApiResult.absent}). */
+  absent?: string;
 }
 export type ExchangeObserver = (exchange: Exchange) => void;
 
@@ -92,6 +100,8 @@ const DEFAULT_STYLE: Record<ApiSurface, AuthStyle> = {
 export class ApiClient {
   readonly #history: (() => Evidence)[] = [];
   #historyLimit = 20;
+  /** The target's answer to a route it does not serve, per operation: asked once, on a JSON 404. */
+  readonly #probes = new Map<string, Promise<UnknownRouteAnswer | undefined>>();
 
   constructor(
     readonly urls: SurfaceUrls,
@@ -152,10 +162,33 @@ export class ApiClient {
     }
     const evidence = redactLater(draftEvidence(curlInput, { status: response.status, headers: response.headers, text, bytes: response.bytes.byteLength, durationMs: response.durationMs }));
     this.#remember(evidence);
+    const absent = await absenceOf({ operation, status: response.status, contentType, text },
+      () => this.#unknownRoute(operation as OperationName, method, url, headers, { status: response.status, contentType, text }));
     for (const observe of this.observers) {
-      observe({ operation, surface, auth: options.auth ?? 'main', ...(options.params ? { params: options.params } : {}), ...(options.body !== undefined ? { requestBody: options.body } : {}), status: response.status, responseBody: parsed });
+      observe({ operation, surface, auth: options.auth ?? 'main', ...(options.params ? { params: options.params } : {}), ...(options.body !== undefined ? { requestBody: options.body } : {}), status: response.status, responseBody: parsed, ...(absent ? { absent } : {}) });
     }
-    return { operation, status: response.status, headers: response.headers, contentType, text, body: parsed as T, bytes: response.bytes.byteLength, durationMs: response.durationMs, get evidence() { return evidence(); } };
+    return { operation, status: response.status, headers: response.headers, contentType, text, body: parsed as T, bytes: response.bytes.byteLength, durationMs: response.durationMs,
+      ...(absent ? { absent } : {}), get evidence() { return evidence(); } };
+  }
+
+  /**
+   * Whether a JSON 404 of `operation` is the answer the target gives a route it does not serve:
+   * one request (the same method, headers and parameters, the operation's name replaced), sent
+   * once per operation, neither gated nor observed (it reads and changes nothing).
+   */
+  async #unknownRoute(operation: OperationName, method: string, url: URL, headers: Record<string, string>, answer: { status: number; contentType: string; text: string }): Promise<boolean> {
+    let probe = this.#probes.get(operation);
+    if (!probe) {
+      const probeUrl = new URL(url);
+      probeUrl.pathname = probePath(operation, url.pathname);
+      // A broken connection leaves the question open (no absence), never blocks the test.
+      probe = this.transport.send({ method, url: probeUrl.toString(), headers, brokenConnectionExpected: true })
+        .then((r) => ({ ...r, path: probeUrl.pathname, contentType: (r.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() }))
+        .catch(() => undefined);
+      this.#probes.set(operation, probe);
+    }
+    const seen = await probe;
+    return seen !== undefined && sameAsUnknownRoute({ ...answer, path: url.pathname }, seen);
   }
 
   /** GraphQL: `{query, variables}` to POST /graphql with the key as `api_key`. */

@@ -46,3 +46,23 @@ export function envKeys(env: Env): string[] {
 
 /** The run's seed (CPC_SEED), for the worlds the scenarios create. */
 export const seedOf = (env: Env): number => intKnob(env, 'CPC_SEED', 1, 0, 2 ** 31);
+
+/** How a script treats durations it measures: `judge` (a real load run) or `observe` (a test). */
+export type TimingMode = 'judge' | 'observe';
+
+/**
+ * CPC_LOAD_TIMING: `judge` (the default: a real load run, where the latency thresholds and the
+ * lateness checks hold) or `observe` (the suite's own tests and the smoke beside the suites,
+ * whose verdicts never depend on how fast the machine running them is: the durations are still
+ * measured and reported, never a threshold or a check). The same script decides on k6 and on the
+ * Node path, so both judge exactly the same thresholds.
+ */
+export function timingMode(env: Env): TimingMode {
+  const raw = env.CPC_LOAD_TIMING?.trim() || 'judge';
+  if (raw !== 'judge' && raw !== 'observe') throw new LoadConfigError(`CPC_LOAD_TIMING must be judge or observe, got "${raw}"`);
+  return raw;
+}
+
+/** The latency thresholds when timing is judged; none when it is only observed. */
+export const latencyThresholds = (env: Env, thresholds: Record<string, string[]>): Record<string, string[]> =>
+  (timingMode(env) === 'judge' ? thresholds : {});

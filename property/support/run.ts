@@ -4,6 +4,8 @@ import { runConfig } from '../../lib/run-config.js';
 import { ANNOTATION, type PropertyRecord } from '../../lib/protocol.js';
 import { LostAnswerError, NonConformanceError, PropertyFailure, type Finding } from '../../lib/errors.js';
 import { blocked } from '../../contract/support/rules.js';
+import { splitByAbsence } from '../../contract/support/availability.js';
+import { absencesMet } from '../../contract/support/exchanges.js';
 
 /**
  * The run's seed, from the run configuration (`CPC_SEED` when given, a replay; else chosen once
@@ -51,7 +53,9 @@ export async function checkProperty<Ts>(property: fc.IAsyncProperty<Ts> | fc.IPr
   if (details.failed) {
     // A connection that broke under one of the property's requests is the network's, not a counterexample.
     if (details.errorInstance instanceof LostAnswerError) blocked(details.errorInstance.message);
-    const findings = findingsOf(details.errorInstance);
+    // Findings read from an operation that is not there are not judged: the property is blocked by it.
+    const { kept: findings, absent } = splitByAbsence(findingsOf(details.errorInstance), absencesMet(info));
+    if (findings.length === 0 && absent.length > 0) blocked(absent.join('; '));
     for (const rule of new Set(findings.map((f) => f.rule))) info.annotations.push({ type: ANNOTATION.ruleFailed, description: rule });
     throw new PropertyFailure(fc.defaultReportMessage(details) ?? 'property failed', String(record.replay), findings);
   }

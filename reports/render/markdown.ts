@@ -1,6 +1,7 @@
 import type { ConformanceReport, Counts, RuleResult } from '../model.js';
 import { observedSet } from '../diff.js';
 import { VERDICT_ICON, failureLine, partialRun, propertyRuns, resultLabel, seconds, targetLabel, testIndex } from './labels.js';
+import { exchangeFor } from '../../lib/evidence.js';
 import { capped, htmlText, mdBlock, mdCode, mdTable, mdText } from './md.js';
 import type { Renderer } from './renderer.js';
 import { blockedLead, sinceSection, verdictLine } from './markdown-lead.js';
@@ -46,8 +47,8 @@ function failures(r: ConformanceReport): string {
   const table = mdTable(['Rule', 'Level', 'Statement', 'First failure'], shown.map((x) => [mdCode(x.id), x.level, mdText(x.statement, 200), mdText(failureLine(x.failures?.[0]?.message ?? '', x.id), 200)]));
   const evidence = shown.slice(0, 20).map((x: RuleResult) => {
     const f = x.failures?.[0];
-    const ev = f ? tests.get(f.test)?.evidence ?? [] : [];
-    const last = ev[ev.length - 1];
+    // The exchange the rule's finding was read from, else the test's last.
+    const last = exchangeFor(f ? tests.get(f.test)?.evidence ?? [] : [], x.id);
     if (!last) return '';
     return `<details><summary>${htmlText(x.id)}: ${htmlText(`${last.request.method} ${last.request.url}`, 160)} → ${last.response?.status ?? 'no response'}</summary>\n\n${mdBlock(last.curl, 'sh', 2000)}\n\n${last.response?.body ? mdBlock(last.response.body, '', 1500) : ''}\n</details>`;
   }).filter(Boolean).join('\n');

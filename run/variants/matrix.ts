@@ -1,5 +1,5 @@
 import type { RawTestResult } from '../../lib/protocol.js';
-import { projectOf, type VariantPlan } from './plan.js';
+import { projectOf, type VariantPlan, type VariantSample } from './plan.js';
 
 /** How the suite fared with one variant (or variant set) on: a conforming target, so nothing may fail. */
 export interface VariantRow {
@@ -29,6 +29,8 @@ export interface VariantMatrix {
   /** Entries with no failed test and no failed MUST rule. */
   clean: number;
   rows: VariantRow[];
+  /** Present when the run took a sample of the matrix (`--sample`): which one. */
+  sample?: VariantSample;
 }
 
 const isFailed = (t: RawTestResult): boolean => t.status === 'failed' || t.status === 'timedOut' || t.status === 'interrupted';
@@ -60,10 +62,12 @@ export const variantMatrixPasses = (m: VariantMatrix): boolean => m.clean === m.
 
 /** One line per entry, then the failures of the entries that are not clean. */
 export function variantMatrixText(m: VariantMatrix): string {
-  const lines = [`Variant matrix: ${m.clean}/${m.entries} variants with 0 failed MUST rules and no failed test (${m.full ? 'whole suite' : 'suites of the surfaces each changes'} per variant, ${m.propertyRuns} runs per property, ${(m.durationMs / 1000).toFixed(0)} s)`];
+  const part = m.sample ? `, the sample of seed ${m.sample.seed}: window ${m.sample.window + 1} of ${m.sample.windows}` : '';
+  const lines = [`Variant matrix: ${m.clean}/${m.entries} variants with 0 failed MUST rules and no failed test (${m.full ? 'whole suite' : 'suites of the surfaces each changes'} per variant, ${m.propertyRuns} runs per property${part}, ${(m.durationMs / 1000).toFixed(0)} s)`];
   for (const r of m.rows) {
     lines.push(`  ${rowClean(r) ? 'ok  ' : 'FAIL'} ${r.name.padEnd(32)} ${String(r.tests).padStart(4)} tests, ${String(r.passed).padStart(4)} passed, ${String(r.skipped).padStart(3)} skipped, ${r.failedTests} failed, failed MUST rules: ${r.failedMust.length ? r.failedMust.join(', ') : 'none'}`);
     if (!rowClean(r)) for (const f of r.failures.slice(0, 10)) lines.push(`         ${f}`);
+    if (!rowClean(r)) lines.push(`         alone: npm run variants -- --variants ${r.name}`);
     if (r.tests === 0) lines.push('         no test ran');
   }
   return lines.join('\n');

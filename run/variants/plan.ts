@@ -31,3 +31,20 @@ export function buildVariantPlan(names: readonly string[], full = false): Varian
   return { full, entries: chosen.map((name) => ({ name, variants: [name], surfaces: variantSurfaces([name]) })) };
 }
 
+
+/**
+ * Which part of the matrix a sampled run takes (`npm test`): the entries are dealt into
+ * `windows` windows by stride (entry i in window i mod windows, so each window spans the
+ * catalog's surfaces), and the run takes window `seed mod windows`. Consecutive seeds cover
+ * every entry; the seed is printed, so a sample replays, and any entry runs alone by its name.
+ */
+export interface VariantSample { seed: number; size: number; window: number; windows: number }
+
+/** The entries of `plan` in the window `seed` picks, windows of about `size` entries. */
+export function sampleVariantPlan(plan: VariantPlan, size: number, seed: number): { plan: VariantPlan; sample: VariantSample } {
+  const n = plan.entries.length;
+  const windows = Math.max(1, Math.ceil(n / Math.max(1, size)));
+  const window = seed % windows;
+  const entries = plan.entries.filter((_, i) => i % windows === window);
+  return { plan: { ...plan, entries }, sample: { seed, size: entries.length, window, windows } };
+}

@@ -15,7 +15,7 @@ test.describe('HTTP hygiene', () => {
       const res = await api.op(op);
       // The spec gives these operations no success status: any 2xx serves them.
       conform(statusCodeConformance('VERSION.REST_V2.PREFIX', res, 'success'),
-        must(res.status !== 404 && res.status !== 405, 'HTTP.BASE_URL.REST_V2', `${res.operation} under {base_url}/v2/ is not served: ${res.status}`));
+        must(res.status !== 404 && res.status !== 405, 'HTTP.BASE_URL.REST_V2', `${res.operation} under {base_url}/v2/ is not served: ${res.status}`, res));
     }
   });
 });
@@ -30,6 +30,6 @@ test.describe('the four surfaces', () => {
       await api.op('createEndpointV1', { body: {} }),
       await api.graphql('query { myself { id } }'),
     ];
-    conform(...answers.map((res) => must(res.status !== 404 && res.status !== 405, 'SERVICE.SURFACES.FOUR', `${res.operation} answered ${res.status}: the surface is not served`)));
+    conform(...answers.map((res) => must(res.status !== 404 && res.status !== 405, 'SERVICE.SURFACES.FOUR', `${res.operation} answered ${res.status}: the surface is not served`, res)));
   });
 });

@@ -21,7 +21,7 @@ test.describe('GraphQL over HTTP', () => {
         must(res.status !== 401 && res.status !== 403, 'AUTH.GRAPHQL.API_KEY', `a valid api_key was refused with ${res.status}`),
         // The suite sends to {base_url}/graphql, a path without a version: what the target can
         // fail is serving GraphQL there (a GraphQL answer, not a 404 or 405 of an unserved path).
-        must(served, 'HTTP.BASE_URL.GRAPHQL', `POST {base_url}/graphql answered ${res.status} without a GraphQL result: ${res.text.slice(0, 160)}`),
+        must(served, 'HTTP.BASE_URL.GRAPHQL', `POST {base_url}/graphql answered ${res.status} without a GraphQL result: ${res.text.slice(0, 160) || '(an empty body)'}`, res),
         must(served, 'VERSION.GRAPHQL.NO_VERSION', `the unversioned path {base_url}/graphql answered ${res.status} without a GraphQL result`),
         must(typeof value === 'object' && value !== null && 'endpoints' in value, 'GQL.HTTP.RESULT_SHAPE', `data.myself lacks the selected endpoints: ${res.text.slice(0, 200)}`),
       );

@@ -28,7 +28,7 @@ test.describe('POST /v1/endpoints', () => {
     conform(
       must(created, 'V1.CREATE.ACCEPTED', `POST /v1/endpoints answered ${res.status}: ${res.text.slice(0, 200)}`),
       must(created, 'V1.CREATE.FIELDS', `the six listed fields were refused: ${res.status} ${res.text.slice(0, 200)}`),
-      must(created, 'HTTP.REST_V1_URL.PATH', `{rest_v1_url}/v1/endpoints answered ${res.status}`),
+      must(created, 'HTTP.REST_V1_URL.PATH', `{rest_v1_url}/v1/endpoints answered ${res.status}`, res),
       must(res.status !== 404 && res.status !== 405, 'VERSION.REST_V1.PREFIX', `the /v1/ path {rest_v1_url}/v1/endpoints is not served: ${res.status}`),
       must(res.status !== 401 && res.status !== 403, 'AUTH.REST_V1.BEARER_ACCEPTED', `a valid bearer key got ${res.status}`),
       must(listed === undefined || listed.length === 1, 'V1.CREATE.ACCEPTED', `GraphQL myself lists ${listed?.length} endpoints named ${String(body0.name)} after the creation`),

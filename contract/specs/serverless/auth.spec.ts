@@ -77,7 +77,7 @@ test.describe('serverless authentication', () => {
     const bearer: Record<string, number> = {};
     for (const [op, send] of Object.entries(calls(jobs, jobId))) {
       const answer = op === 'run' ? run : await send(raw);
-      findings.push(...must(answer.status >= 200 && answer.status < 300, 'AUTH.SERVERLESS.KEY_HEADER', `${op} with "authorization: <key>" answered ${answer.status}: ${answer.text.slice(0, 160)}`));
+      findings.push(...must(answer.status >= 200 && answer.status < 300, 'AUTH.SERVERLESS.KEY_HEADER', `${op} with "authorization: <key>" answered ${answer.status}: ${answer.text.slice(0, 160)}`, answer));
       bearer[op] = (await send({ role: 'main', style: 'bearer' })).status;
     }
     observe('AUTH.SERVERLESS.BEARER_ACCEPTED', bearer);
@@ -128,7 +128,7 @@ test.describe('serverless authentication', () => {
     const after = await totalIfOwn(jobs, own);
     observe('AUTH.SERVERLESS.OTHER_ACCOUNT_STATUS', Object.fromEntries(Object.entries(answers).map(([k, r]) => [k, r.status])));
     const findings = Object.entries(answers).flatMap(([op, res]) =>
-      must(res.status >= 400 && res.status < 500, 'AUTH.SERVERLESS.OTHER_ACCOUNT', `${op} with another account's key answered ${res.status}: ${res.text.slice(0, 160)}`));
+      must(res.status >= 400 && res.status < 500, 'AUTH.SERVERLESS.OTHER_ACCOUNT', `${op} with another account's key answered ${res.status}: ${res.text.slice(0, 160)}`, res));
     conform(
       findings,
       must(after === before, 'AUTH.SERVERLESS.OTHER_ACCOUNT', `another account's requests changed the job count (${before} → ${after})`),

@@ -109,7 +109,7 @@ test.describe('job states beyond the first attempt', () => {
     await emu.advance(RETENTION_MS.run + 1_000);
     const res = await jobs.retry(id);
     const requeued = res.status >= 200 && res.status < 300 && (res.body as { status?: string } | undefined)?.status === 'IN_QUEUE';
-    conform(must(!requeued, 'LIMIT.RETRY.AFTER_EXPIRY', `/retry 30 min after the second failure answered ${res.status} ${res.text.slice(0, 200)}`));
+    conform(must(!requeued, 'LIMIT.RETRY.AFTER_EXPIRY', `/retry 30 min after the second failure answered ${res.status} ${res.text.slice(0, 200)}`, res));
   });
 
   test('a ttl longer than the retention limit keeps the job that long', rules('JOB.STATUS.TTL', needs('control', 'workerEndpoint')), async ({ api, emu, target }) => {

@@ -47,7 +47,7 @@ test.describe('public model endpoints', () => {
     // Not accepted: the request's own rule broke, and this test has no answer to read.
     conform(statusCodeConformance('MODEL.RUNSYNC.BEARER', res, 'success'));
     test.skip(body.status !== 'COMPLETED', `the model answered status ${JSON.stringify(body.status)}${TERMINAL.has(String(body.status)) ? '' : ' (not finished when /runsync answered, which the spec leaves open)'}: no completed result to read`);
-    conform(must(body.output !== undefined && body.output !== null, 'MODEL.RUNSYNC.OUTPUT', `the COMPLETED answer has no output: ${res.text.slice(0, 200)}`));
+    conform(must(body.output !== undefined && body.output !== null, 'MODEL.RUNSYNC.OUTPUT', `the COMPLETED answer has no output: ${res.text.slice(0, 200)}`, res));
   });
 
   const refused: { title: string; auth: AuthChoice }[] = [

@@ -48,7 +48,7 @@ test.describe('payload limits', () => {
           findings.push(...must(after === before, c.rule, `a refused ${c.over} byte body still created a job`));
         } else {
           findings.push(
-            ...must(refused.status < 200 || refused.status >= 300, c.rule, `a ${c.over} byte body was accepted: ${refused.status} ${refused.text.slice(0, 200)}`),
+            ...must(refused.status < 200 || refused.status >= 300, c.rule, `a ${c.over} byte body was accepted: ${refused.status} ${refused.text.slice(0, 200)}`, refused),
             ...must(after === before, c.rule, `a refused ${c.over} byte body created a job (${before} → ${after} jobs)`),
           );
         }

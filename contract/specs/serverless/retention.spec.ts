@@ -34,7 +34,7 @@ test.describe('result retention', () => {
     const id = await completedSync(jobs, { wait: 30_000 });
     await emu.advance(RETENTION_MS.runsyncWithWait + 1_000);
     const res = await jobs.status(id);
-    conform(must(statusOf(res) !== 'COMPLETED', 'LIMIT.RUNSYNC.RETENTION_WAIT_5_MIN', `5 min 1 s after completion the result is still readable: ${res.text.slice(0, 200)}`));
+    conform(must(statusOf(res) !== 'COMPLETED', 'LIMIT.RUNSYNC.RETENTION_WAIT_5_MIN', `5 min 1 s after completion the result is still readable: ${res.text.slice(0, 200)}`, res));
   });
 
   test('wait=1000 and wait=300000 give the same retention', rules('LIMIT.RUNSYNC.WAIT_NOT_RETENTION', needs('control', 'workerEndpoint')), async ({ api, emu, target }) => {

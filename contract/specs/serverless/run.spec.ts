@@ -1,6 +1,6 @@
 import { test } from '../../support/fixtures.js';
 import { conform, must, needs, observe, rules, type Finding } from '../../support/rules.js';
-import { jobHandleConformance, jobObjectConformance, jobJsonConformance, plainOutput, statusOf } from '../../checks/job-conformance.js';
+import { jobHandleConformance, jobObjectConformance, jobJsonConformance, plainOutput, statusOf, statusText } from '../../checks/job-conformance.js';
 import { jobsFor, setTimings, TERMINAL } from './support/jobs.js';
 import { isSuccess } from '../../checks/status.js';
 import type { ApiResult } from '../../../lib/client/api.js';
@@ -29,12 +29,12 @@ test.describe('/run', () => {
     const id = (res.body as { id?: string } | undefined)?.id ?? '';
     const status = await jobs.status(id);
     conform(
-      must(isSuccess(res), 'SERVICE.QB.ADDRESS', `/v2/${jobs.endpointId}/run answered ${res.status}`),
-      must(isSuccess(res), 'HTTP.SERVERLESS_URL.ENDPOINT_PATHS', `/v2/<endpoint_id>/run answered ${res.status}`),
-      must(res.status !== 404 && res.status !== 405, 'VERSION.SERVERLESS.PREFIX', `the /v2/ path /v2/${jobs.endpointId}/run is not served: ${res.status}`),
+      must(isSuccess(res), 'SERVICE.QB.ADDRESS', `/v2/${jobs.endpointId}/run answered ${res.status}`, res),
+      must(isSuccess(res), 'HTTP.SERVERLESS_URL.ENDPOINT_PATHS', `/v2/<endpoint_id>/run answered ${res.status}`, res),
+      must(res.status !== 404 && res.status !== 405, 'VERSION.SERVERLESS.PREFIX', `the /v2/ path /v2/${jobs.endpointId}/run is not served: ${res.status}`, res),
       jobHandleConformance('JOB.RUN.RESPONSE', res, 'IN_QUEUE'),
       jobObjectConformance(status),
-      must(isSuccess(status) && (status.body as { id?: string }).id === id, 'SERVICE.QB.REQUESTS_BECOME_JOBS', `/status/${id} answered ${status.status}: ${status.text.slice(0, 200)}`),
+      must(isSuccess(status) && (status.body as { id?: string }).id === id, 'SERVICE.QB.REQUESTS_BECOME_JOBS', `/status/${id} answered ${status.status}: ${status.text.slice(0, 200)}`, status),
     );
   });
 
@@ -48,7 +48,7 @@ test.describe('/run', () => {
     conform(
       jobHandleConformance('JOB.STATE.RUN_IN_QUEUE', res, 'IN_QUEUE'),
       jobHandleConformance('JOB.RUN.RESPONSE', res, 'IN_QUEUE'),
-      must(statusOf(status) === 'IN_QUEUE', 'JOB.STATE.RUN_IN_QUEUE', `the job is ${statusOf(status)} right after /run, with no worker ready`),
+      must(statusOf(status) === 'IN_QUEUE', 'JOB.STATE.RUN_IN_QUEUE', `the job shows ${statusText(status)} right after /run, with no worker ready`, status),
     );
   });
 

@@ -16,10 +16,10 @@ test.describe('/runsync', () => {
     const body = (res.body ?? {}) as { id?: unknown; status?: unknown; output?: unknown };
     conform(
       jobObjectConformance(res),
-      must(res.status >= 200 && res.status < 300, 'JOB.RUNSYNC.RESPONSE', `/runsync answered ${res.status}: ${res.text.slice(0, 200)}`),
-      must(body.status === 'COMPLETED', 'JOB.RUNSYNC.RESPONSE', `a job that ends at once was answered ${JSON.stringify(body.status)}`),
-      must('output' in body, 'JOB.RUNSYNC.RESPONSE', 'the COMPLETED job object has no output'),
-      must(JSON.stringify(body.output) === JSON.stringify(plainOutput(input)), 'JOB.RUNSYNC.RESPONSE', `the output ${JSON.stringify(body.output)} is not the handler's ${JSON.stringify(plainOutput(input))} (its input echoed, HANDLER.md)`),
+      must(res.status >= 200 && res.status < 300, 'JOB.RUNSYNC.RESPONSE', `/runsync answered ${res.status}: ${res.text.slice(0, 200)}`, res),
+      must(body.status === 'COMPLETED', 'JOB.RUNSYNC.RESPONSE', `a job that ends at once was answered ${JSON.stringify(body.status)}`, res),
+      must('output' in body, 'JOB.RUNSYNC.RESPONSE', 'the COMPLETED job object has no output', res),
+      must(JSON.stringify(body.output) === JSON.stringify(plainOutput(input)), 'JOB.RUNSYNC.RESPONSE', `runSync: the output ${JSON.stringify(body.output)} is not the handler's ${JSON.stringify(plainOutput(input))} (its input echoed, HANDLER.md)`, res),
     );
   });
 

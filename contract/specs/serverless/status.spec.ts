@@ -34,10 +34,10 @@ test.describe('/status', () => {
     const at7s = await jobs.status(id);
     conform(
       jobObjectConformance(withTtl),
-      must(statusOf(withTtl) === 'COMPLETED', 'JOB.STATUS.TTL', `/status?ttl=6000 answered ${withTtl.status}: ${withTtl.text.slice(0, 200)}`),
+      must(statusOf(withTtl) === 'COMPLETED', 'JOB.STATUS.TTL', `/status?ttl=6000 answered ${withTtl.status}: ${withTtl.text.slice(0, 200)}`, withTtl),
       must(early === undefined || statusOf(early) === 'COMPLETED', 'JOB.STATUS.TTL',
         `5 s after the job was submitted (ttl=6000) it is gone (${early?.status}): ttl is not in milliseconds`),
-      must(statusOf(at7s) === undefined, 'JOB.STATUS.TTL', `7 s after ttl=6000 the job still answers ${at7s.status} ${statusOf(at7s)}`),
+      must(statusOf(at7s) === undefined, 'JOB.STATUS.TTL', `7 s after ttl=6000 the job still answers ${at7s.status} ${statusOf(at7s)}`, at7s),
     );
   });
 });

@@ -1,6 +1,6 @@
 import { test } from '../../support/fixtures.js';
 import { conform, must, needs, observe, rules } from '../../support/rules.js';
-import { jobObjectConformance, statusOf } from '../../checks/job-conformance.js';
+import { jobObjectConformance, statusOf, statusText } from '../../checks/job-conformance.js';
 import { EARLY_ANSWER_WINDOW_MS, inFlight, jobsFor, judgeWithinWait, release, settlesWithin, TERMINAL, type WaitJudgement } from './support/jobs.js';
 
 /**
@@ -57,8 +57,8 @@ test.describe('/runsync wait', () => {
       // cold start longer than the wait (the spec bounds neither): a non-terminal answer is legal.
       const status = statusOf(res);
       conform(
-        must(res.status >= 200 && res.status < 300, 'LIMIT.RUNSYNC.WAIT_RANGE', `wait=${wait} was refused: ${res.status} ${res.text.slice(0, 200)}`),
-        must(status === 'COMPLETED' || !TERMINAL.has(status ?? ''), 'LIMIT.RUNSYNC.WAIT_RANGE', `a job that ends at once, with wait=${wait}, was answered ${status}`),
+        must(res.status >= 200 && res.status < 300, 'LIMIT.RUNSYNC.WAIT_RANGE', `wait=${wait} was refused: ${res.status} ${res.text.slice(0, 200)}`, res),
+        must(status === 'COMPLETED' || !TERMINAL.has(status ?? ''), 'LIMIT.RUNSYNC.WAIT_RANGE', `a job that ends at once, with wait=${wait}, was answered ${status}`, res),
       );
     });
   }
@@ -76,14 +76,14 @@ test.describe('/runsync wait', () => {
       conform(
         must(!early, 'LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING', '/runsync with wait=5000 answered before 4.9 s'),
         must(onTime, 'LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING', '/runsync with wait=5000 had not answered after 5 s'),
-        must(!TERMINAL.has(statusOf(res) ?? ''), 'LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING', `a 60 s job was answered ${statusOf(res)} after 5 s`),
+        must(!TERMINAL.has(statusOf(res) ?? ''), 'LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING', `a 60 s job was answered ${statusText(res)} after 5 s`, res),
       );
     } else {
       const res = await jobs.runsync({ sleepMs: 20_000 }, { wait: 3_000 });
       // The target's answer time: a wait for the rate limit before sending is the client's, not the target's.
       const took = Math.round(res.durationMs);
       conform(must(took < 10_000, 'LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING', `/runsync with wait=3000 took ${took} ms for a 20 s job`),
-        must(!TERMINAL.has(statusOf(res) ?? ''), 'LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING', `a 20 s job was answered ${statusOf(res)} after ${took} ms`));
+        must(!TERMINAL.has(statusOf(res) ?? ''), 'LIMIT.RUNSYNC.WAIT_CONTROLS_WAITING', `a 20 s job was answered ${statusText(res)} after ${took} ms`, res));
     }
   });
 

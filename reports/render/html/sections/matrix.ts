@@ -49,7 +49,7 @@ function details(rule: RuleResult, tests: Map<string, TestOutcome>): Html {
     return html`${firstEvidence(rule, tests)}<details class="evidence failure"><summary>Failure evidence (${String(failures.length)} test${failures.length === 1 ? '' : 's'})</summary>
 ${join(failures.slice(0, EVIDENCE_TESTS).map((f) => {
       const t = tests.get(f.test);
-      return t ? testEvidence(t, f.message) : html`<pre class="failure-msg">${f.message}</pre>`;
+      return t ? testEvidence(t, f.message, rule.id) : html`<pre class="failure-msg">${f.message}</pre>`;
     }))}${more > 0 ? html`<p class="muted small">… and ${String(more)} more failing test(s); see <a href="#tests">Tests</a>.</p>` : ''}</details>`;
   }
   if (rule.verdict === 'observed') {
