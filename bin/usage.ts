@@ -59,6 +59,9 @@ run options:
                        passes, unstable rules); a report of another target exits 2 before the run
   --fail-on-blocked G  a strict gate on MUST rules the run could not decide (blocked: no capacity, a setup
                        error, ...): G is all (any), N (more than N) or RULE,RULE (any of those)
+  --require-all-must   the certification gate: exit 1 unless every MUST rule was decided (pass or fail;
+                       none blocked, skipped or untested); also CPC_REQUIRE_ALL_MUST=1 or the profile's
+                       requireAllMust
 
 CPC_SEED replays a run; without it a seed is chosen, printed and recorded in the report.
 `;
@@ -75,7 +78,7 @@ const PREFLIGHT_USAGE = `usage: cpc preflight [target options]
 
 ${TARGET_OPTIONS}`;
 
-const DETECT_USAGE = `usage: cpc detect [--faults id,id] [--per-fault N] [--workers N] [--out DIR] [--full] [--variants id,id] [--chaos SEED]
+const DETECT_USAGE = `usage: cpc detect [--faults id,id] [--per-fault N] [--workers N] [--out DIR] [--full] [--variants id,id] [--chaos SEED] [--pooled [--scale N]]
 
   The detection matrix: runs tests with each emulator fault on; every fault must be detected
   by the rule it breaks. Writes detection.json (and re-renders conformance.json of --out).
@@ -86,6 +89,11 @@ const DETECT_USAGE = `usage: cpc detect [--faults id,id] [--per-fault N] [--work
   --variants id,id     conforming emulator variants or sets (live) on in every world: the suite
                        must still catch every fault (emulator/README.md, Variants)
   --chaos SEED[,...]   legal chaos in every world: the suite must still catch every fault
+  --pooled             as on a deployment: per fault, the standalone emulator with the fault on behind
+                       the proxy that hides its control surface, one worker, pools shared; the pooled
+                       tests of the fault's rule (every pooled test in one run at least; --per-fault,
+                       default 3) (detection-pooled.json)
+  --scale N            with --pooled: the emulator clock's speed (default 1, real time)
 `;
 
 const EMULATOR_USAGE = `usage: cpc emulator [--port N] [--host H] [--key K] [--clock auto|manual] [--scale N] [--faults id,id] [--quotas m,h,d]

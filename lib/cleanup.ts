@@ -6,7 +6,8 @@
  * file (cleanup/registry.ts, one JSON line each, appended by every worker), so that after the
  * last test, also after a failure or an interruption, the global teardown deletes what is still
  * there (cleanup/sweep.ts) and lists what it could not delete in `leftovers.json` beside the
- * report (cleanup/leftovers.ts).
+ * report (cleanup/leftovers.ts). Last it looks: what the account still lists under the run's
+ * names is a leftover whatever the record says (cleanup/account.ts).
  */
 export type { Resource } from './protocol.js';
 export { uniqueNameFactory, type UniqueName } from './cleanup/names.js';
@@ -15,3 +16,4 @@ export { mutationFields, podShapeOf, watch } from './cleanup/watch.js';
 export { TestTracker, countKindOf } from './cleanup/tracker.js';
 export { deleteResource, sweep } from './cleanup/sweep.js';
 export { describeLeftovers, leftoversPath, strays, writeLeftovers } from './cleanup/leftovers.js';
+export { heldByRun, stillHeld } from './cleanup/account.js';

@@ -23,6 +23,7 @@ import { ConfigError } from './errors.js';
  * | rateLimitBudgetMs | CPC_RATE_LIMIT_BUDGET_MS | 300000 (longest rate-limit wait per test) |
  * | cleanupWaitMs | CPC_CLEANUP_WAIT_MS | 150000 (retrying deletions after the run) |
  * | targetName | CPC_TARGET_NAME | the base URL (`embedded emulator` for the embedded one): the label of the target's report history |
+ * | requireAllMust | CPC_REQUIRE_ALL_MUST (1/true, 0/false) | false: the certification gate of `--require-all-must` |
  *
  * An invalid value is a {@link ConfigError} naming the variable (the CLI exits 2).
  */
@@ -52,6 +53,8 @@ export interface TargetProfile {
   budgets?: Budgets;
   /** The label reports of this target carry (`cpc conformance --target-name` wins): `--previous` and `cpc report --history` refuse another target's reports. */
   targetName?: string;
+  /** The certification gate (`cpc conformance --require-all-must`): a run that left any MUST rule undecided exits 1. */
+  requireAllMust?: boolean;
 }
 
 const STRINGS = { gpuType: 'CPC_GPU_TYPE', cpuFlavor: 'CPC_CPU_FLAVOR', dataCenter: 'CPC_DATA_CENTER', podImage: 'CPC_POD_IMAGE', podArgs: 'CPC_POD_ARGS', workerImage: 'CPC_WORKER_IMAGE', targetName: 'CPC_TARGET_NAME' } as const;
@@ -59,10 +62,11 @@ const NUMBERS = {
   readyTimeoutMs: 'CPC_POD_READY_TIMEOUT_MS', pollMs: 'CPC_POD_POLL_MS', rateLimitBudgetMs: 'CPC_RATE_LIMIT_BUDGET_MS', cleanupWaitMs: 'CPC_CLEANUP_WAIT_MS',
 } as const;
 const LISTS = { gpuTypes: 'CPC_GPU_TYPES' } as const;
+const BOOLEANS = { requireAllMust: 'CPC_REQUIRE_ALL_MUST' } as const;
 /** Budgets (lib/plan.ts): counts are integers, the cost USD. */
 const BUDGETS = { maxPods: 'CPC_MAX_PODS', maxGpuPods: 'CPC_MAX_GPU_PODS', maxRequests: 'CPC_MAX_REQUESTS', maxCostUsd: 'CPC_MAX_COST' } as const;
 const BUDGET_FIELD: Record<keyof typeof BUDGETS, keyof Budgets> = { maxPods: 'pods', maxGpuPods: 'gpuPods', maxRequests: 'requests', maxCostUsd: 'costUsd' };
-export const PROFILE_VARIABLES = { ...STRINGS, ...NUMBERS, ...LISTS, ...BUDGETS, file: 'CPC_PROFILE' } as const;
+export const PROFILE_VARIABLES = { ...STRINGS, ...NUMBERS, ...LISTS, ...BOOLEANS, ...BUDGETS, file: 'CPC_PROFILE' } as const;
 
 /** A budget's value: a count is an integer of 0 or more, the cost a number of 0 or more (USD). */
 export function parseBudget(field: keyof Budgets, raw: unknown, where: string, setting: string): number {
@@ -93,7 +97,7 @@ function readFile(path: string): Record<string, unknown> {
     throw new ConfigError(`CPC_PROFILE: ${path} is not JSON: ${(e as Error).message}`, 'CPC_PROFILE');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError(`CPC_PROFILE: ${path} must hold a JSON object`, 'CPC_PROFILE');
-  const known = new Set([...Object.keys(STRINGS), ...Object.keys(NUMBERS), ...Object.keys(LISTS), ...Object.keys(BUDGETS)]);
+  const known = new Set([...Object.keys(STRINGS), ...Object.keys(NUMBERS), ...Object.keys(LISTS), ...Object.keys(BOOLEANS), ...Object.keys(BUDGETS)]);
   const unknown = Object.keys(value).filter((k) => !known.has(k));
   if (unknown.length) throw new ConfigError(`CPC_PROFILE: unknown field(s) ${unknown.join(', ')} in ${path} (known: ${[...known].join(', ')})`, 'CPC_PROFILE');
   return value as Record<string, unknown>;
@@ -132,6 +136,13 @@ export function loadProfile(env: NodeJS.ProcessEnv): TargetProfile {
     const [min, max] = LIMITS[field];
     if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${v.where} must be an integer number of milliseconds from ${min} to ${max}, got ${JSON.stringify(v.raw)}`, variable);
     profile[field] = n;
+  }
+  for (const [field, variable] of Object.entries(BOOLEANS) as [keyof typeof BOOLEANS, string][]) {
+    const v = given(field, variable);
+    if (!v) continue;
+    const on = v.raw === true || v.raw === '1' || v.raw === 'true';
+    if (!on && v.raw !== false && v.raw !== '0' && v.raw !== 'false') throw new ConfigError(`${v.where} must be true or false (1 or 0), got ${JSON.stringify(v.raw)}`, variable);
+    profile[field] = on;
   }
   for (const [field, variable] of Object.entries(BUDGETS) as [keyof typeof BUDGETS, string][]) {
     const v = given(field, variable);

@@ -104,6 +104,12 @@ export const ANNOTATION = {
   rule: 'rule',
   /** A rule a check of the test found broken; description: the rule id. */
   ruleFailed: 'rule-failed',
+  /**
+   * A rule the test declares but could not check on this target (no unlisted action to send, no
+   * listed pod to read): the rule counts `skip` with this reason, whatever the test's other
+   * rules do. Description: JSON `{rule, reason}`.
+   */
+  ruleUnchecked: 'rule-unchecked',
   /** What the target did for an OBSERVED rule; description: JSON `{rule, value}`. */
   observed: 'observed',
   /** Playwright's own annotation of a skipped test; description: the reason. */
@@ -157,6 +163,8 @@ export interface RawTestResult {
   rules: string[];
   /** Rule ids a failing check attributed its failure to. */
   failedRules: string[];
+  /** Declared rules the test could not check, and why (`rule-unchecked` annotations). */
+  uncheckedRules?: { rule: string; reason: string }[];
   observed: { rule: string; value: unknown }[];
   skipReason?: string;
   /** Stopped by the target's circumstances before its checks (lib/annotations.ts `blocked`): why. */

@@ -8,6 +8,7 @@ import type { MutationSection } from './mutation-model.js';
 import { loadOutcomes } from './load.js';
 import { ruleResults, toOutcomes } from './verdicts.js';
 import { addCostFiles, costFromRaw, type CostFiles } from './cost.js';
+import { isPartial, mustCoverage } from './coverage.js';
 
 export interface BuildInput {
   rules: readonly Rule[];
@@ -68,7 +69,7 @@ export function buildReport(input: BuildInput): ConformanceReport {
       ...(input.replay ? { replay: input.replay } : {}),
       configuration: input.configuration ?? {},
     },
-    summary: { ...countRules(results), tests, conformant: input.complete && !mustFailed && tests.failed === 0 },
+    summary: { ...countRules(results), tests, conformant: input.complete && !mustFailed && tests.failed === 0, must: mustCoverage(results, isPartial(input.configuration ?? {})) },
     rules: results,
     tests: outcomes,
     ...(input.load ? { load: input.load } : {}),

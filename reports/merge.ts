@@ -9,6 +9,7 @@ import type { Rule } from '../lib/rules.js';
 import { ConfigError } from '../lib/errors.js';
 import type { ConformanceReport, RunInfo } from './model.js';
 import { countRules, countTests } from './build.js';
+import { isPartial, mustCoverage } from './coverage.js';
 import { ruleResults } from './verdicts.js';
 import { mergeCost } from './cost.js';
 
@@ -95,9 +96,12 @@ export function mergeReports(reports: readonly ConformanceReport[], labels: read
   const loads = reports.filter((r) => r.load);
   const cost = mergeCost(reports.map((r) => r.cost));
   const replay = first.run.replay?.replace(/\s--shard\s+\S+/, '').replace(/ --$/, '');
+  const version = newestVersion(reports.map((r) => r.schemaVersion));
+  const configuration = { ...without(first.run.configuration, 'shard', 'partial'), load: loads.length > 0, mergedShards: total };
+  const conformant = complete && !results.some((r) => r.level === 'MUST' && r.verdict === 'fail') && counts.failed === 0;
   return {
     // The newest of the inputs: a section one shard has (the cost section since 2.2) is in the merged report.
-    schemaVersion: newestVersion(reports.map((r) => r.schemaVersion)),
+    schemaVersion: version,
     suite: first.suite,
     target: first.target,
     run: {
@@ -105,9 +109,10 @@ export function mergeReports(reports: readonly ConformanceReport[], labels: read
       ...(interruptions.length ? { interruption: interruptions.join('; ') } : {}),
       ...(first.run.seed !== undefined ? { seed: first.run.seed } : {}),
       ...(replay ? { replay } : {}),
-      configuration: { ...without(first.run.configuration, 'shard', 'partial'), load: loads.length > 0, mergedShards: total },
+      configuration,
     },
-    summary: { ...countRules(results), tests: counts, conformant: complete && !results.some((r) => r.level === 'MUST' && r.verdict === 'fail') && counts.failed === 0 },
+    // Shards older than 2.3 carry no MUST coverage: it is computed then, never written into a 2.2 report.
+    summary: { ...countRules(results), tests: counts, conformant, ...(newestVersion([version, '2.3.0']) === version ? { must: mustCoverage(results, isPartial(configuration)) } : {}) },
     rules: results,
     tests,
     ...(loads[0]?.load ? { load: loads[0].load } : {}),

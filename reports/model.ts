@@ -16,7 +16,7 @@ export type { MutationSection } from './mutation-model.js';
 export type { CostSection } from './cost-model.js';
 
 /** Major.minor.patch; a reader accepts every report of its own major version. */
-export const REPORT_SCHEMA_VERSION = '2.2.0';
+export const REPORT_SCHEMA_VERSION = '2.3.0';
 
 /**
  * `blocked`: every test that declares the rule stopped before checking it, because something
@@ -36,6 +36,8 @@ export interface TestOutcome {
   durationMs: number;
   rules: string[];
   failedRules: string[];
+  /** Declared rules the test could not check, and why: each counts `skip` from this test (report 2.3). */
+  unchecked?: { rule: string; reason: string }[];
   skipReason?: string;
   /**
    * Set on a skipped test that the target's circumstances stopped before its checks (no GPU
@@ -87,6 +89,9 @@ export interface RuleResult {
 }
 
 export type Counts = Record<Verdict, number> & { total: number };
+
+/** The MUST rules a run decided (`pass` or `fail`) of all of them, and the undecided ones by cause. */
+export interface MustCoverage { total: number; decided: number; undecided: { cause: string; count: number }[] }
 
 /** One switched-on emulator fault and the rule it breaks. */
 export interface FaultInfo { id: string; rule?: string; description?: string }
@@ -160,6 +165,8 @@ export interface ConformanceReport {
     tests: TestCounts;
     /** True when the run completed, every MUST rule that ran passed and no test failed. */
     conformant: boolean;
+    /** How many MUST rules the run decided (pass or fail) and why the rest were not (report 2.3; reports/coverage.ts). */
+    must?: MustCoverage;
   };
   rules: RuleResult[];
   tests: TestOutcome[];

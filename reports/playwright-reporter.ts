@@ -62,6 +62,8 @@ export default class RawResultsReporter implements Reporter {
     const all = [...test.annotations, ...(result.annotations ?? [])];
     const failedRules = [...new Set(all.filter((a) => a.type === ANNOTATION.ruleFailed).map((a) => a.description ?? ''))];
     const observed = all.filter((a) => a.type === ANNOTATION.observed).map((a) => parse<{ rule: string; value: unknown }>(a.description)).filter((o) => o !== undefined && typeof o.rule === 'string') as { rule: string; value: unknown }[];
+    const unchecked = all.filter((a) => a.type === ANNOTATION.ruleUnchecked).map((a) => parse<{ rule: string; reason: string }>(a.description))
+      .filter((u): u is { rule: string; reason: string } => typeof u?.rule === 'string' && typeof u.reason === 'string');
     const skip = all.find((a) => a.type === ANNOTATION.skip);
     const property = parse<PropertyRecord>(all.find((a) => a.type === ANNOTATION.property)?.description);
     const fault = all.find((a) => a.type === ANNOTATION.fault)?.description;
@@ -75,6 +77,7 @@ export default class RawResultsReporter implements Reporter {
       expectedStatus: test.expectedStatus,
       durationMs: result.duration,
       failedRules,
+      ...(unchecked.length ? { uncheckedRules: unchecked } : {}),
       observed,
       ...(skip?.description ? { skipReason: skip.description } : {}),
       ...(blocked && result.status === 'skipped' ? { blocked } : {}),

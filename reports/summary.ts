@@ -1,5 +1,5 @@
 import type { ConformanceReport, Counts } from './model.js';
-import { resultLabel, targetLabel } from './render/labels.js';
+import { targetLabel, verdictSentence } from './render/labels.js';
 import { newFailures, newPasses } from './changes.js';
 import { costHeadline } from './render/cost-text.js';
 
@@ -42,6 +42,6 @@ export function textSummary(report: ConformanceReport): string {
   lines.push('', `tests: ${t.passed} passed, ${t.failed} failed, ${t.skipped} skipped${t.interrupted ? `, ${t.interrupted} interrupted` : ''}${t.notRun ? `, ${t.notRun} not run` : ''}`);
   if (report.cost) lines.push(`cost: ${costHeadline(report.cost)}`);
   if (report.run.seed !== undefined) lines.push(`seed: ${report.run.seed}${report.run.replay ? ` (replay: ${report.run.replay})` : ''}`);
-  lines.push(`Result: ${resultLabel(report)}`);
+  lines.push(`Result: ${verdictSentence(report)}`);
   return lines.join('\n');
 }

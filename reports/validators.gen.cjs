@@ -10,7 +10,7 @@ const validators = (function () {
 const exports = {};
 "use strict";
 exports.report = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/reports/report.schema.json","title":"Conformance report","description":"The result model of one conformance run (reports/model.ts): target identity (URLs, never keys), run, per-rule verdicts with evidence, tests, property counterexamples, load results, the baseline status and the cost section. Readers accept every report whose schemaVersion has their major version.","type":"object","additionalProperties":false,"required":["schemaVersion","suite","target","run","summary","rules","tests"],"properties":{"schemaVersion":{"type":"string","pattern":"^2\\.[0-9]+\\.[0-9]+$"},"suite":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1},"version":{"type":"string","minLength":1}}},"target":{"type":"object","additionalProperties":false,"required":["kind","keys","emulator","faults"],"properties":{"kind":{"enum":["embedded","remote"]},"name":{"description":"The label of the target's history (--target-name): by default the base URL, or 'embedded emulator'.","type":"string","minLength":1},"baseUrl":{"$ref":"#/$defs/url"},"serverlessUrl":{"$ref":"#/$defs/url"},"restV1Url":{"$ref":"#/$defs/url"},"endpointId":{"type":"string","minLength":1},"keys":{"description":"Which keys were configured; never the keys themselves.","type":"object","additionalProperties":false,"required":["main","readonly","other"],"properties":{"main":{"type":"boolean"},"readonly":{"type":"boolean"},"other":{"type":"boolean"}}},"emulator":{"type":"boolean"},"variants":{"type":"array","description":"Conforming variants every emulator world answered with (report 2.2).","items":{"type":"string","minLength":1}},"chaos":{"type":"object","description":"Legal chaos in every emulator world (report 2.2).","additionalProperties":false,"required":["seed"],"properties":{"seed":{"type":"integer","minimum":0},"realTime":{"type":"boolean"},"latencyMs":{"type":"number","minimum":0},"capacityShare":{"type":"number","minimum":0},"capacityOnly":{"type":"boolean"}}},"faults":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1},"rule":{"type":"string"},"description":{"type":"string"}}}}}},"run":{"type":"object","additionalProperties":false,"required":["startedAt","finishedAt","durationMs","complete","configuration"],"properties":{"startedAt":{"type":"string","format":"date-time"},"finishedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"complete":{"type":"boolean"},"interruption":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"replay":{"type":"string","minLength":1},"configuration":{"type":"object","additionalProperties":{"type":["string","number","boolean"]}}}},"summary":{"type":"object","additionalProperties":false,"required":["rules","bySurface","byLevel","tests","conformant"],"properties":{"rules":{"$ref":"#/$defs/counts"},"bySurface":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"byLevel":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"tests":{"type":"object","additionalProperties":false,"required":["total","passed","failed","skipped","interrupted","notRun"],"properties":{"total":{"$ref":"#/$defs/count"},"passed":{"$ref":"#/$defs/count"},"failed":{"$ref":"#/$defs/count"},"skipped":{"$ref":"#/$defs/count"},"interrupted":{"$ref":"#/$defs/count"},"notRun":{"$ref":"#/$defs/count"}}},"conformant":{"type":"boolean"}}},"rules":{"type":"array","items":{"$ref":"#/$defs/ruleResult"}},"tests":{"type":"array","items":{"$ref":"#/$defs/testOutcome"}},"load":{"$ref":"#/$defs/loadSection"},"baseline":{"$ref":"#/$defs/baselineStatus"},"detection":{"$ref":"#/$defs/detectionSection"},"blastRadius":{"$ref":"#/$defs/blastRadiusSection"},"mutation":{"$ref":"#/$defs/mutationSection"},"changes":{"$ref":"#/$defs/changesSection"},"cost":{"$ref":"#/$defs/costSection"}},"$defs":{"url":{"type":"string","pattern":"^https?://[^\\s?#]+$"},"count":{"type":"integer","minimum":0},"verdict":{"enum":["pass","fail","blocked","skip","observed","untested"]},"counts":{"type":"object","additionalProperties":false,"required":["total","pass","fail","blocked","skip","observed","untested"],"properties":{"total":{"$ref":"#/$defs/count"},"pass":{"$ref":"#/$defs/count"},"fail":{"$ref":"#/$defs/count"},"blocked":{"$ref":"#/$defs/count"},"skip":{"$ref":"#/$defs/count"},"observed":{"$ref":"#/$defs/count"},"untested":{"$ref":"#/$defs/count"}}},"ruleResult":{"type":"object","additionalProperties":false,"required":["id","level","surface","section","statement","verdict","tests"],"properties":{"id":{"type":"string","minLength":1},"level":{"enum":["MUST","OBSERVED"]},"surface":{"enum":["rest-v2","serverless","rest-v1","graphql","all"]},"section":{"type":"string"},"statement":{"type":"string"},"observedExpectation":{"type":"string"},"verdict":{"$ref":"#/$defs/verdict"},"tests":{"type":"array","items":{"type":"string"}},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","value"],"properties":{"test":{"type":"string"},"value":{}}}},"skipReasons":{"type":"array","items":{"type":"string"}},"blockedReasons":{"description":"For blocked: what stopped each test before it checked the rule.","type":"array","items":{"type":"object","additionalProperties":false,"required":["test","reason"],"properties":{"test":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"reason":{"type":"string"}}}},"failures":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","message"],"properties":{"test":{"type":"string"},"message":{"type":"string"}}}},"baseline":{"type":"object","additionalProperties":false,"required":["expected","status"],"properties":{"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming"]},"status":{"enum":["as-expected","changed"]},"note":{"type":"string"}}}}},"evidence":{"type":"object","additionalProperties":false,"required":["request","curl"],"properties":{"operation":{"type":"string"},"request":{"type":"object","additionalProperties":false,"required":["method","url","headers","bodyBytes"],"properties":{"method":{"type":"string"},"url":{"type":"string"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"}}},"response":{"type":"object","additionalProperties":false,"required":["status","headers","bodyBytes","durationMs"],"properties":{"status":{"type":"integer"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"},"durationMs":{"type":"number","minimum":0}}},"curl":{"type":"string"},"error":{"type":"string"},"brokeRules":{"type":"array","description":"The rules whose findings were read from this exchange: it is shown first for them.","items":{"type":"string"}}}},"headers":{"type":"object","additionalProperties":{"type":"string"}},"property":{"type":"object","additionalProperties":false,"required":["seed","numRuns"],"properties":{"seed":{"type":"integer"},"numRuns":{"type":"integer","minimum":0},"path":{"type":"string"},"counterexample":{"type":"string"},"replay":{"type":"string"}}},"testOutcome":{"type":"object","additionalProperties":false,"required":["id","kind","title","file","status","durationMs","rules","failedRules"],"properties":{"id":{"type":"string","minLength":1},"kind":{"enum":["contract","property","load","other"]},"title":{"type":"string"},"file":{"type":"string"},"status":{"enum":["passed","failed","skipped","interrupted","notRun"]},"durationMs":{"type":"integer","minimum":0},"rules":{"type":"array","items":{"type":"string"}},"failedRules":{"type":"array","items":{"type":"string"}},"skipReason":{"type":"string"},"requests":{"type":"integer","minimum":0,"description":"Requests the test sent, every attempt summed (report 2.2)."},"blocked":{"type":"string","description":"A skipped test that the target's circumstances stopped before its checks (no GPU capacity on any candidate, a budget reached): its rules are blocked with this reason."},"error":{"type":"string"},"evidence":{"type":"array","items":{"$ref":"#/$defs/evidence"}},"property":{"$ref":"#/$defs/property"},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","value"],"properties":{"rule":{"type":"string"},"value":{}}}}}},"series":{"type":"array","items":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"minItems":2,"items":false}},"loadSummary":{"description":"What a k6 scenario's handleSummary writes to reports/out/load/*.json (fields outside this list are dropped when read).","type":"object","additionalProperties":false,"required":["scenario","thresholds","checks","metrics"],"properties":{"scenario":{"type":"string","minLength":1},"description":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"startedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"number","minimum":0},"thresholds":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"}}}},"checks":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","passes","fails"],"properties":{"name":{"type":"string"},"passes":{"$ref":"#/$defs/count"},"fails":{"$ref":"#/$defs/count"}}}},"metrics":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":["number","null"]}}},"series":{"type":"object","additionalProperties":{"$ref":"#/$defs/series"}}}},"loadSection":{"type":"object","additionalProperties":false,"required":["dir","scenarios","errors"],"properties":{"dir":{"type":"string"},"scenarios":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","writtenAt","ok","failedThresholds","summary"],"properties":{"file":{"type":"string"},"writtenAt":{"type":"string","format":"date-time"},"ok":{"type":"boolean"},"failedThresholds":{"type":"array","items":{"type":"string"}},"summary":{"$ref":"#/$defs/loadSummary"}}}},"errors":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","message"],"properties":{"file":{"type":"string"},"message":{"type":"string"}}}}}},"baselineStatus":{"type":"object","additionalProperties":false,"required":["file","updated","matched","entries","changes"],"properties":{"file":{"type":"string"},"updated":{"type":"boolean"},"matched":{"type":"boolean"},"entries":{"$ref":"#/$defs/count"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","expected","actual","kind"],"properties":{"rule":{"type":"string"},"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming","absent"]},"actual":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"kind":{"enum":["new-failure","new-pass","changed","stale-entry"]},"note":{"type":"string"}}}}}},"detectionSection":{"description":"The detection matrix: each emulator fault breaks one MUST rule; the suite must fail that rule with the fault on.","type":"object","additionalProperties":false,"required":["generatedAt","faults","detected","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"faults":{"type":"integer","minimum":0},"detected":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","description","detection","tests","failedTests","failedRules"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"description":{"type":"string"},"detection":{"enum":["detected","other-rule","missed","no-tests"]},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"failedRules":{"type":"array","items":{"type":"string"}},"witness":{"type":"string"},"failedMust":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}},"overLimit":{"type":"integer","minimum":0}}},"mutationSection":{"description":"Mutation testing of the emulator's validation and state-machine code (npm run mutation, StrykerJS): counts, score and every surviving mutant, listed as equivalent (with a reason) or unresolved.","type":"object","additionalProperties":false,"required":["score","scoreExcludingEquivalent","killed","survived","timeout","noCoverage","total","ignored","generatedAt","file","equivalent","unresolved"],"properties":{"score":{"type":"number","minimum":0,"maximum":100},"scoreExcludingEquivalent":{"type":"number","minimum":0,"maximum":100},"killed":{"$ref":"#/$defs/count"},"survived":{"$ref":"#/$defs/count"},"timeout":{"$ref":"#/$defs/count"},"noCoverage":{"$ref":"#/$defs/count"},"total":{"$ref":"#/$defs/count"},"ignored":{"$ref":"#/$defs/count"},"generatedAt":{"type":"string","format":"date-time"},"file":{"type":"string"},"equivalent":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator","reason"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"},"reason":{"type":"string","minLength":1}}}},"unresolved":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"}}}}}},"blastRadiusSection":{"description":"cpc detect --full: the whole contract and property suite run once per emulator fault; the MUST rules that failed with each fault on. The fault's own rule must be among them, and at most `limit` rules.","type":"object","additionalProperties":false,"required":["generatedAt","durationMs","faults","limit","median","max","missingOwnRule","overLimit","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"faults":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":0},"median":{"type":"number","minimum":0},"max":{"type":"integer","minimum":0},"missingOwnRule":{"type":"integer","minimum":0},"overLimit":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","failedMust","ownRule","tests","failedTests","blockedTests"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"failedMust":{"type":"array","items":{"type":"string"}},"ownRule":{"type":"boolean"},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}}}},"trailVerdict":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"trailRun":{"type":"object","additionalProperties":false,"required":["startedAt","suiteVersion","comparable"],"properties":{"startedAt":{"type":"string","format":"date-time"},"suiteVersion":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"comparable":{"type":"boolean"},"file":{"type":"string","minLength":1}}},"changesSection":{"description":"What changed since a previous report of the same target (reports/changes.ts).","type":"object","additionalProperties":false,"required":["previous","changed","runs","trail","unstable"],"properties":{"previous":{"$ref":"#/$defs/trailRun"},"changed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","from","to"],"properties":{"rule":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/trailVerdict"},"to":{"$ref":"#/$defs/trailVerdict"}}}},"runs":{"type":"array","minItems":2,"items":{"$ref":"#/$defs/trailRun"}},"trail":{"type":"object","additionalProperties":{"type":"array","items":{"$ref":"#/$defs/trailVerdict"}}},"unstable":{"type":"array","items":{"type":"string","minLength":1}}}},"costCounts":{"description":"Resources by kind (lib/plan.ts Counts); warmEndpoints are endpoints with workersMin > 0, also counted in endpoints.","type":"object","additionalProperties":false,"required":["gpuPods","cpuPods","networkVolumes","endpoints","warmEndpoints","templates","secrets"],"properties":{"gpuPods":{"$ref":"#/$defs/count"},"cpuPods":{"$ref":"#/$defs/count"},"networkVolumes":{"$ref":"#/$defs/count"},"endpoints":{"$ref":"#/$defs/count"},"warmEndpoints":{"$ref":"#/$defs/count"},"templates":{"$ref":"#/$defs/count"},"secrets":{"$ref":"#/$defs/count"}}},"costSection":{"description":"What the run made and spent on its target (since 2.2): requests and creations summed from the tests' usage annotations, and from the files a deployment run writes beside the report (usage.json, pacing.json, leftovers.json, plan.json) pod-minutes, the estimated cost, rate-limit waits, leftovers and the plan. A part whose input was absent is absent: not measured on this target.","type":"object","additionalProperties":false,"required":["sources","requests","created"],"properties":{"sources":{"description":"What the section was built from: how many test records carried usage, and which files were there.","type":"object","additionalProperties":false,"required":["tests","usage","pacing","leftovers","plan"],"properties":{"tests":{"$ref":"#/$defs/count"},"usage":{"type":"boolean"},"pacing":{"type":"boolean"},"leftovers":{"type":"boolean"},"plan":{"type":"boolean"}}},"requests":{"type":"object","additionalProperties":false,"required":["total","bySurface","top"],"properties":{"total":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}},"run":{"description":"Every request of the run, the teardown's included (usage.json).","$ref":"#/$defs/count"},"top":{"description":"The tests that sent the most, most first.","type":"array","maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["id","title","total","bySurface"],"properties":{"id":{"type":"string"},"title":{"type":"string"},"total":{"$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}}}}},"created":{"type":"object","additionalProperties":false,"required":["tests"],"properties":{"tests":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/costCounts"},"run":{"description":"The run's record of its creations (usage.json), pooled resources included.","$ref":"#/$defs/costCounts"},"planned":{"description":"Preflight's plan (plan.json).","$ref":"#/$defs/costCounts"},"byShape":{"description":"Shape → how many (usage.json).","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}},"plan":{"type":"object","additionalProperties":false,"required":["pools","requests"],"properties":{"pools":{"type":"array","items":{"type":"string"}},"requests":{"$ref":"#/$defs/count"},"estimatedCostUsd":{"type":"number","minimum":0}}},"podMinutes":{"description":"GPU type or CPU flavor → minutes from each pod's creation to its deletion (usage.json).","type":"object","additionalProperties":false,"required":["gpu","cpu"],"properties":{"gpu":{"description":"GPU type → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}},"cpu":{"description":"CPU flavor → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}}}},"estimatedCostUsd":{"description":"USD from pod-minutes and catalog prices; absent when the catalog gives no prices.","type":"number","minimum":0},"unpriced":{"description":"Pods the catalog gave no price for.","$ref":"#/$defs/count"},"rateLimit":{"description":"The time tests waited for the target's rate limit (pacing.json).","type":"object","additionalProperties":false,"required":["waitedMs","retried","gaveUp","tests"],"properties":{"waitedMs":{"$ref":"#/$defs/count"},"retried":{"$ref":"#/$defs/count"},"gaveUp":{"$ref":"#/$defs/count"},"tests":{"$ref":"#/$defs/count"}}},"leftovers":{"description":"What the run could not delete (leftovers.json): ids and names, never a key.","type":"object","additionalProperties":false,"required":["created","items"],"properties":{"created":{"$ref":"#/$defs/count"},"items":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["kind","reason","test"],"properties":{"kind":{"type":"string","minLength":1},"id":{"type":"string"},"name":{"type":"string"},"reason":{"type":"string"},"test":{"type":"string"}}}}}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/reports/report.schema.json","title":"Conformance report","description":"The result model of one conformance run (reports/model.ts): target identity (URLs, never keys), run, per-rule verdicts with evidence, tests, property counterexamples, load results, the baseline status and the cost section. Readers accept every report whose schemaVersion has their major version.","type":"object","additionalProperties":false,"required":["schemaVersion","suite","target","run","summary","rules","tests"],"properties":{"schemaVersion":{"type":"string","pattern":"^2\\.[0-9]+\\.[0-9]+$"},"suite":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1},"version":{"type":"string","minLength":1}}},"target":{"type":"object","additionalProperties":false,"required":["kind","keys","emulator","faults"],"properties":{"kind":{"enum":["embedded","remote"]},"name":{"description":"The label of the target's history (--target-name): by default the base URL, or 'embedded emulator'.","type":"string","minLength":1},"baseUrl":{"$ref":"#/$defs/url"},"serverlessUrl":{"$ref":"#/$defs/url"},"restV1Url":{"$ref":"#/$defs/url"},"endpointId":{"type":"string","minLength":1},"keys":{"description":"Which keys were configured; never the keys themselves.","type":"object","additionalProperties":false,"required":["main","readonly","other"],"properties":{"main":{"type":"boolean"},"readonly":{"type":"boolean"},"other":{"type":"boolean"}}},"emulator":{"type":"boolean"},"variants":{"type":"array","description":"Conforming variants every emulator world answered with (report 2.2).","items":{"type":"string","minLength":1}},"chaos":{"type":"object","description":"Legal chaos in every emulator world (report 2.2).","additionalProperties":false,"required":["seed"],"properties":{"seed":{"type":"integer","minimum":0},"realTime":{"type":"boolean"},"latencyMs":{"type":"number","minimum":0},"capacityShare":{"type":"number","minimum":0},"capacityOnly":{"type":"boolean"}}},"faults":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1},"rule":{"type":"string"},"description":{"type":"string"}}}}}},"run":{"type":"object","additionalProperties":false,"required":["startedAt","finishedAt","durationMs","complete","configuration"],"properties":{"startedAt":{"type":"string","format":"date-time"},"finishedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"complete":{"type":"boolean"},"interruption":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"replay":{"type":"string","minLength":1},"configuration":{"type":"object","additionalProperties":{"type":["string","number","boolean"]}}}},"summary":{"type":"object","additionalProperties":false,"required":["rules","bySurface","byLevel","tests","conformant"],"properties":{"rules":{"$ref":"#/$defs/counts"},"bySurface":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"byLevel":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"tests":{"type":"object","additionalProperties":false,"required":["total","passed","failed","skipped","interrupted","notRun"],"properties":{"total":{"$ref":"#/$defs/count"},"passed":{"$ref":"#/$defs/count"},"failed":{"$ref":"#/$defs/count"},"skipped":{"$ref":"#/$defs/count"},"interrupted":{"$ref":"#/$defs/count"},"notRun":{"$ref":"#/$defs/count"}}},"conformant":{"type":"boolean"},"must":{"type":"object","description":"How many MUST rules the run decided (pass or fail) of all of them, and the undecided ones grouped by cause (report 2.3).","additionalProperties":false,"required":["total","decided","undecided"],"properties":{"total":{"type":"integer","minimum":0},"decided":{"type":"integer","minimum":0},"undecided":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["cause","count"],"properties":{"cause":{"type":"string"},"count":{"type":"integer","minimum":1}}}}}}}},"rules":{"type":"array","items":{"$ref":"#/$defs/ruleResult"}},"tests":{"type":"array","items":{"$ref":"#/$defs/testOutcome"}},"load":{"$ref":"#/$defs/loadSection"},"baseline":{"$ref":"#/$defs/baselineStatus"},"detection":{"$ref":"#/$defs/detectionSection"},"blastRadius":{"$ref":"#/$defs/blastRadiusSection"},"mutation":{"$ref":"#/$defs/mutationSection"},"changes":{"$ref":"#/$defs/changesSection"},"cost":{"$ref":"#/$defs/costSection"}},"$defs":{"url":{"type":"string","pattern":"^https?://[^\\s?#]+$"},"count":{"type":"integer","minimum":0},"verdict":{"enum":["pass","fail","blocked","skip","observed","untested"]},"counts":{"type":"object","additionalProperties":false,"required":["total","pass","fail","blocked","skip","observed","untested"],"properties":{"total":{"$ref":"#/$defs/count"},"pass":{"$ref":"#/$defs/count"},"fail":{"$ref":"#/$defs/count"},"blocked":{"$ref":"#/$defs/count"},"skip":{"$ref":"#/$defs/count"},"observed":{"$ref":"#/$defs/count"},"untested":{"$ref":"#/$defs/count"}}},"ruleResult":{"type":"object","additionalProperties":false,"required":["id","level","surface","section","statement","verdict","tests"],"properties":{"id":{"type":"string","minLength":1},"level":{"enum":["MUST","OBSERVED"]},"surface":{"enum":["rest-v2","serverless","rest-v1","graphql","all"]},"section":{"type":"string"},"statement":{"type":"string"},"observedExpectation":{"type":"string"},"verdict":{"$ref":"#/$defs/verdict"},"tests":{"type":"array","items":{"type":"string"}},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","value"],"properties":{"test":{"type":"string"},"value":{}}}},"skipReasons":{"type":"array","items":{"type":"string"}},"blockedReasons":{"description":"For blocked: what stopped each test before it checked the rule.","type":"array","items":{"type":"object","additionalProperties":false,"required":["test","reason"],"properties":{"test":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"reason":{"type":"string"}}}},"failures":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","message"],"properties":{"test":{"type":"string"},"message":{"type":"string"}}}},"baseline":{"type":"object","additionalProperties":false,"required":["expected","status"],"properties":{"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming"]},"status":{"enum":["as-expected","changed"]},"note":{"type":"string"}}}}},"evidence":{"type":"object","additionalProperties":false,"required":["request","curl"],"properties":{"operation":{"type":"string"},"request":{"type":"object","additionalProperties":false,"required":["method","url","headers","bodyBytes"],"properties":{"method":{"type":"string"},"url":{"type":"string"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"}}},"response":{"type":"object","additionalProperties":false,"required":["status","headers","bodyBytes","durationMs"],"properties":{"status":{"type":"integer"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"},"durationMs":{"type":"number","minimum":0}}},"curl":{"type":"string"},"error":{"type":"string"},"brokeRules":{"type":"array","description":"The rules whose findings were read from this exchange: it is shown first for them.","items":{"type":"string"}}}},"headers":{"type":"object","additionalProperties":{"type":"string"}},"property":{"type":"object","additionalProperties":false,"required":["seed","numRuns"],"properties":{"seed":{"type":"integer"},"numRuns":{"type":"integer","minimum":0},"path":{"type":"string"},"counterexample":{"type":"string"},"replay":{"type":"string"}}},"testOutcome":{"type":"object","additionalProperties":false,"required":["id","kind","title","file","status","durationMs","rules","failedRules"],"properties":{"id":{"type":"string","minLength":1},"kind":{"enum":["contract","property","load","other"]},"title":{"type":"string"},"file":{"type":"string"},"status":{"enum":["passed","failed","skipped","interrupted","notRun"]},"durationMs":{"type":"integer","minimum":0},"rules":{"type":"array","items":{"type":"string"}},"failedRules":{"type":"array","items":{"type":"string"}},"unchecked":{"type":"array","description":"Declared rules the test could not check on this target, and why: each counts skip from this test (report 2.3).","items":{"type":"object","additionalProperties":false,"required":["rule","reason"],"properties":{"rule":{"type":"string"},"reason":{"type":"string"}}}},"skipReason":{"type":"string"},"requests":{"type":"integer","minimum":0,"description":"Requests the test sent, every attempt summed (report 2.2)."},"blocked":{"type":"string","description":"A skipped test that the target's circumstances stopped before its checks (no GPU capacity on any candidate, a budget reached): its rules are blocked with this reason."},"error":{"type":"string"},"evidence":{"type":"array","items":{"$ref":"#/$defs/evidence"}},"property":{"$ref":"#/$defs/property"},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","value"],"properties":{"rule":{"type":"string"},"value":{}}}}}},"series":{"type":"array","items":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"minItems":2,"items":false}},"loadSummary":{"description":"What a k6 scenario's handleSummary writes to reports/out/load/*.json (fields outside this list are dropped when read).","type":"object","additionalProperties":false,"required":["scenario","thresholds","checks","metrics"],"properties":{"scenario":{"type":"string","minLength":1},"description":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"startedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"number","minimum":0},"thresholds":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"}}}},"checks":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","passes","fails"],"properties":{"name":{"type":"string"},"passes":{"$ref":"#/$defs/count"},"fails":{"$ref":"#/$defs/count"}}}},"metrics":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":["number","null"]}}},"series":{"type":"object","additionalProperties":{"$ref":"#/$defs/series"}}}},"loadSection":{"type":"object","additionalProperties":false,"required":["dir","scenarios","errors"],"properties":{"dir":{"type":"string"},"scenarios":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","writtenAt","ok","failedThresholds","summary"],"properties":{"file":{"type":"string"},"writtenAt":{"type":"string","format":"date-time"},"ok":{"type":"boolean"},"failedThresholds":{"type":"array","items":{"type":"string"}},"summary":{"$ref":"#/$defs/loadSummary"}}}},"errors":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","message"],"properties":{"file":{"type":"string"},"message":{"type":"string"}}}}}},"baselineStatus":{"type":"object","additionalProperties":false,"required":["file","updated","matched","entries","changes"],"properties":{"file":{"type":"string"},"updated":{"type":"boolean"},"matched":{"type":"boolean"},"entries":{"$ref":"#/$defs/count"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","expected","actual","kind"],"properties":{"rule":{"type":"string"},"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming","absent"]},"actual":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"kind":{"enum":["new-failure","new-pass","changed","stale-entry"]},"note":{"type":"string"}}}}}},"detectionSection":{"description":"The detection matrix: each emulator fault breaks one MUST rule; the suite must fail that rule with the fault on.","type":"object","additionalProperties":false,"required":["generatedAt","faults","detected","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"faults":{"type":"integer","minimum":0},"detected":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","description","detection","tests","failedTests","failedRules"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"description":{"type":"string"},"detection":{"enum":["detected","other-rule","missed","no-tests"]},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"failedRules":{"type":"array","items":{"type":"string"}},"witness":{"type":"string"},"failedMust":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}},"overLimit":{"type":"integer","minimum":0}}},"mutationSection":{"description":"Mutation testing of the emulator's validation and state-machine code (npm run mutation, StrykerJS): counts, score and every surviving mutant, listed as equivalent (with a reason) or unresolved.","type":"object","additionalProperties":false,"required":["score","scoreExcludingEquivalent","killed","survived","timeout","noCoverage","total","ignored","generatedAt","file","equivalent","unresolved"],"properties":{"score":{"type":"number","minimum":0,"maximum":100},"scoreExcludingEquivalent":{"type":"number","minimum":0,"maximum":100},"killed":{"$ref":"#/$defs/count"},"survived":{"$ref":"#/$defs/count"},"timeout":{"$ref":"#/$defs/count"},"noCoverage":{"$ref":"#/$defs/count"},"total":{"$ref":"#/$defs/count"},"ignored":{"$ref":"#/$defs/count"},"generatedAt":{"type":"string","format":"date-time"},"file":{"type":"string"},"equivalent":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator","reason"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"},"reason":{"type":"string","minLength":1}}}},"unresolved":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"}}}}}},"blastRadiusSection":{"description":"cpc detect --full: the whole contract and property suite run once per emulator fault; the MUST rules that failed with each fault on. The fault's own rule must be among them, and at most `limit` rules.","type":"object","additionalProperties":false,"required":["generatedAt","durationMs","faults","limit","median","max","missingOwnRule","overLimit","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"faults":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":0},"median":{"type":"number","minimum":0},"max":{"type":"integer","minimum":0},"missingOwnRule":{"type":"integer","minimum":0},"overLimit":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","failedMust","ownRule","tests","failedTests","blockedTests"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"failedMust":{"type":"array","items":{"type":"string"}},"ownRule":{"type":"boolean"},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}}}},"trailVerdict":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"trailRun":{"type":"object","additionalProperties":false,"required":["startedAt","suiteVersion","comparable"],"properties":{"startedAt":{"type":"string","format":"date-time"},"suiteVersion":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"comparable":{"type":"boolean"},"file":{"type":"string","minLength":1}}},"changesSection":{"description":"What changed since a previous report of the same target (reports/changes.ts).","type":"object","additionalProperties":false,"required":["previous","changed","runs","trail","unstable"],"properties":{"previous":{"$ref":"#/$defs/trailRun"},"changed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","from","to"],"properties":{"rule":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/trailVerdict"},"to":{"$ref":"#/$defs/trailVerdict"}}}},"runs":{"type":"array","minItems":2,"items":{"$ref":"#/$defs/trailRun"}},"trail":{"type":"object","additionalProperties":{"type":"array","items":{"$ref":"#/$defs/trailVerdict"}}},"unstable":{"type":"array","items":{"type":"string","minLength":1}}}},"costCounts":{"description":"Resources by kind (lib/plan.ts Counts); warmEndpoints are endpoints with workersMin > 0, also counted in endpoints.","type":"object","additionalProperties":false,"required":["gpuPods","cpuPods","networkVolumes","endpoints","warmEndpoints","templates","secrets"],"properties":{"gpuPods":{"$ref":"#/$defs/count"},"cpuPods":{"$ref":"#/$defs/count"},"networkVolumes":{"$ref":"#/$defs/count"},"endpoints":{"$ref":"#/$defs/count"},"warmEndpoints":{"$ref":"#/$defs/count"},"templates":{"$ref":"#/$defs/count"},"secrets":{"$ref":"#/$defs/count"}}},"costSection":{"description":"What the run made and spent on its target (since 2.2): requests and creations summed from the tests' usage annotations, and from the files a deployment run writes beside the report (usage.json, pacing.json, leftovers.json, plan.json) pod-minutes, the estimated cost, rate-limit waits, leftovers and the plan. A part whose input was absent is absent: not measured on this target.","type":"object","additionalProperties":false,"required":["sources","requests","created"],"properties":{"sources":{"description":"What the section was built from: how many test records carried usage, and which files were there.","type":"object","additionalProperties":false,"required":["tests","usage","pacing","leftovers","plan"],"properties":{"tests":{"$ref":"#/$defs/count"},"usage":{"type":"boolean"},"pacing":{"type":"boolean"},"leftovers":{"type":"boolean"},"plan":{"type":"boolean"}}},"requests":{"type":"object","additionalProperties":false,"required":["total","bySurface","top"],"properties":{"total":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}},"run":{"description":"Every request of the run, the teardown's included (usage.json).","$ref":"#/$defs/count"},"top":{"description":"The tests that sent the most, most first.","type":"array","maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["id","title","total","bySurface"],"properties":{"id":{"type":"string"},"title":{"type":"string"},"total":{"$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}}}}},"created":{"type":"object","additionalProperties":false,"required":["tests"],"properties":{"tests":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/costCounts"},"run":{"description":"The run's record of its creations (usage.json), pooled resources included.","$ref":"#/$defs/costCounts"},"planned":{"description":"Preflight's plan (plan.json).","$ref":"#/$defs/costCounts"},"byShape":{"description":"Shape → how many (usage.json).","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}},"plan":{"type":"object","additionalProperties":false,"required":["pools","requests"],"properties":{"pools":{"type":"array","items":{"type":"string"}},"requests":{"$ref":"#/$defs/count"},"estimatedCostUsd":{"type":"number","minimum":0}}},"podMinutes":{"description":"GPU type or CPU flavor → minutes from each pod's creation to its deletion (usage.json).","type":"object","additionalProperties":false,"required":["gpu","cpu"],"properties":{"gpu":{"description":"GPU type → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}},"cpu":{"description":"CPU flavor → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}}}},"estimatedCostUsd":{"description":"USD from pod-minutes and catalog prices; absent when the catalog gives no prices.","type":"number","minimum":0},"unpriced":{"description":"Pods the catalog gave no price for.","$ref":"#/$defs/count"},"rateLimit":{"description":"The time tests waited for the target's rate limit (pacing.json).","type":"object","additionalProperties":false,"required":["waitedMs","retried","gaveUp","tests"],"properties":{"waitedMs":{"$ref":"#/$defs/count"},"retried":{"$ref":"#/$defs/count"},"gaveUp":{"$ref":"#/$defs/count"},"tests":{"$ref":"#/$defs/count"}}},"leftovers":{"description":"What the run could not delete (leftovers.json): ids and names, never a key.","type":"object","additionalProperties":false,"required":["created","items"],"properties":{"created":{"$ref":"#/$defs/count"},"items":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["kind","reason","test"],"properties":{"kind":{"type":"string","minLength":1},"id":{"type":"string"},"name":{"type":"string"},"reason":{"type":"string"},"test":{"type":"string"}}}}}}}}}};
 const schema32 = {"type":"string","pattern":"^https?://[^\\s?#]+$"};
 const schema36 = {"type":"integer","minimum":0};
 const schema65 = {"description":"The detection matrix: each emulator fault breaks one MUST rule; the suite must fail that rule with the fault on.","type":"object","additionalProperties":false,"required":["generatedAt","faults","detected","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"faults":{"type":"integer","minimum":0},"detected":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","description","detection","tests","failedTests","failedRules"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"description":{"type":"string"},"detection":{"enum":["detected","other-rule","missed","no-tests"]},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"failedRules":{"type":"array","items":{"type":"string"}},"witness":{"type":"string"},"failedMust":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}},"overLimit":{"type":"integer","minimum":0}}};
@@ -936,7 +936,7 @@ return errors === 0;
 }
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema51 = {"type":"object","additionalProperties":false,"required":["id","kind","title","file","status","durationMs","rules","failedRules"],"properties":{"id":{"type":"string","minLength":1},"kind":{"enum":["contract","property","load","other"]},"title":{"type":"string"},"file":{"type":"string"},"status":{"enum":["passed","failed","skipped","interrupted","notRun"]},"durationMs":{"type":"integer","minimum":0},"rules":{"type":"array","items":{"type":"string"}},"failedRules":{"type":"array","items":{"type":"string"}},"skipReason":{"type":"string"},"requests":{"type":"integer","minimum":0,"description":"Requests the test sent, every attempt summed (report 2.2)."},"blocked":{"type":"string","description":"A skipped test that the target's circumstances stopped before its checks (no GPU capacity on any candidate, a budget reached): its rules are blocked with this reason."},"error":{"type":"string"},"evidence":{"type":"array","items":{"$ref":"#/$defs/evidence"}},"property":{"$ref":"#/$defs/property"},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","value"],"properties":{"rule":{"type":"string"},"value":{}}}}}};
+const schema51 = {"type":"object","additionalProperties":false,"required":["id","kind","title","file","status","durationMs","rules","failedRules"],"properties":{"id":{"type":"string","minLength":1},"kind":{"enum":["contract","property","load","other"]},"title":{"type":"string"},"file":{"type":"string"},"status":{"enum":["passed","failed","skipped","interrupted","notRun"]},"durationMs":{"type":"integer","minimum":0},"rules":{"type":"array","items":{"type":"string"}},"failedRules":{"type":"array","items":{"type":"string"}},"unchecked":{"type":"array","description":"Declared rules the test could not check on this target, and why: each counts skip from this test (report 2.3).","items":{"type":"object","additionalProperties":false,"required":["rule","reason"],"properties":{"rule":{"type":"string"},"reason":{"type":"string"}}}},"skipReason":{"type":"string"},"requests":{"type":"integer","minimum":0,"description":"Requests the test sent, every attempt summed (report 2.2)."},"blocked":{"type":"string","description":"A skipped test that the target's circumstances stopped before its checks (no GPU capacity on any candidate, a budget reached): its rules are blocked with this reason."},"error":{"type":"string"},"evidence":{"type":"array","items":{"$ref":"#/$defs/evidence"}},"property":{"$ref":"#/$defs/property"},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","value"],"properties":{"rule":{"type":"string"},"value":{}}}}}};
 const schema57 = {"type":"object","additionalProperties":false,"required":["seed","numRuns"],"properties":{"seed":{"type":"integer"},"numRuns":{"type":"integer","minimum":0},"path":{"type":"string"},"counterexample":{"type":"string"},"replay":{"type":"string"}}};
 const schema52 = {"type":"object","additionalProperties":false,"required":["request","curl"],"properties":{"operation":{"type":"string"},"request":{"type":"object","additionalProperties":false,"required":["method","url","headers","bodyBytes"],"properties":{"method":{"type":"string"},"url":{"type":"string"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"}}},"response":{"type":"object","additionalProperties":false,"required":["status","headers","bodyBytes","durationMs"],"properties":{"status":{"type":"integer"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"},"durationMs":{"type":"number","minimum":0}}},"curl":{"type":"string"},"error":{"type":"string"},"brokeRules":{"type":"array","description":"The rules whose findings were read from this exchange: it is shown first for them.","items":{"type":"string"}}}};
 const schema53 = {"type":"object","additionalProperties":{"type":"string"}};
@@ -1648,9 +1648,15 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.skipReason !== undefined){
-if(typeof data.skipReason !== "string"){
-const err21 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/skipReason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.unchecked !== undefined){
+let data10 = data.unchecked;
+if(Array.isArray(data10)){
+const len2 = data10.length;
+for(let i2=0; i2<len2; i2++){
+let data11 = data10[i2];
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+if(data11.rule === undefined){
+const err21 = {instancePath:instancePath+"/unchecked/" + i2,schemaPath:"#/properties/unchecked/items/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1659,11 +1665,8 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-if(data.requests !== undefined){
-let data11 = data.requests;
-if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-const err22 = {instancePath:instancePath+"/requests",schemaPath:"#/properties/requests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data11.reason === undefined){
+const err22 = {instancePath:instancePath+"/unchecked/" + i2,schemaPath:"#/properties/unchecked/items/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1672,9 +1675,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-if((typeof data11 == "number") && (isFinite(data11))){
-if(data11 < 0 || isNaN(data11)){
-const err23 = {instancePath:instancePath+"/requests",schemaPath:"#/properties/requests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key1 in data11){
+if(!((key1 === "rule") || (key1 === "reason"))){
+const err23 = {instancePath:instancePath+"/unchecked/" + i2,schemaPath:"#/properties/unchecked/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1684,10 +1687,9 @@ vErrors.push(err23);
 errors++;
 }
 }
-}
-if(data.blocked !== undefined){
-if(typeof data.blocked !== "string"){
-const err24 = {instancePath:instancePath+"/blocked",schemaPath:"#/properties/blocked/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data11.rule !== undefined){
+if(typeof data11.rule !== "string"){
+const err24 = {instancePath:instancePath+"/unchecked/" + i2+"/rule",schemaPath:"#/properties/unchecked/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1697,9 +1699,9 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data.error !== undefined){
-if(typeof data.error !== "string"){
-const err25 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data11.reason !== undefined){
+if(typeof data11.reason !== "string"){
+const err25 = {instancePath:instancePath+"/unchecked/" + i2+"/reason",schemaPath:"#/properties/unchecked/items/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1709,19 +1711,9 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.evidence !== undefined){
-let data14 = data.evidence;
-if(Array.isArray(data14)){
-const len2 = data14.length;
-for(let i2=0; i2<len2; i2++){
-if(!(validate28(data14[i2], {instancePath:instancePath+"/evidence/" + i2,parentData:data14,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
-errors = vErrors.length;
-}
-}
 }
 else {
-const err26 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/evidence/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err26 = {instancePath:instancePath+"/unchecked/" + i2,schemaPath:"#/properties/unchecked/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1731,11 +1723,9 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.property !== undefined){
-let data16 = data.property;
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.seed === undefined){
-const err27 = {instancePath:instancePath+"/property",schemaPath:"#/$defs/property/required",keyword:"required",params:{missingProperty: "seed"},message:"must have required property '"+"seed"+"'"};
+}
+else {
+const err27 = {instancePath:instancePath+"/unchecked",schemaPath:"#/properties/unchecked/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1744,8 +1734,10 @@ vErrors.push(err27);
 }
 errors++;
 }
-if(data16.numRuns === undefined){
-const err28 = {instancePath:instancePath+"/property",schemaPath:"#/$defs/property/required",keyword:"required",params:{missingProperty: "numRuns"},message:"must have required property '"+"numRuns"+"'"};
+}
+if(data.skipReason !== undefined){
+if(typeof data.skipReason !== "string"){
+const err28 = {instancePath:instancePath+"/skipReason",schemaPath:"#/properties/skipReason/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1754,9 +1746,11 @@ vErrors.push(err28);
 }
 errors++;
 }
-for(const key1 in data16){
-if(!(((((key1 === "seed") || (key1 === "numRuns")) || (key1 === "path")) || (key1 === "counterexample")) || (key1 === "replay"))){
-const err29 = {instancePath:instancePath+"/property",schemaPath:"#/$defs/property/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+}
+if(data.requests !== undefined){
+let data15 = data.requests;
+if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
+const err29 = {instancePath:instancePath+"/requests",schemaPath:"#/properties/requests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1765,11 +1759,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-}
-if(data16.seed !== undefined){
-let data17 = data16.seed;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err30 = {instancePath:instancePath+"/property/seed",schemaPath:"#/$defs/property/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data15 == "number") && (isFinite(data15))){
+if(data15 < 0 || isNaN(data15)){
+const err30 = {instancePath:instancePath+"/requests",schemaPath:"#/properties/requests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1779,10 +1771,10 @@ vErrors.push(err30);
 errors++;
 }
 }
-if(data16.numRuns !== undefined){
-let data18 = data16.numRuns;
-if(!(((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18))) && (isFinite(data18)))){
-const err31 = {instancePath:instancePath+"/property/numRuns",schemaPath:"#/$defs/property/properties/numRuns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data.blocked !== undefined){
+if(typeof data.blocked !== "string"){
+const err31 = {instancePath:instancePath+"/blocked",schemaPath:"#/properties/blocked/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -1791,9 +1783,10 @@ vErrors.push(err31);
 }
 errors++;
 }
-if((typeof data18 == "number") && (isFinite(data18))){
-if(data18 < 0 || isNaN(data18)){
-const err32 = {instancePath:instancePath+"/property/numRuns",schemaPath:"#/$defs/property/properties/numRuns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.error !== undefined){
+if(typeof data.error !== "string"){
+const err32 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -1803,10 +1796,19 @@ vErrors.push(err32);
 errors++;
 }
 }
+if(data.evidence !== undefined){
+let data18 = data.evidence;
+if(Array.isArray(data18)){
+const len3 = data18.length;
+for(let i3=0; i3<len3; i3++){
+if(!(validate28(data18[i3], {instancePath:instancePath+"/evidence/" + i3,parentData:data18,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+errors = vErrors.length;
 }
-if(data16.path !== undefined){
-if(typeof data16.path !== "string"){
-const err33 = {instancePath:instancePath+"/property/path",schemaPath:"#/$defs/property/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/evidence",schemaPath:"#/properties/evidence/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -1816,9 +1818,11 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data16.counterexample !== undefined){
-if(typeof data16.counterexample !== "string"){
-const err34 = {instancePath:instancePath+"/property/counterexample",schemaPath:"#/$defs/property/properties/counterexample/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.property !== undefined){
+let data20 = data.property;
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.seed === undefined){
+const err34 = {instancePath:instancePath+"/property",schemaPath:"#/$defs/property/required",keyword:"required",params:{missingProperty: "seed"},message:"must have required property '"+"seed"+"'"};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -1827,10 +1831,8 @@ vErrors.push(err34);
 }
 errors++;
 }
-}
-if(data16.replay !== undefined){
-if(typeof data16.replay !== "string"){
-const err35 = {instancePath:instancePath+"/property/replay",schemaPath:"#/$defs/property/properties/replay/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data20.numRuns === undefined){
+const err35 = {instancePath:instancePath+"/property",schemaPath:"#/$defs/property/required",keyword:"required",params:{missingProperty: "numRuns"},message:"must have required property '"+"numRuns"+"'"};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -1839,10 +1841,9 @@ vErrors.push(err35);
 }
 errors++;
 }
-}
-}
-else {
-const err36 = {instancePath:instancePath+"/property",schemaPath:"#/$defs/property/type",keyword:"type",params:{type: "object"},message:"must be object"};
+for(const key2 in data20){
+if(!(((((key2 === "seed") || (key2 === "numRuns")) || (key2 === "path")) || (key2 === "counterexample")) || (key2 === "replay"))){
+const err36 = {instancePath:instancePath+"/property",schemaPath:"#/$defs/property/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -1852,15 +1853,10 @@ vErrors.push(err36);
 errors++;
 }
 }
-if(data.observed !== undefined){
-let data22 = data.observed;
-if(Array.isArray(data22)){
-const len3 = data22.length;
-for(let i3=0; i3<len3; i3++){
-let data23 = data22[i3];
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.rule === undefined){
-const err37 = {instancePath:instancePath+"/observed/" + i3,schemaPath:"#/properties/observed/items/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'"};
+if(data20.seed !== undefined){
+let data21 = data20.seed;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+const err37 = {instancePath:instancePath+"/property/seed",schemaPath:"#/$defs/property/properties/seed/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -1869,8 +1865,11 @@ vErrors.push(err37);
 }
 errors++;
 }
-if(data23.value === undefined){
-const err38 = {instancePath:instancePath+"/observed/" + i3,schemaPath:"#/properties/observed/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
+}
+if(data20.numRuns !== undefined){
+let data22 = data20.numRuns;
+if(!(((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22))) && (isFinite(data22)))){
+const err38 = {instancePath:instancePath+"/property/numRuns",schemaPath:"#/$defs/property/properties/numRuns/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -1879,9 +1878,9 @@ vErrors.push(err38);
 }
 errors++;
 }
-for(const key2 in data23){
-if(!((key2 === "rule") || (key2 === "value"))){
-const err39 = {instancePath:instancePath+"/observed/" + i3,schemaPath:"#/properties/observed/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if((typeof data22 == "number") && (isFinite(data22))){
+if(data22 < 0 || isNaN(data22)){
+const err39 = {instancePath:instancePath+"/property/numRuns",schemaPath:"#/$defs/property/properties/numRuns/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -1891,9 +1890,10 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data23.rule !== undefined){
-if(typeof data23.rule !== "string"){
-const err40 = {instancePath:instancePath+"/observed/" + i3+"/rule",schemaPath:"#/properties/observed/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data20.path !== undefined){
+if(typeof data20.path !== "string"){
+const err40 = {instancePath:instancePath+"/property/path",schemaPath:"#/$defs/property/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -1903,9 +1903,9 @@ vErrors.push(err40);
 errors++;
 }
 }
-}
-else {
-const err41 = {instancePath:instancePath+"/observed/" + i3,schemaPath:"#/properties/observed/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data20.counterexample !== undefined){
+if(typeof data20.counterexample !== "string"){
+const err41 = {instancePath:instancePath+"/property/counterexample",schemaPath:"#/$defs/property/properties/counterexample/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -1915,9 +1915,9 @@ vErrors.push(err41);
 errors++;
 }
 }
-}
-else {
-const err42 = {instancePath:instancePath+"/observed",schemaPath:"#/properties/observed/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data20.replay !== undefined){
+if(typeof data20.replay !== "string"){
+const err42 = {instancePath:instancePath+"/property/replay",schemaPath:"#/$defs/property/properties/replay/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -1929,12 +1929,99 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err43 = {instancePath:instancePath+"/property",schemaPath:"#/$defs/property/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err43];
 }
 else {
 vErrors.push(err43);
+}
+errors++;
+}
+}
+if(data.observed !== undefined){
+let data26 = data.observed;
+if(Array.isArray(data26)){
+const len4 = data26.length;
+for(let i4=0; i4<len4; i4++){
+let data27 = data26[i4];
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+if(data27.rule === undefined){
+const err44 = {instancePath:instancePath+"/observed/" + i4,schemaPath:"#/properties/observed/items/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'"};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+if(data27.value === undefined){
+const err45 = {instancePath:instancePath+"/observed/" + i4,schemaPath:"#/properties/observed/items/required",keyword:"required",params:{missingProperty: "value"},message:"must have required property '"+"value"+"'"};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+for(const key3 in data27){
+if(!((key3 === "rule") || (key3 === "value"))){
+const err46 = {instancePath:instancePath+"/observed/" + i4,schemaPath:"#/properties/observed/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data27.rule !== undefined){
+if(typeof data27.rule !== "string"){
+const err47 = {instancePath:instancePath+"/observed/" + i4+"/rule",schemaPath:"#/properties/observed/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+}
+else {
+const err48 = {instancePath:instancePath+"/observed/" + i4,schemaPath:"#/properties/observed/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/observed",schemaPath:"#/properties/observed/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+}
+else {
+const err50 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
 }
 errors++;
 }
@@ -7326,7 +7413,7 @@ vErrors.push(err93);
 errors++;
 }
 for(const key8 in data39){
-if(!(((((key8 === "rules") || (key8 === "bySurface")) || (key8 === "byLevel")) || (key8 === "tests")) || (key8 === "conformant"))){
+if(!((((((key8 === "rules") || (key8 === "bySurface")) || (key8 === "byLevel")) || (key8 === "tests")) || (key8 === "conformant")) || (key8 === "must"))){
 const err94 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err94];
@@ -7634,9 +7721,11 @@ vErrors.push(err117);
 errors++;
 }
 }
-}
-else {
-const err118 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data39.must !== undefined){
+let data53 = data39.must;
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+if(data53.total === undefined){
+const err118 = {instancePath:instancePath+"/summary/must",schemaPath:"#/properties/summary/properties/must/required",keyword:"required",params:{missingProperty: "total"},message:"must have required property '"+"total"+"'"};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -7645,20 +7734,8 @@ vErrors.push(err118);
 }
 errors++;
 }
-}
-if(data.rules !== undefined){
-let data53 = data.rules;
-if(Array.isArray(data53)){
-const len2 = data53.length;
-for(let i2=0; i2<len2; i2++){
-if(!(validate25(data53[i2], {instancePath:instancePath+"/rules/" + i2,parentData:data53,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-}
-}
-else {
-const err119 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data53.decided === undefined){
+const err119 = {instancePath:instancePath+"/summary/must",schemaPath:"#/properties/summary/properties/must/required",keyword:"required",params:{missingProperty: "decided"},message:"must have required property '"+"decided"+"'"};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -7667,25 +7744,242 @@ vErrors.push(err119);
 }
 errors++;
 }
+if(data53.undecided === undefined){
+const err120 = {instancePath:instancePath+"/summary/must",schemaPath:"#/properties/summary/properties/must/required",keyword:"required",params:{missingProperty: "undecided"},message:"must have required property '"+"undecided"+"'"};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+for(const key12 in data53){
+if(!(((key12 === "total") || (key12 === "decided")) || (key12 === "undecided"))){
+const err121 = {instancePath:instancePath+"/summary/must",schemaPath:"#/properties/summary/properties/must/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+}
+if(data53.total !== undefined){
+let data54 = data53.total;
+if(!(((typeof data54 == "number") && (!(data54 % 1) && !isNaN(data54))) && (isFinite(data54)))){
+const err122 = {instancePath:instancePath+"/summary/must/total",schemaPath:"#/properties/summary/properties/must/properties/total/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+if((typeof data54 == "number") && (isFinite(data54))){
+if(data54 < 0 || isNaN(data54)){
+const err123 = {instancePath:instancePath+"/summary/must/total",schemaPath:"#/properties/summary/properties/must/properties/total/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+}
+if(data53.decided !== undefined){
+let data55 = data53.decided;
+if(!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))){
+const err124 = {instancePath:instancePath+"/summary/must/decided",schemaPath:"#/properties/summary/properties/must/properties/decided/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+if((typeof data55 == "number") && (isFinite(data55))){
+if(data55 < 0 || isNaN(data55)){
+const err125 = {instancePath:instancePath+"/summary/must/decided",schemaPath:"#/properties/summary/properties/must/properties/decided/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+}
+}
+if(data53.undecided !== undefined){
+let data56 = data53.undecided;
+if(Array.isArray(data56)){
+const len2 = data56.length;
+for(let i2=0; i2<len2; i2++){
+let data57 = data56[i2];
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
+if(data57.cause === undefined){
+const err126 = {instancePath:instancePath+"/summary/must/undecided/" + i2,schemaPath:"#/properties/summary/properties/must/properties/undecided/items/required",keyword:"required",params:{missingProperty: "cause"},message:"must have required property '"+"cause"+"'"};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+if(data57.count === undefined){
+const err127 = {instancePath:instancePath+"/summary/must/undecided/" + i2,schemaPath:"#/properties/summary/properties/must/properties/undecided/items/required",keyword:"required",params:{missingProperty: "count"},message:"must have required property '"+"count"+"'"};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+for(const key13 in data57){
+if(!((key13 === "cause") || (key13 === "count"))){
+const err128 = {instancePath:instancePath+"/summary/must/undecided/" + i2,schemaPath:"#/properties/summary/properties/must/properties/undecided/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+}
+if(data57.cause !== undefined){
+if(typeof data57.cause !== "string"){
+const err129 = {instancePath:instancePath+"/summary/must/undecided/" + i2+"/cause",schemaPath:"#/properties/summary/properties/must/properties/undecided/items/properties/cause/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+}
+if(data57.count !== undefined){
+let data59 = data57.count;
+if(!(((typeof data59 == "number") && (!(data59 % 1) && !isNaN(data59))) && (isFinite(data59)))){
+const err130 = {instancePath:instancePath+"/summary/must/undecided/" + i2+"/count",schemaPath:"#/properties/summary/properties/must/properties/undecided/items/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+if((typeof data59 == "number") && (isFinite(data59))){
+if(data59 < 1 || isNaN(data59)){
+const err131 = {instancePath:instancePath+"/summary/must/undecided/" + i2+"/count",schemaPath:"#/properties/summary/properties/must/properties/undecided/items/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err132 = {instancePath:instancePath+"/summary/must/undecided/" + i2,schemaPath:"#/properties/summary/properties/must/properties/undecided/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+}
+}
+else {
+const err133 = {instancePath:instancePath+"/summary/must/undecided",schemaPath:"#/properties/summary/properties/must/properties/undecided/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+}
+}
+else {
+const err134 = {instancePath:instancePath+"/summary/must",schemaPath:"#/properties/summary/properties/must/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+}
+}
+else {
+const err135 = {instancePath:instancePath+"/summary",schemaPath:"#/properties/summary/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+}
+if(data.rules !== undefined){
+let data60 = data.rules;
+if(Array.isArray(data60)){
+const len3 = data60.length;
+for(let i3=0; i3<len3; i3++){
+if(!(validate25(data60[i3], {instancePath:instancePath+"/rules/" + i3,parentData:data60,parentDataProperty:i3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err136 = {instancePath:instancePath+"/rules",schemaPath:"#/properties/rules/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
 }
 if(data.tests !== undefined){
-let data55 = data.tests;
-if(Array.isArray(data55)){
-const len3 = data55.length;
-for(let i3=0; i3<len3; i3++){
-if(!(validate27(data55[i3], {instancePath:instancePath+"/tests/" + i3,parentData:data55,parentDataProperty:i3,rootData,dynamicAnchors}))){
+let data62 = data.tests;
+if(Array.isArray(data62)){
+const len4 = data62.length;
+for(let i4=0; i4<len4; i4++){
+if(!(validate27(data62[i4], {instancePath:instancePath+"/tests/" + i4,parentData:data62,parentDataProperty:i4,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err120 = {instancePath:instancePath+"/tests",schemaPath:"#/properties/tests/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err137 = {instancePath:instancePath+"/tests",schemaPath:"#/properties/tests/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
-vErrors = [err120];
+vErrors = [err137];
 }
 else {
-vErrors.push(err120);
+vErrors.push(err137);
 }
 errors++;
 }
@@ -7703,204 +7997,10 @@ errors = vErrors.length;
 }
 }
 if(data.detection !== undefined){
-let data59 = data.detection;
-if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
-if(data59.generatedAt === undefined){
-const err121 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "generatedAt"},message:"must have required property '"+"generatedAt"+"'"};
-if(vErrors === null){
-vErrors = [err121];
-}
-else {
-vErrors.push(err121);
-}
-errors++;
-}
-if(data59.faults === undefined){
-const err122 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "faults"},message:"must have required property '"+"faults"+"'"};
-if(vErrors === null){
-vErrors = [err122];
-}
-else {
-vErrors.push(err122);
-}
-errors++;
-}
-if(data59.detected === undefined){
-const err123 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "detected"},message:"must have required property '"+"detected"+"'"};
-if(vErrors === null){
-vErrors = [err123];
-}
-else {
-vErrors.push(err123);
-}
-errors++;
-}
-if(data59.rows === undefined){
-const err124 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'"};
-if(vErrors === null){
-vErrors = [err124];
-}
-else {
-vErrors.push(err124);
-}
-errors++;
-}
-for(const key12 in data59){
-if(!(((((key12 === "generatedAt") || (key12 === "faults")) || (key12 === "detected")) || (key12 === "rows")) || (key12 === "overLimit"))){
-const err125 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err125];
-}
-else {
-vErrors.push(err125);
-}
-errors++;
-}
-}
-if(data59.generatedAt !== undefined){
-let data60 = data59.generatedAt;
-if(typeof data60 === "string"){
-if(!(formats0.validate(data60))){
-const err126 = {instancePath:instancePath+"/detection/generatedAt",schemaPath:"#/$defs/detectionSection/properties/generatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
-if(vErrors === null){
-vErrors = [err126];
-}
-else {
-vErrors.push(err126);
-}
-errors++;
-}
-}
-else {
-const err127 = {instancePath:instancePath+"/detection/generatedAt",schemaPath:"#/$defs/detectionSection/properties/generatedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err127];
-}
-else {
-vErrors.push(err127);
-}
-errors++;
-}
-}
-if(data59.faults !== undefined){
-let data61 = data59.faults;
-if(!(((typeof data61 == "number") && (!(data61 % 1) && !isNaN(data61))) && (isFinite(data61)))){
-const err128 = {instancePath:instancePath+"/detection/faults",schemaPath:"#/$defs/detectionSection/properties/faults/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err128];
-}
-else {
-vErrors.push(err128);
-}
-errors++;
-}
-if((typeof data61 == "number") && (isFinite(data61))){
-if(data61 < 0 || isNaN(data61)){
-const err129 = {instancePath:instancePath+"/detection/faults",schemaPath:"#/$defs/detectionSection/properties/faults/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err129];
-}
-else {
-vErrors.push(err129);
-}
-errors++;
-}
-}
-}
-if(data59.detected !== undefined){
-let data62 = data59.detected;
-if(!(((typeof data62 == "number") && (!(data62 % 1) && !isNaN(data62))) && (isFinite(data62)))){
-const err130 = {instancePath:instancePath+"/detection/detected",schemaPath:"#/$defs/detectionSection/properties/detected/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err130];
-}
-else {
-vErrors.push(err130);
-}
-errors++;
-}
-if((typeof data62 == "number") && (isFinite(data62))){
-if(data62 < 0 || isNaN(data62)){
-const err131 = {instancePath:instancePath+"/detection/detected",schemaPath:"#/$defs/detectionSection/properties/detected/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err131];
-}
-else {
-vErrors.push(err131);
-}
-errors++;
-}
-}
-}
-if(data59.rows !== undefined){
-let data63 = data59.rows;
-if(Array.isArray(data63)){
-const len4 = data63.length;
-for(let i4=0; i4<len4; i4++){
-let data64 = data63[i4];
-if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
-if(data64.fault === undefined){
-const err132 = {instancePath:instancePath+"/detection/rows/" + i4,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "fault"},message:"must have required property '"+"fault"+"'"};
-if(vErrors === null){
-vErrors = [err132];
-}
-else {
-vErrors.push(err132);
-}
-errors++;
-}
-if(data64.rule === undefined){
-const err133 = {instancePath:instancePath+"/detection/rows/" + i4,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'"};
-if(vErrors === null){
-vErrors = [err133];
-}
-else {
-vErrors.push(err133);
-}
-errors++;
-}
-if(data64.description === undefined){
-const err134 = {instancePath:instancePath+"/detection/rows/" + i4,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
-if(vErrors === null){
-vErrors = [err134];
-}
-else {
-vErrors.push(err134);
-}
-errors++;
-}
-if(data64.detection === undefined){
-const err135 = {instancePath:instancePath+"/detection/rows/" + i4,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "detection"},message:"must have required property '"+"detection"+"'"};
-if(vErrors === null){
-vErrors = [err135];
-}
-else {
-vErrors.push(err135);
-}
-errors++;
-}
-if(data64.tests === undefined){
-const err136 = {instancePath:instancePath+"/detection/rows/" + i4,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'"};
-if(vErrors === null){
-vErrors = [err136];
-}
-else {
-vErrors.push(err136);
-}
-errors++;
-}
-if(data64.failedTests === undefined){
-const err137 = {instancePath:instancePath+"/detection/rows/" + i4,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedTests"},message:"must have required property '"+"failedTests"+"'"};
-if(vErrors === null){
-vErrors = [err137];
-}
-else {
-vErrors.push(err137);
-}
-errors++;
-}
-if(data64.failedRules === undefined){
-const err138 = {instancePath:instancePath+"/detection/rows/" + i4,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedRules"},message:"must have required property '"+"failedRules"+"'"};
+let data66 = data.detection;
+if(data66 && typeof data66 == "object" && !Array.isArray(data66)){
+if(data66.generatedAt === undefined){
+const err138 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "generatedAt"},message:"must have required property '"+"generatedAt"+"'"};
 if(vErrors === null){
 vErrors = [err138];
 }
@@ -7909,9 +8009,8 @@ vErrors.push(err138);
 }
 errors++;
 }
-for(const key13 in data64){
-if(!(func1.call(schema65.properties.rows.items.properties, key13))){
-const err139 = {instancePath:instancePath+"/detection/rows/" + i4,schemaPath:"#/$defs/detectionSection/properties/rows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+if(data66.faults === undefined){
+const err139 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "faults"},message:"must have required property '"+"faults"+"'"};
 if(vErrors === null){
 vErrors = [err139];
 }
@@ -7920,10 +8019,8 @@ vErrors.push(err139);
 }
 errors++;
 }
-}
-if(data64.fault !== undefined){
-if(typeof data64.fault !== "string"){
-const err140 = {instancePath:instancePath+"/detection/rows/" + i4+"/fault",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/fault/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data66.detected === undefined){
+const err140 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "detected"},message:"must have required property '"+"detected"+"'"};
 if(vErrors === null){
 vErrors = [err140];
 }
@@ -7932,10 +8029,8 @@ vErrors.push(err140);
 }
 errors++;
 }
-}
-if(data64.rule !== undefined){
-if(typeof data64.rule !== "string"){
-const err141 = {instancePath:instancePath+"/detection/rows/" + i4+"/rule",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data66.rows === undefined){
+const err141 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'"};
 if(vErrors === null){
 vErrors = [err141];
 }
@@ -7944,10 +8039,9 @@ vErrors.push(err141);
 }
 errors++;
 }
-}
-if(data64.description !== undefined){
-if(typeof data64.description !== "string"){
-const err142 = {instancePath:instancePath+"/detection/rows/" + i4+"/description",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
+for(const key14 in data66){
+if(!(((((key14 === "generatedAt") || (key14 === "faults")) || (key14 === "detected")) || (key14 === "rows")) || (key14 === "overLimit"))){
+const err142 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err142];
 }
@@ -7957,10 +8051,11 @@ vErrors.push(err142);
 errors++;
 }
 }
-if(data64.detection !== undefined){
-let data68 = data64.detection;
-if(!((((data68 === "detected") || (data68 === "other-rule")) || (data68 === "missed")) || (data68 === "no-tests"))){
-const err143 = {instancePath:instancePath+"/detection/rows/" + i4+"/detection",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/detection/enum",keyword:"enum",params:{allowedValues: schema65.properties.rows.items.properties.detection.enum},message:"must be equal to one of the allowed values"};
+if(data66.generatedAt !== undefined){
+let data67 = data66.generatedAt;
+if(typeof data67 === "string"){
+if(!(formats0.validate(data67))){
+const err143 = {instancePath:instancePath+"/detection/generatedAt",schemaPath:"#/$defs/detectionSection/properties/generatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err143];
 }
@@ -7970,10 +8065,8 @@ vErrors.push(err143);
 errors++;
 }
 }
-if(data64.tests !== undefined){
-let data69 = data64.tests;
-if(!(((typeof data69 == "number") && (!(data69 % 1) && !isNaN(data69))) && (isFinite(data69)))){
-const err144 = {instancePath:instancePath+"/detection/rows/" + i4+"/tests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/tests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err144 = {instancePath:instancePath+"/detection/generatedAt",schemaPath:"#/$defs/detectionSection/properties/generatedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err144];
 }
@@ -7982,9 +8075,11 @@ vErrors.push(err144);
 }
 errors++;
 }
-if((typeof data69 == "number") && (isFinite(data69))){
-if(data69 < 0 || isNaN(data69)){
-const err145 = {instancePath:instancePath+"/detection/rows/" + i4+"/tests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/tests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data66.faults !== undefined){
+let data68 = data66.faults;
+if(!(((typeof data68 == "number") && (!(data68 % 1) && !isNaN(data68))) && (isFinite(data68)))){
+const err145 = {instancePath:instancePath+"/detection/faults",schemaPath:"#/$defs/detectionSection/properties/faults/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err145];
 }
@@ -7993,12 +8088,9 @@ vErrors.push(err145);
 }
 errors++;
 }
-}
-}
-if(data64.failedTests !== undefined){
-let data70 = data64.failedTests;
-if(!(((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70))) && (isFinite(data70)))){
-const err146 = {instancePath:instancePath+"/detection/rows/" + i4+"/failedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if((typeof data68 == "number") && (isFinite(data68))){
+if(data68 < 0 || isNaN(data68)){
+const err146 = {instancePath:instancePath+"/detection/faults",schemaPath:"#/$defs/detectionSection/properties/faults/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err146];
 }
@@ -8007,9 +8099,12 @@ vErrors.push(err146);
 }
 errors++;
 }
-if((typeof data70 == "number") && (isFinite(data70))){
-if(data70 < 0 || isNaN(data70)){
-const err147 = {instancePath:instancePath+"/detection/rows/" + i4+"/failedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+if(data66.detected !== undefined){
+let data69 = data66.detected;
+if(!(((typeof data69 == "number") && (!(data69 % 1) && !isNaN(data69))) && (isFinite(data69)))){
+const err147 = {instancePath:instancePath+"/detection/detected",schemaPath:"#/$defs/detectionSection/properties/detected/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -8018,15 +8113,9 @@ vErrors.push(err147);
 }
 errors++;
 }
-}
-}
-if(data64.failedRules !== undefined){
-let data71 = data64.failedRules;
-if(Array.isArray(data71)){
-const len5 = data71.length;
-for(let i5=0; i5<len5; i5++){
-if(typeof data71[i5] !== "string"){
-const err148 = {instancePath:instancePath+"/detection/rows/" + i4+"/failedRules/" + i5,schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedRules/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data69 == "number") && (isFinite(data69))){
+if(data69 < 0 || isNaN(data69)){
+const err148 = {instancePath:instancePath+"/detection/detected",schemaPath:"#/$defs/detectionSection/properties/detected/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err148];
 }
@@ -8037,8 +8126,15 @@ errors++;
 }
 }
 }
-else {
-const err149 = {instancePath:instancePath+"/detection/rows/" + i4+"/failedRules",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedRules/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data66.rows !== undefined){
+let data70 = data66.rows;
+if(Array.isArray(data70)){
+const len5 = data70.length;
+for(let i5=0; i5<len5; i5++){
+let data71 = data70[i5];
+if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
+if(data71.fault === undefined){
+const err149 = {instancePath:instancePath+"/detection/rows/" + i5,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "fault"},message:"must have required property '"+"fault"+"'"};
 if(vErrors === null){
 vErrors = [err149];
 }
@@ -8047,10 +8143,8 @@ vErrors.push(err149);
 }
 errors++;
 }
-}
-if(data64.witness !== undefined){
-if(typeof data64.witness !== "string"){
-const err150 = {instancePath:instancePath+"/detection/rows/" + i4+"/witness",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/witness/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data71.rule === undefined){
+const err150 = {instancePath:instancePath+"/detection/rows/" + i5,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'"};
 if(vErrors === null){
 vErrors = [err150];
 }
@@ -8059,11 +8153,8 @@ vErrors.push(err150);
 }
 errors++;
 }
-}
-if(data64.failedMust !== undefined){
-let data74 = data64.failedMust;
-if(!(((typeof data74 == "number") && (!(data74 % 1) && !isNaN(data74))) && (isFinite(data74)))){
-const err151 = {instancePath:instancePath+"/detection/rows/" + i4+"/failedMust",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedMust/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data71.description === undefined){
+const err151 = {instancePath:instancePath+"/detection/rows/" + i5,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "description"},message:"must have required property '"+"description"+"'"};
 if(vErrors === null){
 vErrors = [err151];
 }
@@ -8072,9 +8163,8 @@ vErrors.push(err151);
 }
 errors++;
 }
-if((typeof data74 == "number") && (isFinite(data74))){
-if(data74 < 0 || isNaN(data74)){
-const err152 = {instancePath:instancePath+"/detection/rows/" + i4+"/failedMust",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedMust/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data71.detection === undefined){
+const err152 = {instancePath:instancePath+"/detection/rows/" + i5,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "detection"},message:"must have required property '"+"detection"+"'"};
 if(vErrors === null){
 vErrors = [err152];
 }
@@ -8083,12 +8173,8 @@ vErrors.push(err152);
 }
 errors++;
 }
-}
-}
-if(data64.blockedTests !== undefined){
-let data75 = data64.blockedTests;
-if(!(((typeof data75 == "number") && (!(data75 % 1) && !isNaN(data75))) && (isFinite(data75)))){
-const err153 = {instancePath:instancePath+"/detection/rows/" + i4+"/blockedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/blockedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data71.tests === undefined){
+const err153 = {instancePath:instancePath+"/detection/rows/" + i5,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'"};
 if(vErrors === null){
 vErrors = [err153];
 }
@@ -8097,9 +8183,8 @@ vErrors.push(err153);
 }
 errors++;
 }
-if((typeof data75 == "number") && (isFinite(data75))){
-if(data75 < 0 || isNaN(data75)){
-const err154 = {instancePath:instancePath+"/detection/rows/" + i4+"/blockedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/blockedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data71.failedTests === undefined){
+const err154 = {instancePath:instancePath+"/detection/rows/" + i5,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedTests"},message:"must have required property '"+"failedTests"+"'"};
 if(vErrors === null){
 vErrors = [err154];
 }
@@ -8108,11 +8193,8 @@ vErrors.push(err154);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err155 = {instancePath:instancePath+"/detection/rows/" + i4,schemaPath:"#/$defs/detectionSection/properties/rows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data71.failedRules === undefined){
+const err155 = {instancePath:instancePath+"/detection/rows/" + i5,schemaPath:"#/$defs/detectionSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedRules"},message:"must have required property '"+"failedRules"+"'"};
 if(vErrors === null){
 vErrors = [err155];
 }
@@ -8121,10 +8203,9 @@ vErrors.push(err155);
 }
 errors++;
 }
-}
-}
-else {
-const err156 = {instancePath:instancePath+"/detection/rows",schemaPath:"#/$defs/detectionSection/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array"};
+for(const key15 in data71){
+if(!(func1.call(schema65.properties.rows.items.properties, key15))){
+const err156 = {instancePath:instancePath+"/detection/rows/" + i5,schemaPath:"#/$defs/detectionSection/properties/rows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err156];
 }
@@ -8134,10 +8215,9 @@ vErrors.push(err156);
 errors++;
 }
 }
-if(data59.overLimit !== undefined){
-let data76 = data59.overLimit;
-if(!(((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76))) && (isFinite(data76)))){
-const err157 = {instancePath:instancePath+"/detection/overLimit",schemaPath:"#/$defs/detectionSection/properties/overLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data71.fault !== undefined){
+if(typeof data71.fault !== "string"){
+const err157 = {instancePath:instancePath+"/detection/rows/" + i5+"/fault",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/fault/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err157];
 }
@@ -8146,9 +8226,10 @@ vErrors.push(err157);
 }
 errors++;
 }
-if((typeof data76 == "number") && (isFinite(data76))){
-if(data76 < 0 || isNaN(data76)){
-const err158 = {instancePath:instancePath+"/detection/overLimit",schemaPath:"#/$defs/detectionSection/properties/overLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data71.rule !== undefined){
+if(typeof data71.rule !== "string"){
+const err158 = {instancePath:instancePath+"/detection/rows/" + i5+"/rule",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err158];
 }
@@ -8158,10 +8239,9 @@ vErrors.push(err158);
 errors++;
 }
 }
-}
-}
-else {
-const err159 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data71.description !== undefined){
+if(typeof data71.description !== "string"){
+const err159 = {instancePath:instancePath+"/detection/rows/" + i5+"/description",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err159];
 }
@@ -8171,11 +8251,10 @@ vErrors.push(err159);
 errors++;
 }
 }
-if(data.blastRadius !== undefined){
-let data77 = data.blastRadius;
-if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
-if(data77.generatedAt === undefined){
-const err160 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "generatedAt"},message:"must have required property '"+"generatedAt"+"'"};
+if(data71.detection !== undefined){
+let data75 = data71.detection;
+if(!((((data75 === "detected") || (data75 === "other-rule")) || (data75 === "missed")) || (data75 === "no-tests"))){
+const err160 = {instancePath:instancePath+"/detection/rows/" + i5+"/detection",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/detection/enum",keyword:"enum",params:{allowedValues: schema65.properties.rows.items.properties.detection.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err160];
 }
@@ -8184,8 +8263,11 @@ vErrors.push(err160);
 }
 errors++;
 }
-if(data77.durationMs === undefined){
-const err161 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
+}
+if(data71.tests !== undefined){
+let data76 = data71.tests;
+if(!(((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76))) && (isFinite(data76)))){
+const err161 = {instancePath:instancePath+"/detection/rows/" + i5+"/tests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/tests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err161];
 }
@@ -8194,8 +8276,9 @@ vErrors.push(err161);
 }
 errors++;
 }
-if(data77.faults === undefined){
-const err162 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "faults"},message:"must have required property '"+"faults"+"'"};
+if((typeof data76 == "number") && (isFinite(data76))){
+if(data76 < 0 || isNaN(data76)){
+const err162 = {instancePath:instancePath+"/detection/rows/" + i5+"/tests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/tests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err162];
 }
@@ -8204,8 +8287,12 @@ vErrors.push(err162);
 }
 errors++;
 }
-if(data77.limit === undefined){
-const err163 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'"};
+}
+}
+if(data71.failedTests !== undefined){
+let data77 = data71.failedTests;
+if(!(((typeof data77 == "number") && (!(data77 % 1) && !isNaN(data77))) && (isFinite(data77)))){
+const err163 = {instancePath:instancePath+"/detection/rows/" + i5+"/failedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err163];
 }
@@ -8214,8 +8301,9 @@ vErrors.push(err163);
 }
 errors++;
 }
-if(data77.median === undefined){
-const err164 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "median"},message:"must have required property '"+"median"+"'"};
+if((typeof data77 == "number") && (isFinite(data77))){
+if(data77 < 0 || isNaN(data77)){
+const err164 = {instancePath:instancePath+"/detection/rows/" + i5+"/failedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err164];
 }
@@ -8224,8 +8312,15 @@ vErrors.push(err164);
 }
 errors++;
 }
-if(data77.max === undefined){
-const err165 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
+}
+}
+if(data71.failedRules !== undefined){
+let data78 = data71.failedRules;
+if(Array.isArray(data78)){
+const len6 = data78.length;
+for(let i6=0; i6<len6; i6++){
+if(typeof data78[i6] !== "string"){
+const err165 = {instancePath:instancePath+"/detection/rows/" + i5+"/failedRules/" + i6,schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedRules/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err165];
 }
@@ -8234,8 +8329,10 @@ vErrors.push(err165);
 }
 errors++;
 }
-if(data77.missingOwnRule === undefined){
-const err166 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "missingOwnRule"},message:"must have required property '"+"missingOwnRule"+"'"};
+}
+}
+else {
+const err166 = {instancePath:instancePath+"/detection/rows/" + i5+"/failedRules",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedRules/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err166];
 }
@@ -8244,8 +8341,10 @@ vErrors.push(err166);
 }
 errors++;
 }
-if(data77.overLimit === undefined){
-const err167 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "overLimit"},message:"must have required property '"+"overLimit"+"'"};
+}
+if(data71.witness !== undefined){
+if(typeof data71.witness !== "string"){
+const err167 = {instancePath:instancePath+"/detection/rows/" + i5+"/witness",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/witness/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err167];
 }
@@ -8254,8 +8353,11 @@ vErrors.push(err167);
 }
 errors++;
 }
-if(data77.rows === undefined){
-const err168 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'"};
+}
+if(data71.failedMust !== undefined){
+let data81 = data71.failedMust;
+if(!(((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81))) && (isFinite(data81)))){
+const err168 = {instancePath:instancePath+"/detection/rows/" + i5+"/failedMust",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedMust/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err168];
 }
@@ -8264,9 +8366,9 @@ vErrors.push(err168);
 }
 errors++;
 }
-for(const key14 in data77){
-if(!(func1.call(schema66.properties, key14))){
-const err169 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+if((typeof data81 == "number") && (isFinite(data81))){
+if(data81 < 0 || isNaN(data81)){
+const err169 = {instancePath:instancePath+"/detection/rows/" + i5+"/failedMust",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/failedMust/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err169];
 }
@@ -8276,11 +8378,11 @@ vErrors.push(err169);
 errors++;
 }
 }
-if(data77.generatedAt !== undefined){
-let data78 = data77.generatedAt;
-if(typeof data78 === "string"){
-if(!(formats0.validate(data78))){
-const err170 = {instancePath:instancePath+"/blastRadius/generatedAt",schemaPath:"#/$defs/blastRadiusSection/properties/generatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
+}
+if(data71.blockedTests !== undefined){
+let data82 = data71.blockedTests;
+if(!(((typeof data82 == "number") && (!(data82 % 1) && !isNaN(data82))) && (isFinite(data82)))){
+const err170 = {instancePath:instancePath+"/detection/rows/" + i5+"/blockedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/blockedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err170];
 }
@@ -8289,9 +8391,9 @@ vErrors.push(err170);
 }
 errors++;
 }
-}
-else {
-const err171 = {instancePath:instancePath+"/blastRadius/generatedAt",schemaPath:"#/$defs/blastRadiusSection/properties/generatedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data82 == "number") && (isFinite(data82))){
+if(data82 < 0 || isNaN(data82)){
+const err171 = {instancePath:instancePath+"/detection/rows/" + i5+"/blockedTests",schemaPath:"#/$defs/detectionSection/properties/rows/items/properties/blockedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err171];
 }
@@ -8301,10 +8403,10 @@ vErrors.push(err171);
 errors++;
 }
 }
-if(data77.durationMs !== undefined){
-let data79 = data77.durationMs;
-if(!(((typeof data79 == "number") && (!(data79 % 1) && !isNaN(data79))) && (isFinite(data79)))){
-const err172 = {instancePath:instancePath+"/blastRadius/durationMs",schemaPath:"#/$defs/blastRadiusSection/properties/durationMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+}
+else {
+const err172 = {instancePath:instancePath+"/detection/rows/" + i5,schemaPath:"#/$defs/detectionSection/properties/rows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err172];
 }
@@ -8313,9 +8415,10 @@ vErrors.push(err172);
 }
 errors++;
 }
-if((typeof data79 == "number") && (isFinite(data79))){
-if(data79 < 0 || isNaN(data79)){
-const err173 = {instancePath:instancePath+"/blastRadius/durationMs",schemaPath:"#/$defs/blastRadiusSection/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err173 = {instancePath:instancePath+"/detection/rows",schemaPath:"#/$defs/detectionSection/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err173];
 }
@@ -8325,11 +8428,10 @@ vErrors.push(err173);
 errors++;
 }
 }
-}
-if(data77.faults !== undefined){
-let data80 = data77.faults;
-if(!(((typeof data80 == "number") && (!(data80 % 1) && !isNaN(data80))) && (isFinite(data80)))){
-const err174 = {instancePath:instancePath+"/blastRadius/faults",schemaPath:"#/$defs/blastRadiusSection/properties/faults/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data66.overLimit !== undefined){
+let data83 = data66.overLimit;
+if(!(((typeof data83 == "number") && (!(data83 % 1) && !isNaN(data83))) && (isFinite(data83)))){
+const err174 = {instancePath:instancePath+"/detection/overLimit",schemaPath:"#/$defs/detectionSection/properties/overLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err174];
 }
@@ -8338,9 +8440,9 @@ vErrors.push(err174);
 }
 errors++;
 }
-if((typeof data80 == "number") && (isFinite(data80))){
-if(data80 < 0 || isNaN(data80)){
-const err175 = {instancePath:instancePath+"/blastRadius/faults",schemaPath:"#/$defs/blastRadiusSection/properties/faults/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data83 == "number") && (isFinite(data83))){
+if(data83 < 0 || isNaN(data83)){
+const err175 = {instancePath:instancePath+"/detection/overLimit",schemaPath:"#/$defs/detectionSection/properties/overLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err175];
 }
@@ -8351,10 +8453,9 @@ errors++;
 }
 }
 }
-if(data77.limit !== undefined){
-let data81 = data77.limit;
-if(!(((typeof data81 == "number") && (!(data81 % 1) && !isNaN(data81))) && (isFinite(data81)))){
-const err176 = {instancePath:instancePath+"/blastRadius/limit",schemaPath:"#/$defs/blastRadiusSection/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err176 = {instancePath:instancePath+"/detection",schemaPath:"#/$defs/detectionSection/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err176];
 }
@@ -8363,9 +8464,12 @@ vErrors.push(err176);
 }
 errors++;
 }
-if((typeof data81 == "number") && (isFinite(data81))){
-if(data81 < 0 || isNaN(data81)){
-const err177 = {instancePath:instancePath+"/blastRadius/limit",schemaPath:"#/$defs/blastRadiusSection/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+if(data.blastRadius !== undefined){
+let data84 = data.blastRadius;
+if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
+if(data84.generatedAt === undefined){
+const err177 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "generatedAt"},message:"must have required property '"+"generatedAt"+"'"};
 if(vErrors === null){
 vErrors = [err177];
 }
@@ -8374,13 +8478,8 @@ vErrors.push(err177);
 }
 errors++;
 }
-}
-}
-if(data77.median !== undefined){
-let data82 = data77.median;
-if((typeof data82 == "number") && (isFinite(data82))){
-if(data82 < 0 || isNaN(data82)){
-const err178 = {instancePath:instancePath+"/blastRadius/median",schemaPath:"#/$defs/blastRadiusSection/properties/median/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data84.durationMs === undefined){
+const err178 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "durationMs"},message:"must have required property '"+"durationMs"+"'"};
 if(vErrors === null){
 vErrors = [err178];
 }
@@ -8389,9 +8488,8 @@ vErrors.push(err178);
 }
 errors++;
 }
-}
-else {
-const err179 = {instancePath:instancePath+"/blastRadius/median",schemaPath:"#/$defs/blastRadiusSection/properties/median/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data84.faults === undefined){
+const err179 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "faults"},message:"must have required property '"+"faults"+"'"};
 if(vErrors === null){
 vErrors = [err179];
 }
@@ -8400,11 +8498,8 @@ vErrors.push(err179);
 }
 errors++;
 }
-}
-if(data77.max !== undefined){
-let data83 = data77.max;
-if(!(((typeof data83 == "number") && (!(data83 % 1) && !isNaN(data83))) && (isFinite(data83)))){
-const err180 = {instancePath:instancePath+"/blastRadius/max",schemaPath:"#/$defs/blastRadiusSection/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data84.limit === undefined){
+const err180 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "limit"},message:"must have required property '"+"limit"+"'"};
 if(vErrors === null){
 vErrors = [err180];
 }
@@ -8413,9 +8508,8 @@ vErrors.push(err180);
 }
 errors++;
 }
-if((typeof data83 == "number") && (isFinite(data83))){
-if(data83 < 0 || isNaN(data83)){
-const err181 = {instancePath:instancePath+"/blastRadius/max",schemaPath:"#/$defs/blastRadiusSection/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data84.median === undefined){
+const err181 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "median"},message:"must have required property '"+"median"+"'"};
 if(vErrors === null){
 vErrors = [err181];
 }
@@ -8424,12 +8518,8 @@ vErrors.push(err181);
 }
 errors++;
 }
-}
-}
-if(data77.missingOwnRule !== undefined){
-let data84 = data77.missingOwnRule;
-if(!(((typeof data84 == "number") && (!(data84 % 1) && !isNaN(data84))) && (isFinite(data84)))){
-const err182 = {instancePath:instancePath+"/blastRadius/missingOwnRule",schemaPath:"#/$defs/blastRadiusSection/properties/missingOwnRule/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data84.max === undefined){
+const err182 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "max"},message:"must have required property '"+"max"+"'"};
 if(vErrors === null){
 vErrors = [err182];
 }
@@ -8438,9 +8528,8 @@ vErrors.push(err182);
 }
 errors++;
 }
-if((typeof data84 == "number") && (isFinite(data84))){
-if(data84 < 0 || isNaN(data84)){
-const err183 = {instancePath:instancePath+"/blastRadius/missingOwnRule",schemaPath:"#/$defs/blastRadiusSection/properties/missingOwnRule/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data84.missingOwnRule === undefined){
+const err183 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "missingOwnRule"},message:"must have required property '"+"missingOwnRule"+"'"};
 if(vErrors === null){
 vErrors = [err183];
 }
@@ -8449,12 +8538,8 @@ vErrors.push(err183);
 }
 errors++;
 }
-}
-}
-if(data77.overLimit !== undefined){
-let data85 = data77.overLimit;
-if(!(((typeof data85 == "number") && (!(data85 % 1) && !isNaN(data85))) && (isFinite(data85)))){
-const err184 = {instancePath:instancePath+"/blastRadius/overLimit",schemaPath:"#/$defs/blastRadiusSection/properties/overLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data84.overLimit === undefined){
+const err184 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "overLimit"},message:"must have required property '"+"overLimit"+"'"};
 if(vErrors === null){
 vErrors = [err184];
 }
@@ -8463,9 +8548,8 @@ vErrors.push(err184);
 }
 errors++;
 }
-if((typeof data85 == "number") && (isFinite(data85))){
-if(data85 < 0 || isNaN(data85)){
-const err185 = {instancePath:instancePath+"/blastRadius/overLimit",schemaPath:"#/$defs/blastRadiusSection/properties/overLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data84.rows === undefined){
+const err185 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/required",keyword:"required",params:{missingProperty: "rows"},message:"must have required property '"+"rows"+"'"};
 if(vErrors === null){
 vErrors = [err185];
 }
@@ -8474,17 +8558,9 @@ vErrors.push(err185);
 }
 errors++;
 }
-}
-}
-if(data77.rows !== undefined){
-let data86 = data77.rows;
-if(Array.isArray(data86)){
-const len6 = data86.length;
-for(let i6=0; i6<len6; i6++){
-let data87 = data86[i6];
-if(data87 && typeof data87 == "object" && !Array.isArray(data87)){
-if(data87.fault === undefined){
-const err186 = {instancePath:instancePath+"/blastRadius/rows/" + i6,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "fault"},message:"must have required property '"+"fault"+"'"};
+for(const key16 in data84){
+if(!(func1.call(schema66.properties, key16))){
+const err186 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err186];
 }
@@ -8493,8 +8569,12 @@ vErrors.push(err186);
 }
 errors++;
 }
-if(data87.rule === undefined){
-const err187 = {instancePath:instancePath+"/blastRadius/rows/" + i6,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'"};
+}
+if(data84.generatedAt !== undefined){
+let data85 = data84.generatedAt;
+if(typeof data85 === "string"){
+if(!(formats0.validate(data85))){
+const err187 = {instancePath:instancePath+"/blastRadius/generatedAt",schemaPath:"#/$defs/blastRadiusSection/properties/generatedAt/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\""};
 if(vErrors === null){
 vErrors = [err187];
 }
@@ -8503,8 +8583,9 @@ vErrors.push(err187);
 }
 errors++;
 }
-if(data87.failedMust === undefined){
-const err188 = {instancePath:instancePath+"/blastRadius/rows/" + i6,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedMust"},message:"must have required property '"+"failedMust"+"'"};
+}
+else {
+const err188 = {instancePath:instancePath+"/blastRadius/generatedAt",schemaPath:"#/$defs/blastRadiusSection/properties/generatedAt/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err188];
 }
@@ -8513,8 +8594,11 @@ vErrors.push(err188);
 }
 errors++;
 }
-if(data87.ownRule === undefined){
-const err189 = {instancePath:instancePath+"/blastRadius/rows/" + i6,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "ownRule"},message:"must have required property '"+"ownRule"+"'"};
+}
+if(data84.durationMs !== undefined){
+let data86 = data84.durationMs;
+if(!(((typeof data86 == "number") && (!(data86 % 1) && !isNaN(data86))) && (isFinite(data86)))){
+const err189 = {instancePath:instancePath+"/blastRadius/durationMs",schemaPath:"#/$defs/blastRadiusSection/properties/durationMs/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err189];
 }
@@ -8523,8 +8607,9 @@ vErrors.push(err189);
 }
 errors++;
 }
-if(data87.tests === undefined){
-const err190 = {instancePath:instancePath+"/blastRadius/rows/" + i6,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'"};
+if((typeof data86 == "number") && (isFinite(data86))){
+if(data86 < 0 || isNaN(data86)){
+const err190 = {instancePath:instancePath+"/blastRadius/durationMs",schemaPath:"#/$defs/blastRadiusSection/properties/durationMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err190];
 }
@@ -8533,8 +8618,12 @@ vErrors.push(err190);
 }
 errors++;
 }
-if(data87.failedTests === undefined){
-const err191 = {instancePath:instancePath+"/blastRadius/rows/" + i6,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedTests"},message:"must have required property '"+"failedTests"+"'"};
+}
+}
+if(data84.faults !== undefined){
+let data87 = data84.faults;
+if(!(((typeof data87 == "number") && (!(data87 % 1) && !isNaN(data87))) && (isFinite(data87)))){
+const err191 = {instancePath:instancePath+"/blastRadius/faults",schemaPath:"#/$defs/blastRadiusSection/properties/faults/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err191];
 }
@@ -8543,8 +8632,9 @@ vErrors.push(err191);
 }
 errors++;
 }
-if(data87.blockedTests === undefined){
-const err192 = {instancePath:instancePath+"/blastRadius/rows/" + i6,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "blockedTests"},message:"must have required property '"+"blockedTests"+"'"};
+if((typeof data87 == "number") && (isFinite(data87))){
+if(data87 < 0 || isNaN(data87)){
+const err192 = {instancePath:instancePath+"/blastRadius/faults",schemaPath:"#/$defs/blastRadiusSection/properties/faults/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err192];
 }
@@ -8553,9 +8643,12 @@ vErrors.push(err192);
 }
 errors++;
 }
-for(const key15 in data87){
-if(!(((((((key15 === "fault") || (key15 === "rule")) || (key15 === "failedMust")) || (key15 === "ownRule")) || (key15 === "tests")) || (key15 === "failedTests")) || (key15 === "blockedTests"))){
-const err193 = {instancePath:instancePath+"/blastRadius/rows/" + i6,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+}
+}
+if(data84.limit !== undefined){
+let data88 = data84.limit;
+if(!(((typeof data88 == "number") && (!(data88 % 1) && !isNaN(data88))) && (isFinite(data88)))){
+const err193 = {instancePath:instancePath+"/blastRadius/limit",schemaPath:"#/$defs/blastRadiusSection/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err193];
 }
@@ -8564,10 +8657,9 @@ vErrors.push(err193);
 }
 errors++;
 }
-}
-if(data87.fault !== undefined){
-if(typeof data87.fault !== "string"){
-const err194 = {instancePath:instancePath+"/blastRadius/rows/" + i6+"/fault",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/fault/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if((typeof data88 == "number") && (isFinite(data88))){
+if(data88 < 0 || isNaN(data88)){
+const err194 = {instancePath:instancePath+"/blastRadius/limit",schemaPath:"#/$defs/blastRadiusSection/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err194];
 }
@@ -8577,9 +8669,12 @@ vErrors.push(err194);
 errors++;
 }
 }
-if(data87.rule !== undefined){
-if(typeof data87.rule !== "string"){
-const err195 = {instancePath:instancePath+"/blastRadius/rows/" + i6+"/rule",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data84.median !== undefined){
+let data89 = data84.median;
+if((typeof data89 == "number") && (isFinite(data89))){
+if(data89 < 0 || isNaN(data89)){
+const err195 = {instancePath:instancePath+"/blastRadius/median",schemaPath:"#/$defs/blastRadiusSection/properties/median/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err195];
 }
@@ -8589,13 +8684,8 @@ vErrors.push(err195);
 errors++;
 }
 }
-if(data87.failedMust !== undefined){
-let data90 = data87.failedMust;
-if(Array.isArray(data90)){
-const len7 = data90.length;
-for(let i7=0; i7<len7; i7++){
-if(typeof data90[i7] !== "string"){
-const err196 = {instancePath:instancePath+"/blastRadius/rows/" + i6+"/failedMust/" + i7,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedMust/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err196 = {instancePath:instancePath+"/blastRadius/median",schemaPath:"#/$defs/blastRadiusSection/properties/median/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err196];
 }
@@ -8605,9 +8695,10 @@ vErrors.push(err196);
 errors++;
 }
 }
-}
-else {
-const err197 = {instancePath:instancePath+"/blastRadius/rows/" + i6+"/failedMust",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedMust/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data84.max !== undefined){
+let data90 = data84.max;
+if(!(((typeof data90 == "number") && (!(data90 % 1) && !isNaN(data90))) && (isFinite(data90)))){
+const err197 = {instancePath:instancePath+"/blastRadius/max",schemaPath:"#/$defs/blastRadiusSection/properties/max/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err197];
 }
@@ -8616,10 +8707,9 @@ vErrors.push(err197);
 }
 errors++;
 }
-}
-if(data87.ownRule !== undefined){
-if(typeof data87.ownRule !== "boolean"){
-const err198 = {instancePath:instancePath+"/blastRadius/rows/" + i6+"/ownRule",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/ownRule/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if((typeof data90 == "number") && (isFinite(data90))){
+if(data90 < 0 || isNaN(data90)){
+const err198 = {instancePath:instancePath+"/blastRadius/max",schemaPath:"#/$defs/blastRadiusSection/properties/max/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err198];
 }
@@ -8629,10 +8719,11 @@ vErrors.push(err198);
 errors++;
 }
 }
-if(data87.tests !== undefined){
-let data93 = data87.tests;
-if(!(((typeof data93 == "number") && (!(data93 % 1) && !isNaN(data93))) && (isFinite(data93)))){
-const err199 = {instancePath:instancePath+"/blastRadius/rows/" + i6+"/tests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/tests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+if(data84.missingOwnRule !== undefined){
+let data91 = data84.missingOwnRule;
+if(!(((typeof data91 == "number") && (!(data91 % 1) && !isNaN(data91))) && (isFinite(data91)))){
+const err199 = {instancePath:instancePath+"/blastRadius/missingOwnRule",schemaPath:"#/$defs/blastRadiusSection/properties/missingOwnRule/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err199];
 }
@@ -8641,9 +8732,9 @@ vErrors.push(err199);
 }
 errors++;
 }
-if((typeof data93 == "number") && (isFinite(data93))){
-if(data93 < 0 || isNaN(data93)){
-const err200 = {instancePath:instancePath+"/blastRadius/rows/" + i6+"/tests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/tests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data91 == "number") && (isFinite(data91))){
+if(data91 < 0 || isNaN(data91)){
+const err200 = {instancePath:instancePath+"/blastRadius/missingOwnRule",schemaPath:"#/$defs/blastRadiusSection/properties/missingOwnRule/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err200];
 }
@@ -8654,10 +8745,10 @@ errors++;
 }
 }
 }
-if(data87.failedTests !== undefined){
-let data94 = data87.failedTests;
-if(!(((typeof data94 == "number") && (!(data94 % 1) && !isNaN(data94))) && (isFinite(data94)))){
-const err201 = {instancePath:instancePath+"/blastRadius/rows/" + i6+"/failedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data84.overLimit !== undefined){
+let data92 = data84.overLimit;
+if(!(((typeof data92 == "number") && (!(data92 % 1) && !isNaN(data92))) && (isFinite(data92)))){
+const err201 = {instancePath:instancePath+"/blastRadius/overLimit",schemaPath:"#/$defs/blastRadiusSection/properties/overLimit/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err201];
 }
@@ -8666,9 +8757,9 @@ vErrors.push(err201);
 }
 errors++;
 }
-if((typeof data94 == "number") && (isFinite(data94))){
-if(data94 < 0 || isNaN(data94)){
-const err202 = {instancePath:instancePath+"/blastRadius/rows/" + i6+"/failedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if((typeof data92 == "number") && (isFinite(data92))){
+if(data92 < 0 || isNaN(data92)){
+const err202 = {instancePath:instancePath+"/blastRadius/overLimit",schemaPath:"#/$defs/blastRadiusSection/properties/overLimit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err202];
 }
@@ -8679,10 +8770,15 @@ errors++;
 }
 }
 }
-if(data87.blockedTests !== undefined){
-let data95 = data87.blockedTests;
-if(!(((typeof data95 == "number") && (!(data95 % 1) && !isNaN(data95))) && (isFinite(data95)))){
-const err203 = {instancePath:instancePath+"/blastRadius/rows/" + i6+"/blockedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/blockedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data84.rows !== undefined){
+let data93 = data84.rows;
+if(Array.isArray(data93)){
+const len7 = data93.length;
+for(let i7=0; i7<len7; i7++){
+let data94 = data93[i7];
+if(data94 && typeof data94 == "object" && !Array.isArray(data94)){
+if(data94.fault === undefined){
+const err203 = {instancePath:instancePath+"/blastRadius/rows/" + i7,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "fault"},message:"must have required property '"+"fault"+"'"};
 if(vErrors === null){
 vErrors = [err203];
 }
@@ -8691,9 +8787,8 @@ vErrors.push(err203);
 }
 errors++;
 }
-if((typeof data95 == "number") && (isFinite(data95))){
-if(data95 < 0 || isNaN(data95)){
-const err204 = {instancePath:instancePath+"/blastRadius/rows/" + i6+"/blockedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/blockedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data94.rule === undefined){
+const err204 = {instancePath:instancePath+"/blastRadius/rows/" + i7,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "rule"},message:"must have required property '"+"rule"+"'"};
 if(vErrors === null){
 vErrors = [err204];
 }
@@ -8702,11 +8797,8 @@ vErrors.push(err204);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err205 = {instancePath:instancePath+"/blastRadius/rows/" + i6,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data94.failedMust === undefined){
+const err205 = {instancePath:instancePath+"/blastRadius/rows/" + i7,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedMust"},message:"must have required property '"+"failedMust"+"'"};
 if(vErrors === null){
 vErrors = [err205];
 }
@@ -8715,10 +8807,8 @@ vErrors.push(err205);
 }
 errors++;
 }
-}
-}
-else {
-const err206 = {instancePath:instancePath+"/blastRadius/rows",schemaPath:"#/$defs/blastRadiusSection/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(data94.ownRule === undefined){
+const err206 = {instancePath:instancePath+"/blastRadius/rows/" + i7,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "ownRule"},message:"must have required property '"+"ownRule"+"'"};
 if(vErrors === null){
 vErrors = [err206];
 }
@@ -8727,15 +8817,219 @@ vErrors.push(err206);
 }
 errors++;
 }
-}
-}
-else {
-const err207 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data94.tests === undefined){
+const err207 = {instancePath:instancePath+"/blastRadius/rows/" + i7,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'"};
 if(vErrors === null){
 vErrors = [err207];
 }
 else {
 vErrors.push(err207);
+}
+errors++;
+}
+if(data94.failedTests === undefined){
+const err208 = {instancePath:instancePath+"/blastRadius/rows/" + i7,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "failedTests"},message:"must have required property '"+"failedTests"+"'"};
+if(vErrors === null){
+vErrors = [err208];
+}
+else {
+vErrors.push(err208);
+}
+errors++;
+}
+if(data94.blockedTests === undefined){
+const err209 = {instancePath:instancePath+"/blastRadius/rows/" + i7,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/required",keyword:"required",params:{missingProperty: "blockedTests"},message:"must have required property '"+"blockedTests"+"'"};
+if(vErrors === null){
+vErrors = [err209];
+}
+else {
+vErrors.push(err209);
+}
+errors++;
+}
+for(const key17 in data94){
+if(!(((((((key17 === "fault") || (key17 === "rule")) || (key17 === "failedMust")) || (key17 === "ownRule")) || (key17 === "tests")) || (key17 === "failedTests")) || (key17 === "blockedTests"))){
+const err210 = {instancePath:instancePath+"/blastRadius/rows/" + i7,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err210];
+}
+else {
+vErrors.push(err210);
+}
+errors++;
+}
+}
+if(data94.fault !== undefined){
+if(typeof data94.fault !== "string"){
+const err211 = {instancePath:instancePath+"/blastRadius/rows/" + i7+"/fault",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/fault/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err211];
+}
+else {
+vErrors.push(err211);
+}
+errors++;
+}
+}
+if(data94.rule !== undefined){
+if(typeof data94.rule !== "string"){
+const err212 = {instancePath:instancePath+"/blastRadius/rows/" + i7+"/rule",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/rule/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err212];
+}
+else {
+vErrors.push(err212);
+}
+errors++;
+}
+}
+if(data94.failedMust !== undefined){
+let data97 = data94.failedMust;
+if(Array.isArray(data97)){
+const len8 = data97.length;
+for(let i8=0; i8<len8; i8++){
+if(typeof data97[i8] !== "string"){
+const err213 = {instancePath:instancePath+"/blastRadius/rows/" + i7+"/failedMust/" + i8,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedMust/items/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err213];
+}
+else {
+vErrors.push(err213);
+}
+errors++;
+}
+}
+}
+else {
+const err214 = {instancePath:instancePath+"/blastRadius/rows/" + i7+"/failedMust",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedMust/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err214];
+}
+else {
+vErrors.push(err214);
+}
+errors++;
+}
+}
+if(data94.ownRule !== undefined){
+if(typeof data94.ownRule !== "boolean"){
+const err215 = {instancePath:instancePath+"/blastRadius/rows/" + i7+"/ownRule",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/ownRule/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err215];
+}
+else {
+vErrors.push(err215);
+}
+errors++;
+}
+}
+if(data94.tests !== undefined){
+let data100 = data94.tests;
+if(!(((typeof data100 == "number") && (!(data100 % 1) && !isNaN(data100))) && (isFinite(data100)))){
+const err216 = {instancePath:instancePath+"/blastRadius/rows/" + i7+"/tests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/tests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err216];
+}
+else {
+vErrors.push(err216);
+}
+errors++;
+}
+if((typeof data100 == "number") && (isFinite(data100))){
+if(data100 < 0 || isNaN(data100)){
+const err217 = {instancePath:instancePath+"/blastRadius/rows/" + i7+"/tests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/tests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err217];
+}
+else {
+vErrors.push(err217);
+}
+errors++;
+}
+}
+}
+if(data94.failedTests !== undefined){
+let data101 = data94.failedTests;
+if(!(((typeof data101 == "number") && (!(data101 % 1) && !isNaN(data101))) && (isFinite(data101)))){
+const err218 = {instancePath:instancePath+"/blastRadius/rows/" + i7+"/failedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err218];
+}
+else {
+vErrors.push(err218);
+}
+errors++;
+}
+if((typeof data101 == "number") && (isFinite(data101))){
+if(data101 < 0 || isNaN(data101)){
+const err219 = {instancePath:instancePath+"/blastRadius/rows/" + i7+"/failedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/failedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err219];
+}
+else {
+vErrors.push(err219);
+}
+errors++;
+}
+}
+}
+if(data94.blockedTests !== undefined){
+let data102 = data94.blockedTests;
+if(!(((typeof data102 == "number") && (!(data102 % 1) && !isNaN(data102))) && (isFinite(data102)))){
+const err220 = {instancePath:instancePath+"/blastRadius/rows/" + i7+"/blockedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/blockedTests/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err220];
+}
+else {
+vErrors.push(err220);
+}
+errors++;
+}
+if((typeof data102 == "number") && (isFinite(data102))){
+if(data102 < 0 || isNaN(data102)){
+const err221 = {instancePath:instancePath+"/blastRadius/rows/" + i7+"/blockedTests",schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/properties/blockedTests/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err221];
+}
+else {
+vErrors.push(err221);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err222 = {instancePath:instancePath+"/blastRadius/rows/" + i7,schemaPath:"#/$defs/blastRadiusSection/properties/rows/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err222];
+}
+else {
+vErrors.push(err222);
+}
+errors++;
+}
+}
+}
+else {
+const err223 = {instancePath:instancePath+"/blastRadius/rows",schemaPath:"#/$defs/blastRadiusSection/properties/rows/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err223];
+}
+else {
+vErrors.push(err223);
+}
+errors++;
+}
+}
+}
+else {
+const err224 = {instancePath:instancePath+"/blastRadius",schemaPath:"#/$defs/blastRadiusSection/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err224];
+}
+else {
+vErrors.push(err224);
 }
 errors++;
 }
@@ -8760,12 +9054,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err208 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err225 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
-vErrors = [err208];
+vErrors = [err225];
 }
 else {
-vErrors.push(err208);
+vErrors.push(err225);
 }
 errors++;
 }
@@ -9559,4 +9853,4 @@ validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 return exports;
 })();
-module.exports = { digest: "15cd89716173ebbf1fd28b2e051f41b479e6be253d4a1bdb12e6dbf31fabc51c", validators };
+module.exports = { digest: "e759c34f3ad19357106dd0670f890c49f99a388e16714deb2e4c85ca97204cf1", validators };

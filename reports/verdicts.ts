@@ -7,6 +7,7 @@
  * | failed, and a check attributed the failure to this rule            | fail                      |
  * | failed, attributed to other rules only                             | blocked by those rules    |
  * | failed without attributing it (setup, a helper's plain error)      | blocked by the error      |
+ * | recorded it unchecked (`unchecked`), and no check failed it          | skip, with that reason    |
  * | passed                                                             | pass                      |
  * | skipped because the target's circumstances stopped it (`blocked`)  | blocked, with the reason  |
  * | skipped / interrupted / never started                              | skip, with the reason     |
@@ -58,6 +59,7 @@ export function toOutcomes(raw: readonly RawTestResult[], planned: readonly RawP
     return {
       id: r.id, kind: kindOf(r.project, r.file), title: titleOf(r), file: r.file, status, durationMs: Math.max(0, Math.round(r.durationMs)),
       rules: r.rules, failedRules: r.failedRules,
+      ...(r.uncheckedRules?.length ? { unchecked: r.uncheckedRules } : {}),
       ...(r.skipReason ? { skipReason: r.skipReason } : {}),
       ...(r.blocked && status === 'skipped' ? { blocked: r.blocked } : {}),
       ...(r.error ? { error: r.error } : {}),
@@ -79,6 +81,9 @@ type Role = 'fail' | 'pass' | 'blocked' | 'skip';
 
 /** What one test says about one rule (the table above). */
 export function roleOf(t: TestOutcome, rule: Rule): Role {
+  // A pass is earned by a check: a rule the test says it could not check is a skip, whether the
+  // test passed or stopped on another rule (its own failure, named by a check, still fails it).
+  if (t.unchecked?.some((u) => u.rule === rule.id) && !t.failedRules.includes(rule.id)) return 'skip';
   if (t.status === 'passed') return 'pass';
   if (t.status === 'failed') return t.failedRules.includes(rule.id) ? 'fail' : 'blocked';
   return t.blocked !== undefined ? 'blocked' : 'skip';
@@ -92,7 +97,9 @@ export function blockedReason(t: TestOutcome): BlockedReason {
   return { test: t.id, reason: `"${t.title}" stopped before checking it: ${first}` };
 }
 
-function skipReason(t: TestOutcome): string {
+function skipReason(t: TestOutcome, rule: string): string {
+  const unchecked = t.unchecked?.find((u) => u.rule === rule);
+  if (unchecked) return `"${t.title}" could not check it: ${unchecked.reason}`;
   if (t.status === 'interrupted') return 'the run was interrupted while this test ran';
   if (t.status === 'notRun') return 'not run: the run ended before this test started';
   return t.skipReason ?? 'skipped';
@@ -124,7 +131,7 @@ export function ruleResults(rules: readonly Rule[], outcomes: readonly TestOutco
       verdict, tests: tests.map((t) => t.id),
     };
     if (observed.length) result.observed = observed;
-    if (verdict === 'skip') result.skipReasons = [...new Set(roles.map(({ t }) => skipReason(t)))];
+    if (verdict === 'skip') result.skipReasons = [...new Set(roles.filter((x) => x.role === 'skip').map(({ t }) => skipReason(t, rule.id)))];
     if (verdict === 'blocked') result.blockedReasons = roles.filter((x) => x.role === 'blocked').map(({ t }) => blockedReason(t));
     if (failures.length) result.failures = failures;
     return result;

@@ -62,6 +62,8 @@ export interface ConformanceOptions {
   previous?: string;
   /** A strict gate: fail the run on blocked MUST rules (see publish.ts). */
   failOnBlocked?: BlockedGate;
+  /** The certification gate: fail a run that left any MUST rule undecided (`--require-all-must`, or the profile's `requireAllMust`). */
+  requireAllMust?: boolean;
   /** `--max-*` flags; each wins over the profile's (lib/plan.ts). */
   budgets?: Budgets;
 }
@@ -308,7 +310,8 @@ async function publishStep(r: Resolved, ran: Ran, report: ConformanceReport): Pr
   const [, , , , , { exitCodeOfReport, publish }] = await ran.modules;
   const { options } = r;
   const published = publish(report, r.outDir, options.baseline ? { path: resolve(options.baseline), update: options.updateBaseline === true } : undefined);
-  return { ...published, exitCode: exitCodeOfReport(published.report, ran.run.interruptedBy !== undefined, options.failOnBlocked) };
+  const requireAllMust = options.requireAllMust === true || r.given.profile.requireAllMust === true;
+  return { ...published, exitCode: exitCodeOfReport(published.report, ran.run.interruptedBy !== undefined, options.failOnBlocked, requireAllMust) };
 }
 
 /** After a run preflight planned: where the run decided otherwise than the forecast, it says so. */

@@ -5,11 +5,11 @@ import { resolvedTarget, runConfig } from '../lib/run-config.js';
 import { clientSettingsOf, keysOf, type Target } from '../lib/config.js';
 import { hourlyPrice, zeroCounts } from '../lib/plan.js';
 import type { PacingFile, RunConfig, UsageFile } from '../lib/protocol.js';
-import { ApiClient } from '../lib/client/api.js';
+import { ApiClient, type KeyRole } from '../lib/client/api.js';
 import { undiciTransport } from '../lib/client/transport.js';
 import { Pacer, pacedTransport } from '../lib/client/pacing.js';
 import { provision, provisionChoice } from './provision/worker.js';
-import { countKindOf, describeLeftovers, leftoversPath, Registry, strays, sweep, writeLeftovers } from '../lib/cleanup.js';
+import { countKindOf, describeLeftovers, leftoversPath, Registry, stillHeld, strays, sweep, writeLeftovers } from '../lib/cleanup.js';
 
 /**
  * A run of `cpc` comes with its target resolved. A plain `npx playwright test` comes with a
@@ -69,14 +69,17 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
     const { created, open } = registry.outstanding();
     let left: Awaited<ReturnType<typeof sweep>> = [];
     const { api, close } = setupClient(target, run);
+    const roles = Object.keys(clientSettingsOf(target).keys) as KeyRole[];
     try {
-      const found = await strays(api, runId, registry);
+      const found = await strays(api, runId, registry, roles);
       if (found.length) process.stdout.write(`cleanup: ${found.length} resource(s) named by this run were never recorded (a create whose answer was lost): deleting them too\n`);
       const todo = [...open, ...found];
       if (todo.length > 0) {
         process.stdout.write(`cleanup: deleting ${todo.length} resource(s) the tests left on the target\n`);
         left = await sweep(api, todo, { retryForMs: run.profile.cleanupWaitMs, log: (line) => process.stdout.write(line + '\n') });
       }
+      // Checked by looking: what the account still lists under the run's names is left behind, whatever the record says.
+      left = [...left, ...await stillHeld(api, runId, roles, left, { retryForMs: run.profile.cleanupWaitMs, log: (line) => process.stdout.write(line + '\n') })];
     } finally {
       await close();
     }
@@ -86,7 +89,7 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
     const waits = summarisePacing(pacingFile);
     writeFileSync(pacing, JSON.stringify({ runId, ...waits }, null, 2) + '\n');
     if (waits.tests.length) process.stdout.write(`rate limit: ${waits.tests.length} test(s) waited ${(waits.totalMs / 1000).toFixed(1)} s in all for the target's rate limit (${waits.retried} 429 answer(s) waited out, ${waits.gaveUp} given back when the budget ran out)\n`);
-    process.stdout.write(left.length ? describeLeftovers(left) + '\n' : `cleanup: the run created ${created} resource(s) on the target; none is left\n`);
+    process.stdout.write(left.length ? describeLeftovers(left) + '\n' : `cleanup: the run created ${created} resource(s) on the target; none is left (the account lists nothing under the run's names)\n`);
     if (pendingFile) rmSync(pendingFile, { force: true });
     if (run.provisionFile) rmSync(run.provisionFile, { force: true });
   };

@@ -5,6 +5,7 @@ import { writeReports } from '../reports/write.js';
 import { validateReport } from '../reports/validate.js';
 import { textSummary } from '../reports/summary.js';
 import { withCostFiles } from '../reports/cost.js';
+import { allMustBreach } from '../reports/coverage.js';
 import { ConfigError } from '../lib/errors.js';
 
 export interface BaselineOptions { path: string; update: boolean }
@@ -72,12 +73,18 @@ export function blockedGateBreach(report: ConformanceReport, gate: BlockedGate):
 }
 
 /**
- * 130 when a signal interrupted the run; with a baseline, 0 only when nothing changed (or
- * the file was rewritten on purpose) and the run completed; otherwise 0 only when conformant
- * and the blocked gate, when given, holds.
+ * 130 when a signal interrupted the run; 1 when the certification gate (`requireAllMust`) finds a
+ * MUST rule undecided; with a baseline, 0 only when nothing changed (or the file was rewritten on
+ * purpose) and the run completed; otherwise 0 only when conformant and the blocked gate, when
+ * given, holds.
  */
-export function exitCodeOfReport(report: ConformanceReport, interruptedBySignal: boolean, gate?: BlockedGate): number {
+export function exitCodeOfReport(report: ConformanceReport, interruptedBySignal: boolean, gate?: BlockedGate, requireAllMust = false): number {
   if (interruptedBySignal) return 130;
+  const undecided = requireAllMust ? allMustBreach(report) : undefined;
+  if (undecided) {
+    process.stdout.write(`Result: FAILED by ${undecided}\n`);
+    return 1;
+  }
   const b = report.baseline;
   if (b) return report.run.complete && (b.updated || b.matched) ? 0 : 1;
   if (!report.summary.conformant) return 1;

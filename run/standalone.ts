@@ -1,11 +1,13 @@
 /**
  * A standalone process of the project that prints `NAME=value` lines when it is ready: the
  * emulator (`emulator/main.ts`, its `CPC_*` and, with `--outside-workers`, `RUNPOD_*` lines) or
- * the control-hiding proxy. The CLI's tests and the worker parity run start them as users do.
+ * the control-hiding proxy. The CLI's tests, the pooled detection matrix and the worker parity
+ * run start them as users do: a deployment stand-in.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { PROJECT_ROOT } from './paths.js';
 
+/** A started process: its URL, the variables it printed, and how to stop it. */
 export interface Standalone { child: ChildProcess; url: string; vars: Record<string, string>; stop: () => Promise<void> }
 
 /** Starts `node --import tsx <args>` in the project and resolves once it has printed its variables. */
@@ -33,3 +35,9 @@ export function startPrinting(args: string[], env: NodeJS.ProcessEnv = process.e
     child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`${args[0]} exited with ${code}: ${out}`)); });
   });
 }
+
+/** The standalone emulator (`npm run emulator -- --port 0 ...`): its URL, keys and seeded ids. */
+export const startStandaloneEmulator = (args: readonly string[] = []): Promise<Standalone> => startPrinting(['emulator/main.ts', '--port', '0', ...args]);
+
+/** scripts/hide-control-proxy.ts in front of `upstream`: the emulator without its control surface. */
+export const startHidingProxy = (upstream: string): Promise<Standalone> => startPrinting(['scripts/hide-control-proxy.ts', '--upstream', upstream]);

@@ -1,10 +1,12 @@
 // Helpers for the CLI's own tests: run `cpc` through its installed entry (bin/cpc.js), and the
 // standalone emulator as a user starts it.
 import { spawn, spawnSync } from 'node:child_process';
-import { startPrinting, type Standalone } from '../run/standalone.js';
 import { after, before } from 'node:test';
 import { join } from 'node:path';
 import { ROOT } from './reports-support.js';
+import { startHidingProxy, startPrinting, startStandaloneEmulator, type Standalone } from '../run/standalone.js';
+
+export { startHidingProxy, startPrinting, startStandaloneEmulator, type Standalone };
 
 export const CPC_JS = join(ROOT, 'bin', 'cpc.js');
 
@@ -23,12 +25,7 @@ export function envWith(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
-export { startPrinting, type Standalone } from '../run/standalone.js';
 
-/** The standalone emulator (`npm run emulator -- --port 0`): its URL, keys and seeded ids. */
-export const startStandaloneEmulator = (): Promise<Standalone> => startPrinting(['emulator/main.ts', '--port', '0']);
-
-/** scripts/hide-control-proxy.ts in front of `upstream`: the emulator without its control surface. */
 /** The variables a user sets to point the suite at a standalone emulator's account (its keys and ids), with `base` as the base URL. */
 export const TARGET_VARS = ['CPC_API_KEY', 'CPC_API_KEY_READONLY', 'CPC_API_KEY_OTHER', 'CPC_ENDPOINT_ID', 'CPC_TEMPLATE_ID', 'CPC_MODEL_ENDPOINT_ID'] as const;
 export const targetEnvOf = (emulator: Standalone, base: Standalone, extra: Record<string, string> = {}): Record<string, string> => ({
@@ -52,7 +49,6 @@ export function standaloneWithProxy(): { emulator: Standalone; proxy: Standalone
   return both;
 }
 
-export const startHidingProxy = (upstream: string): Promise<Standalone> => startPrinting(['scripts/hide-control-proxy.ts', '--upstream', upstream]);
 
 /** Pids of live processes whose environment holds `marker` (a variable every descendant inherits). */
 export function processesWith(marker: string): number[] {

@@ -153,3 +153,18 @@ test('pools: lent to every test of a worker; a failed restore or a failed test r
   await third.pools.returnAll(true);
   assert.deepEqual(deleted.sort(), ['pod2', 'pod3', 'vol1'], 'a failed test retires what it borrowed');
 });
+
+test('pools: a restore that exercises a rule and fails is that rule\'s finding, shared or not; one without a rule only retires the pool', async () => {
+  for (const shared of [true, false]) {
+    const deleted: string[] = [];
+    const tracker = new TestTracker(undefined, 'a test');
+    const pools = borrowing(new PoolShelf(), { api: fakeApi(deleted), tracker, shared, declared: ['cpuNetworkPod'] });
+    await pools.borrow('cpuNetworkPod', async () => { tracker.sink.created({ kind: 'pod', id: 'pod1', auth: 'main', shape: { cpu: { id: 'c' } } }); return 'pod1'; });
+    pools.restoreAfter('cpuNetworkPod', async () => false, 'MOUNT.UPDATE.NETWORK_PATH_CHANGEABLE');
+    pools.restoreAfter('cpuNetworkPod', async () => false);
+    const findings = await pools.returnAll(false);
+    assert.deepEqual(findings.map((f) => f.rule), ['MOUNT.UPDATE.NETWORK_PATH_CHANGEABLE'], `shared: ${shared}`);
+    assert.match(findings[0]!.message, /putting the pooled cpuNetworkPod back as lent .* failed/);
+    assert.deepEqual(deleted, shared ? ['pod1'] : [], 'a shared pod is retired; a test\'s own goes with its world');
+  }
+});

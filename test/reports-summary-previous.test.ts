@@ -46,7 +46,7 @@ test('summary-previous: summary.md leads with the verdict, then a new failure, a
   const md = markdownRenderer.render(chained()[NIGHTS - 1]!);
   const lines = md.split('\n').filter((l) => l.trim());
   assert.equal(lines[0], '# ❌ Compute Platform API conformance: NOT CONFORMANT');
-  assert.equal(lines[1], '**Verdict: NOT CONFORMANT.** Of 9 MUST rules: 2 fail, 0 blocked (not decided), 6 pass, 1 untested.');
+  assert.equal(lines[1], '**Verdict: NOT CONFORMANT on 8 of 9 MUST rules; 1 not decided (1 no test checks them).** Of 9 MUST rules: 2 fail, 0 blocked (not decided), 6 pass, 1 untested.');
   assert.equal(lines[2], '## Since the previous run');
   assert.match(lines[3]!, /^Compared with `night-8\.json`, run of 2025-03-09T03:23:00\.000Z, suite 0\.2\.0, seed 1008: \*\*1 new failure\*\*, \*\*1 new pass\*\*, \*\*1 unstable rule\*\* \(its verdict changed at least 2 times within the last 7 runs\); 2 rules changed verdict\.$/);
   assert.match(md, /\| ❌ new failure · 🔀 unstable \| `ERR\.PROBLEM_JSON\.CONTENT_TYPE` \| MUST \| pass \| fail \| ✅✅❌✅❌✅❌ \|/);
@@ -77,7 +77,7 @@ test('summary-previous: blocked MUST rules are counted and grouped by what stopp
     ],
   });
   const md = markdownRenderer.render(r);
-  assert.match(md, /\*\*Verdict: NOT CONFORMANT\.\*\* Of 8 MUST rules: 1 fail, 3 blocked \(not decided\), 0 pass, 4 untested\./);
+  assert.match(md, /\*\*Verdict: NOT CONFORMANT on 1 of 8 MUST rules; 7 not decided \(4 no test checks them, 3 blocked before their check\)\.\*\* Of 8 MUST rules: 1 fail, 3 blocked \(not decided\), 0 pass, 4 untested\./);
   assert.match(md, /\*\*3 MUST rules could not be decided \(blocked\): not a pass\.\*\* What stopped them:\n\n- \*\*2\*\* stopped when AUTH\.REST\\_V2\.MISSING\\_401 failed first: `POD\.CREATE\.VALID_201`, `RATE\.HEADERS\.ON_SUCCESS`\n/);
   assert.match(md, /- \*\*1\*\* setup or helper error: TypeError: cannot read the pod id: `V1\.ENDPOINT\.CREATE`/);
   assert.ok(md.indexOf('could not be decided') < md.indexOf('## Totals'));
@@ -149,7 +149,7 @@ test("summary-previous: cpc conformance --target-name records the label; --previ
     assert.equal(report.changes!.previous.file, 'nightly.json');
     assert.equal(report.changes!.previous.seed, 1009);
     const md = readFileSync(join(out, 'summary.md'), 'utf8');
-    assert.match(md, /^# ✅ Compute Platform API conformance: CONFORMANT\n\n\*\*Verdict: CONFORMANT\.\*\*/);
+    assert.match(md, /^# ✅ Compute Platform API conformance: CONFORMANT\n\n\*\*Verdict: CONFORMANT on \d+ of \d+ MUST rules; \d+ not decided \(\d+ not selected by this run/);
     assert.match(md, /## Since the previous run\n\nCompared with `nightly\.json`/);
     assert.match(md, /This run did not run the whole suite/);
   } finally {

@@ -37,6 +37,10 @@ const cases: Case[] = [
   { name: 'a planned test that never ran', tests: [t('passed', { rules: [] })], planned: true, must: 'skip', observed: 'skip', reason: /not run/ },
   { name: 'fail wins over pass', tests: [t('passed'), t('failed', { failedRules: [MUST.id] })], must: 'fail', observed: 'pass' },
   { name: 'pass wins over skip', tests: [t('skipped', { skipReason: 'r' }), t('passed')], must: 'pass', observed: 'pass' },
+  { name: 'a passing test that could not check the MUST rule skips it with its reason', tests: [t('passed', { uncheckedRules: [{ rule: MUST.id, reason: 'no unlisted action to send' }] })], must: 'skip', observed: 'pass', reason: /could not check it: no unlisted action to send$/ },
+  { name: 'an unchecked rule stays a skip when the test fails on another rule', tests: [t('failed', { failedRules: [OTHER], uncheckedRules: [{ rule: MUST.id, reason: 'r' }] })], must: 'skip', observed: 'blocked' },
+  { name: 'a check that failed the rule wins over its unchecked record', tests: [t('failed', { failedRules: [MUST.id], uncheckedRules: [{ rule: MUST.id, reason: 'r' }] })], must: 'fail', observed: 'blocked' },
+  { name: 'an unchecked rule is passed by another test that checked it', tests: [t('passed', { uncheckedRules: [{ rule: MUST.id, reason: 'r' }] }), t('passed')], must: 'pass', observed: 'pass' },
   { name: 'an observation survives a later failure elsewhere', tests: [t('passed', { observed: [{ rule: OBS.id, value: 1 }] }), t('failed', { failedRules: [MUST.id] })], must: 'fail', observed: 'observed' },
 ];
 

@@ -14,7 +14,7 @@ export async function conformanceCommand(rest: string[]): Promise<number> {
     workers: { type: 'string' }, faults: { type: 'string' }, 'quiet-summary': { type: 'boolean' },
     baseline: { type: 'string' }, 'update-baseline': { type: 'boolean' }, 'load-dir': { type: 'string' }, 'probe-every': { type: 'string' }, artifacts: { type: 'string' },
     load: { type: 'boolean' }, 'skip-load': { type: 'boolean' }, shard: { type: 'string' }, 'skip-preflight': { type: 'boolean' },
-    'target-name': { type: 'string' }, previous: { type: 'string' }, 'fail-on-blocked': { type: 'string' },
+    'target-name': { type: 'string' }, previous: { type: 'string' }, 'fail-on-blocked': { type: 'string' }, 'require-all-must': { type: 'boolean' },
     chaos: { type: 'string' }, ...budgetOptions, ...workerImageOption,
   });
   const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
@@ -49,6 +49,7 @@ export async function conformanceCommand(rest: string[]): Promise<number> {
     ...(typeof v['target-name'] === 'string' ? { targetName: targetNameFlag(v['target-name']) } : {}),
     ...(typeof v.previous === 'string' ? { previous: v.previous } : {}),
     ...(typeof v['fail-on-blocked'] === 'string' ? { failOnBlocked: (await import('../../run/publish.js')).parseBlockedGate(v['fail-on-blocked']) } : {}),
+    ...(v['require-all-must'] === true ? { requireAllMust: true } : {}),
     budgets: await budgetFlags(v),
   });
   return outcome.exitCode;

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../../lib/client/api.js';
-import { InternalError } from '../../lib/errors.js';
+import { InternalError, type Finding } from '../../lib/errors.js';
 import { poolClosure, type PoolName } from '../../lib/plan.js';
 import { deleteResource, type Resource, type TestTracker } from '../../lib/cleanup.js';
 
@@ -8,7 +8,8 @@ import { deleteResource, type Resource, type TestTracker } from '../../lib/clean
  * once per worker on a deployment and lent to each test that declares it. A test that changes
  * a pooled resource says how to put it back ({@link Pools.restoreAfter}); a restore that fails,
  * or a test that failed while holding one, retires the resource (deleted at once, made again
- * for the next borrower), so one test's effect never decides another's rule. In an emulator
+ * for the next borrower), so one test's effect never decides another's rule; a restore that
+ * exercises a rule and fails fails that rule, never only the pool. In an emulator
  * world every test makes its own, exactly as before: a world per test, free and parallel.
  */
 export interface Pools {
@@ -17,10 +18,17 @@ export interface Pools {
    * creations are recorded as the pool's, not the test's). The test must declare the pool.
    */
   borrow<T>(name: PoolName, make: () => Promise<T>): Promise<T>;
-  /** After the test, `restore` puts `name` back as it was lent; false or a throw retires it. */
-  restoreAfter(name: PoolName, restore: () => Promise<boolean>): void;
-  /** Gives back everything borrowed: restores, retires what failed (or everything, after a failed test). */
-  returnAll(failed: boolean): Promise<void>;
+  /**
+   * After the test, `restore` puts `name` back as it was lent; false or a throw retires it. When
+   * the restore exercises a rule (a second path change is a path change), its failure is that
+   * rule's finding too, and it runs in every world, shared or not, so the check is the same.
+   */
+  restoreAfter(name: PoolName, restore: () => Promise<boolean>, rule?: string): void;
+  /**
+   * Gives back everything borrowed: restores, retires what failed (or everything, after a failed
+   * test). Returns the findings of the restores that exercise a rule and failed.
+   */
+  returnAll(failed: boolean): Promise<Finding[]>;
   /** Whether pooled resources are shared with other tests (a deployment), so a test must leave them as lent. */
   readonly shared: boolean;
 }
@@ -37,7 +45,7 @@ export class PoolShelf {
 export function borrowing(shelf: PoolShelf, ctx: { api: ApiClient; tracker: TestTracker; shared: boolean; declared: readonly PoolName[] }): Pools {
   const allowed = poolClosure(ctx.declared);
   const own = new Map<PoolName, Held>();
-  const restores: { name: PoolName; restore: () => Promise<boolean> }[] = [];
+  const restores: { name: PoolName; restore: () => Promise<boolean>; rule?: string }[] = [];
   const borrowed = new Set<PoolName>();
   const store = ctx.shared ? shelf.held : own;
 
@@ -75,15 +83,20 @@ export function borrowing(shelf: PoolShelf, ctx: { api: ApiClient; tracker: Test
       if (ctx.shared) shelf.making.set(name, p);
       try { return await p; } finally { if (ctx.shared) shelf.making.delete(name); }
     },
-    restoreAfter(name, restore) { restores.push({ name, restore }); },
+    restoreAfter(name, restore, rule) { restores.push({ name, restore, ...(rule ? { rule } : {}) }); },
     async returnAll(failed) {
-      if (!ctx.shared) { own.clear(); return; }
-      for (const { name, restore } of restores) {
+      const findings: Finding[] = [];
+      for (const { name, restore, rule } of restores) {
+        if (!ctx.shared && (failed || rule === undefined)) continue;
         let ok: boolean;
-        try { ok = !failed && await restore(); } catch { ok = false; }
-        if (!ok && store.has(name)) await retire(name);
+        let why = 'it did not take';
+        try { ok = !failed && await restore(); } catch (e) { ok = false; why = (e as Error).message; }
+        if (!ok && rule !== undefined && !failed) findings.push({ rule, message: `putting the pooled ${name} back as lent (the same change the other way) failed: ${why}` });
+        if (!ok && ctx.shared && store.has(name)) await retire(name);
       }
-      if (failed) for (const name of borrowed) if (store.has(name)) await retire(name);
+      if (failed && ctx.shared) for (const name of borrowed) if (store.has(name)) await retire(name);
+      if (!ctx.shared) own.clear();
+      return findings;
     },
   };
 }

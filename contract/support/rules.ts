@@ -60,6 +60,19 @@ export function observe(rule: string, value: unknown): void {
 }
 
 /**
+ * Records that this test could not check `rule` on this target, and why (no unlisted action to
+ * send, no listed pod to read): the report counts the rule `skip` with the reason, never `pass`,
+ * whatever the test's other rules do. A rule a test declares is a claim that it checks it; this
+ * is how a branch that cannot make the check says so instead of carrying on as if it had.
+ */
+export function unchecked(rule: string, reason: string): void {
+  assertRuleIds([rule]);
+  const info = test.info();
+  if (!info.annotations.some((a) => a.type === ANNOTATION.rule && a.description === rule)) throw new InternalError(`unchecked(${rule}): the test does not declare that rule`);
+  info.annotations.push({ type: ANNOTATION.ruleUnchecked, description: JSON.stringify({ rule, reason }) });
+}
+
+/**
  * Fails the test when there are findings: marks each rule failed for the report, then throws
  * the catalog's NonConformanceError ({@link throwFindings}).
  */

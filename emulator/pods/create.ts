@@ -42,7 +42,8 @@ export function createPodRecord(world: World, account: Account, body: unknown): 
   if (req.gpu) {
     const type = gpuType(req.gpu.id);
     if (!type) throw conflict('/gpu/id', `unknown GPU type "${req.gpu.id}" (see GET /v2/catalog/gpus)`);
-    const count = req.gpu.count ?? (world.fault('pods.gpu-count-default-2') ? 2 : 1);
+    const asked = req.gpu.count ?? (world.fault('pods.gpu-count-default-2') ? 2 : 1);
+    const count = world.fault('pods.gpu-count-ignored') ? 1 : asked;
     if (count > type.maxGpuCount) throw conflict('/gpu/count', `at most ${type.maxGpuCount} GPUs of type "${type.id}" fit one pod`);
     gpu = { id: type.id, count };
     cudaVersion = chooseCudaVersion(type, req.gpu.allowedCudaVersions, req.gpu.minCudaVersion);
@@ -63,6 +64,9 @@ export function createPodRecord(world: World, account: Account, body: unknown): 
 
   const mounts: StoredMounts = req.mounts?.persistent || req.mounts?.network ? {} : NO_MOUNTS;
   let volumeDataCenter: { volumeId: string; dataCenter: string } | undefined;
+  if (req.mounts?.persistent && req.mounts.persistent.size < 20 && world.fault('pods.persistent-min-20')) {
+    throw conflict('/mounts/persistent/size', `a persistent mount is at least 20 GB, not ${req.mounts.persistent.size}`);
+  }
   if (req.mounts?.persistent) mounts.persistent = { size: req.mounts.persistent.size, path: req.mounts.persistent.path };
   if (req.mounts?.network) {
     // Only the fault pods.network-object-accepted lets a single NetworkMount object through validation.
@@ -71,7 +75,7 @@ export function createPodRecord(world: World, account: Account, body: unknown): 
       const volume = world.get(volumesSlice).get(m.volumeId, account.id);
       if (!volume) throw conflict(`/mounts/network/${i}/volumeId`, `no network volume "${m.volumeId}" exists (see GET /v2/network-volumes)`);
       volumeDataCenter ??= { volumeId: volume.id, dataCenter: volume.dataCenter };
-      return { volumeId: m.volumeId, path: m.path };
+      return { volumeId: m.volumeId, path: world.fault('pods.network-path-pinned') ? '/data' : m.path };
     });
   }
 
@@ -95,7 +99,7 @@ export function createPodRecord(world: World, account: Account, body: unknown): 
     env: req.env !== undefined && Object.keys(req.env).length > 0 ? { ...req.env } : CONTAINER_DEFAULTS.env,
     registry: req.registry ?? CONTAINER_DEFAULTS.registry,
     mounts,
-    cloud: req.cloud ?? (world.fault('pods.cloud-default-community') ? 'COMMUNITY' : 'SECURE'),
+    cloud: world.fault('pods.cloud-ignored') ? 'SECURE' : req.cloud ?? (world.fault('pods.cloud-default-community') ? 'COMMUNITY' : 'SECURE'),
     dataCenterId,
     template,
     cudaVersion,

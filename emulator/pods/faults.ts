@@ -33,6 +33,10 @@ export const podFaults = {
   'pods.create-answers-200': { rule: 'POD.CREATE.201_POD', description: 'A successful createPod answers 200 instead of 201.' },
   'pods.cloud-default-community': { rule: 'POD.CREATE.CLOUD_DEFAULT_SECURE', description: 'cloud defaults to COMMUNITY.' },
   'pods.gpu-count-default-2': { rule: 'POD.GPU.COUNT_DEFAULT_1', description: 'gpu.count defaults to 2.' },
+  'pods.cloud-ignored': { rule: 'POD.CREATE.201_POD', description: 'cloud is ignored: a pod asked for on COMMUNITY is created on SECURE.' },
+  'pods.gpu-count-ignored': { rule: 'POD.GPU.RESPONSE', description: 'gpu.count is ignored: every GPU pod gets 1 GPU.' },
+  'pods.network-path-pinned': { rule: 'MOUNT.NETWORK.CUSTOM_PATH', description: 'Every network volume is mounted at /data, whatever path createPod sent.' },
+  'pods.persistent-min-20': { rule: 'MOUNT.PERSISTENT.ACCEPTED_ON_GPU', description: 'A persistent mount under 20 GB is refused 400 (a minimum of 20 instead of 10).' },
   'pods.created-at-not-date-time': { rule: 'POD.RESPONSE.CREATED_AT', description: 'createdAt is epoch milliseconds as a string, not an RFC 3339 date-time.' },
   'pods.started-at-on-create': { rule: 'POD.RESPONSE.STARTED_AT_NULL_ON_CREATE', description: 'startedAt is set in the creation response.' },
   'pods.cpu-memory-missing': { rule: 'POD.CPU.MEMORY_DERIVED', description: 'A CPU pod\'s cpu carries no memory.' },
@@ -44,6 +48,7 @@ export const podFaults = {
   'pods.stuck-in-starting': { rule: 'POD.STATUS.STARTING_TO_RUNNING', description: 'Pods never leave STARTING.' },
   'pods.cost-when-exited': { rule: 'POD.RESPONSE.COST_ZERO_WHEN_STOPPED', description: 'An EXITED pod still reports its hourly cost.' },
   'pods.locked-stoppable': { rule: 'POD.LOCKED.CANNOT_STOP', description: 'A locked pod can be stopped.' },
+  'pods.locked-restart-stops': { rule: 'POD.LOCKED.CANNOT_STOP', description: 'restart of a locked pod is answered 200 and leaves it EXITED: stopped.' },
   'pods.unlisted-action-accepted': { rule: 'POD.ACTIONS.UNLISTED_REFUSED', description: 'An action the pod does not list for its status is carried out (start on a RUNNING pod provisions it again).' },
   // updatePod mount semantics
   'pods.patch-network-empty-accepted': { rule: 'MOUNT.UPDATE.NETWORK_EMPTY_ARRAY_400', description: 'PATCH mounts {network: []} is accepted and detaches the volume.' },
@@ -53,6 +58,8 @@ export const podFaults = {
   'pods.patch-empty-mounts-clears': { rule: 'MOUNT.UPDATE.EMPTY_OBJECT_UNCHANGED', description: 'PATCH mounts {} removes every mount.' },
   'pods.patch-incomplete-network-400': { rule: 'MOUNT.UPDATE.INCOMPLETE_NETWORK_422', description: 'PATCH with a network entry lacking volumeId or path answers 400 instead of 422.' },
   'pods.patch-network-path-ignored': { rule: 'MOUNT.UPDATE.NETWORK_PATH_CHANGEABLE', description: 'PATCH of a network mount path answers 200 but keeps the old path.' },
+  'pods.patch-drops-mounts': { rule: 'MOUNT.UPDATE.OMITTED_UNCHANGED', description: 'A PATCH that changes another field and omits mounts removes every mount.' },
+  'pods.patch-path-once': { rule: 'MOUNT.UPDATE.PERSISTENT_PATH_CHANGEABLE', description: 'A pod\'s mount path can be changed once: a second change is refused 400.' },
   // isolation
   'pods.other-account-visible': { rule: 'POD.ACCOUNT.OTHER_INVISIBLE', description: 'getPod answers another account\'s pod.' },
 } as const satisfies Record<string, FaultDef>;

@@ -25,6 +25,7 @@ function ownPod(ctx: Ctx): PodRecord {
 function lockedOut(ctx: Ctx, p: PodRecord, action: PodAction): boolean {
   if (!p.locked || !LOCK_FORBIDS.includes(action)) return false;
   if (action === 'stop' && ctx.world.fault('pods.locked-stoppable')) return false;
+  if (action === 'restart' && ctx.world.fault('pods.locked-restart-stops')) return false;
   return true;
 }
 
@@ -39,6 +40,10 @@ function act(ctx: Ctx): Reply {
     return problem('conflict', `The action "${action}" is not valid for a ${p.status} pod; valid now: ${availableActions(p, ctx.world.variant('pods.locked-lists-actions')).join(', ') || 'none'}.`);
   }
   const store = ctx.world.get(podsSlice);
+  if (action === 'restart' && p.locked && ctx.world.fault('pods.locked-restart-stops')) {
+    applyAction(p, 'stop', ctx.world.clock.now());
+    return json(200, podView(p, ctx.world));
+  }
   if (action === 'terminate') {
     // The live platform removes a terminated pod, like deletePod (variant `pods.terminate-deletes`).
     if (ctx.world.variant('pods.terminate-deletes')) {

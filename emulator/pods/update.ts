@@ -16,7 +16,9 @@ import { conflict, validateBody } from './validation.js';
 export function planUpdate(world: World, account: Account, pod: PodRecord, body: unknown): (p: PodRecord) => void {
   validateBody(world, 'update-pod-request', body, { incompleteFault: 'pods.patch-incomplete-network-400', incompleteFaultScope: /^\/mounts\/network\// });
   const req = body as UpdatePodRequest & UpdatePodLiveFields;
-  const mounts = req.mounts === undefined ? undefined : planMounts(world, pod.mounts, req.mounts as StoredMounts);
+  // A real update: a field other than mounts sent with a value the pod does not have already.
+  const changesOther = Object.entries(req).some(([k, v]) => k !== 'mounts' && JSON.stringify(v) !== JSON.stringify((pod as unknown as Record<string, unknown>)[k]));
+  const mounts = req.mounts === undefined ? (changesOther && world.fault('pods.patch-drops-mounts') ? {} : undefined) : planMounts(world, pod, req.mounts as StoredMounts);
 
   let globalIp = pod.globalIp;
   if (req.globalNetworking === true && pod.globalIp === null) {
@@ -45,8 +47,12 @@ export function planUpdate(world: World, account: Account, pod: PodRecord, body:
   };
 }
 
+/** Pods whose mount path a PATCH has changed (the fault pods.patch-path-once refuses a second change). */
+const pathChanged = new WeakSet<PodRecord>();
+
 /** The mounts after the PATCH, or a thrown 400 for a rule the spec names. */
-function planMounts(world: World, current: StoredMounts, sent: StoredMounts): StoredMounts {
+function planMounts(world: World, pod: PodRecord, sent: StoredMounts): StoredMounts {
+  const current = pod.mounts;
   const kinds = (Object.keys(sent) as (keyof StoredMounts)[]).filter((k) => sent[k] !== undefined);
   if (kinds.length === 0) {
     // Spec: "sending `{}` leaves the mount unchanged".
@@ -66,6 +72,12 @@ function planMounts(world: World, current: StoredMounts, sent: StoredMounts): St
         ? `the pod was created with a ${current.persistent ? 'persistent' : 'network'} mount; a ${kind} mount cannot be added`
         : `the pod was created without mounts; a ${kind} mount cannot be added`);
     }
+  }
+  const moved = (sent.persistent && current.persistent && sent.persistent.path !== current.persistent.path)
+    || (sent.network ?? []).some((m, i) => current.network?.[i] && m.path !== current.network[i]!.path);
+  if (moved && world.fault('pods.patch-path-once')) {
+    if (pathChanged.has(pod)) throw conflict('/mounts', 'the mount path was changed once already');
+    pathChanged.add(pod);
   }
   const next: StoredMounts = {};
   if (sent.persistent) next.persistent = { size: sent.persistent.size, path: sent.persistent.path };

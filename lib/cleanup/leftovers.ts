@@ -1,33 +1,20 @@
 /** What a run could not delete: its strays found by name, and the leftovers file and lines. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ApiClient } from '../client/api.js';
+import type { ApiClient, KeyRole } from '../client/api.js';
 import { runConfig } from '../run-config.js';
 import type { Leftover, LeftoversFile, Resource } from '../protocol.js';
-import { runPrefix } from './names.js';
+import { heldByRun } from './account.js';
 import type { Registry } from './registry.js';
 
 /**
- * Pods and network volumes listed on the target with this run's names that the record does
- * not hold: a create whose answer was lost (the connection broke) may still have made one.
- * Listing costs two requests; a list that fails finds nothing.
+ * Pods, network volumes and endpoints listed on the target with this run's names that the
+ * record does not hold: a create whose answer was lost (the connection broke) may still have
+ * made one. A list that fails finds nothing.
  */
-export async function strays(api: ApiClient, runId: string, registry: Registry): Promise<Resource[]> {
-  const prefix = runPrefix(runId);
-  const seen = new Set([...registry.knownIds('pod', ''), ...registry.knownIds('networkVolume', '')]);
-  const found: Resource[] = [];
-  for (const [op, kind, member] of [['listPods', 'pod', 'pods'], ['listNetworkVolumes', 'networkVolume', 'networkVolumes']] as const) {
-    const res = await api.op(op).catch(() => undefined);
-    if (!res || res.status < 200 || res.status >= 300) continue;
-    const body = res.body as Record<string, unknown> | unknown[] | undefined;
-    const items = Array.isArray(body) ? body : Array.isArray(body?.[member]) ? body[member] as unknown[] : [];
-    for (const item of items as { id?: unknown; name?: unknown }[]) {
-      if (typeof item?.id !== 'string' || typeof item.name !== 'string' || !item.name.startsWith(prefix)) continue;
-      const r: Resource = { kind, id: item.id, name: item.name, auth: 'main', test: '(found by its name: its creation was not recorded)' };
-      if (!seen.has(item.id)) found.push(r);
-    }
-  }
-  return found;
+export async function strays(api: ApiClient, runId: string, registry: Registry, roles: readonly KeyRole[] = ['main']): Promise<Resource[]> {
+  const seen = new Set([...registry.knownIds('pod', ''), ...registry.knownIds('networkVolume', ''), ...registry.knownIds('endpoint', '')]);
+  return (await heldByRun(api, runId, roles)).filter((r) => !seen.has(r.id!)).map((r) => ({ ...r, test: '(found by its name: its creation was not recorded)' }));
 }
 
 /** Where the run writes `leftovers.json`: beside the raw results (`reports/out`). */

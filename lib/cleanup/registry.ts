@@ -14,7 +14,14 @@ export class Registry {
   constructor(readonly file: string) {}
 
   add(r: Resource): void { this.#write({ op: 'add', at: Date.now(), ...r }); }
-  done(r: Pick<Resource, 'kind' | 'id' | 'name'>): void { this.#write({ op: 'done', key: keyOf(r), at: Date.now() }); }
+  /**
+   * A deletion answered with the key of role `auth`: it ends the creation of that key only. A
+   * deletePod that another account's key sent answers 404 ("not yours") and deletes nothing, so
+   * it never marks the resource deleted (a line without `auth`, written before, ends any).
+   */
+  done(r: Pick<Resource, 'kind' | 'id' | 'name'> & { auth?: Resource['auth'] }): void {
+    this.#write({ op: 'done', key: keyOf(r), at: Date.now(), ...(r.auth ? { auth: r.auth } : {}) });
+  }
 
   /** Every creation of the run, with when it was deleted (absent: not deleted, or not seen deleted). */
   records(): (Resource & { deletedAt?: number })[] {
@@ -34,7 +41,7 @@ export class Registry {
         open.set(keyOf(r), r);
       } else if (entry.op === 'done' && entry.key) {
         const r = open.get(entry.key);
-        if (r) { r.deletedAt = entry.at ?? Date.now(); open.delete(entry.key); }
+        if (r && endsIt(entry, r)) { r.deletedAt = entry.at ?? Date.now(); open.delete(entry.key); }
       }
     }
     return all;
@@ -53,7 +60,10 @@ export class Registry {
         const { op: _op, ...r } = entry;
         if (!open.has(keyOf(r))) created += 1;
         open.set(keyOf(r), r);
-      } else if (entry.op === 'done' && entry.key) open.delete(entry.key);
+      } else if (entry.op === 'done' && entry.key) {
+        const r = open.get(entry.key);
+        if (r && endsIt(entry, r)) open.delete(entry.key);
+      }
     }
     return { created, open: sortForDeletion([...open.values()]) };
   }
@@ -77,5 +87,8 @@ export class Registry {
     appendFileSync(this.file, JSON.stringify(entry) + '\n');
   }
 }
+
+/** Whether a deletion line ends this creation: sent with the creator's key (or recorded without a key). */
+const endsIt = (done: { auth?: unknown }, created: Resource): boolean => done.auth === undefined || done.auth === created.auth;
 
 export const sortForDeletion = <T extends Pick<Resource, 'kind'>>(list: T[]): T[] => [...list].sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind));

@@ -33,7 +33,12 @@ export class TestTracker {
       }
       this.registry?.add(full);
     },
-    deleted: (r) => { if (r.id === undefined && r.name === undefined) return; this.open.delete(keyOf(r)); this.registry?.done(r); },
+    deleted: (r) => {
+      if (r.id === undefined && r.name === undefined) return;
+      // Another key's deletion of this test's resource deleted nothing of it (registry.ts `done`).
+      if (this.open.get(keyOf(r))?.auth === r.auth) this.open.delete(keyOf(r));
+      this.registry?.done(r);
+    },
     warmed: () => { if (!this.pool) this.made.warmEndpoints += 1; },
   };
 

@@ -17,7 +17,11 @@ const roleOf = (auth: Exchange['auth']): KeyRole | undefined => {
 /** Where {@link watch} reports what an exchange created or deleted. */
 export type Sink = {
   created(r: Omit<Resource, 'test'>): void;
-  deleted(r: Pick<Resource, 'kind' | 'id' | 'name'>): void;
+  /**
+   * A deletion answered success (or 404) with the key of role `auth`. Only the creator's key
+   * deletes: another account's 404 means "not yours", never "gone" (the receiver compares roles).
+   */
+  deleted(r: Pick<Resource, 'kind' | 'id' | 'name' | 'auth'>): void;
   /** An existing endpoint updated to `workersMin` > 0 (an always-on worker). */
   warmed?(id: string): void;
 };
@@ -74,8 +78,8 @@ export function watch(exchange: Omit<Exchange, 'surface'>, sink: Sink): void {
     case 'createNetworkVolume': if (ok && str(res.id)) sink.created({ kind: 'networkVolume', id: res.id as string, auth }); return;
     case 'createEndpointV1': if (ok && str(res.id)) sink.created({ kind: 'endpoint', id: res.id as string, auth, ...(str(req.name) ? { name: req.name as string } : {}), ...(str(req.templateId) ? { templateId: req.templateId as string } : {}),
       shape: { ...(num(req.workersMin) !== undefined ? { workersMin: num(req.workersMin)! } : {}), ...(num(req.workersMax) !== undefined ? { workersMax: num(req.workersMax)! } : {}) } }); return;
-    case 'deletePod': if (ok || status === 404) sink.deleted({ kind: 'pod', id: exchange.params?.podId }); return;
-    case 'deleteNetworkVolume': if (ok || status === 404) sink.deleted({ kind: 'networkVolume', id: exchange.params?.networkVolumeId }); return;
+    case 'deletePod': if (ok || status === 404) sink.deleted({ kind: 'pod', id: exchange.params?.podId, auth }); return;
+    case 'deleteNetworkVolume': if (ok || status === 404) sink.deleted({ kind: 'networkVolume', id: exchange.params?.networkVolumeId, auth }); return;
     case 'graphql': break;
     default: return;
   }
@@ -95,9 +99,9 @@ export function watch(exchange: Omit<Exchange, 'surface'>, sink: Sink): void {
       sink.warmed?.(input.id as string);
     } else if (field === 'secretCreate' && value) {
       sink.created({ kind: 'secret', auth, ...(str(result.id) ? { id: result.id as string } : {}), ...(str(input.name) ? { name: input.name as string } : {}) });
-    } else if (field === 'deleteEndpoint' && alias in data && str(args.id) && !hasErrors(res)) sink.deleted({ kind: 'endpoint', id: args.id as string });
-    else if (field === 'deleteTemplate' && alias in data && str(args.templateName) && !hasErrors(res)) sink.deleted({ kind: 'template', name: args.templateName as string });
-    else if (field === 'secretDelete' && alias in data && str(args.id) && !hasErrors(res)) sink.deleted({ kind: 'secret', id: args.id as string });
+    } else if (field === 'deleteEndpoint' && alias in data && str(args.id) && !hasErrors(res)) sink.deleted({ kind: 'endpoint', id: args.id as string, auth });
+    else if (field === 'deleteTemplate' && alias in data && str(args.templateName) && !hasErrors(res)) sink.deleted({ kind: 'template', name: args.templateName as string, auth });
+    else if (field === 'secretDelete' && alias in data && str(args.id) && !hasErrors(res)) sink.deleted({ kind: 'secret', id: args.id as string, auth });
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ConformanceReport, RuleResult, TestOutcome } from '../model.js';
-import { failureLine, firstLine } from './labels.js';
+import { failureLine, firstLine, verdictSentence } from './labels.js';
+import { coverageOf } from '../coverage.js';
 import type { Renderer } from './renderer.js';
 import type { CostSection } from '../cost-model.js';
 import { COST_KINDS } from '../cost-model.js';
@@ -75,13 +76,21 @@ function costProperties(c: CostSection): [string, string][] {
   return out;
 }
 
+/** The verdict and the MUST rules it decided, as name/value pairs: the sentence, the counts, each cause of the undecided. */
+function verdictProperties(report: ConformanceReport): [string, string][] {
+  const c = coverageOf(report);
+  return [['verdict', verdictSentence(report)], ['verdict.must.total', String(c.total)], ['verdict.must.decided', String(c.decided)],
+    ...c.undecided.map((g): [string, string] => [`verdict.must.undecided.${g.cause}`, String(g.count)])];
+}
+
 /**
- * The cost section as a suite of no test cases whose `<properties>` hold it: the schema lets
- * `<testsuites>` hold only suites, and readers that show properties show a suite's.
+ * Name/value pairs as a suite of no test cases whose `<properties>` hold them (the verdict, the
+ * cost section): the schema lets `<testsuites>` hold only suites, and readers that show
+ * properties show a suite's.
  */
-function costSuite(c: CostSection, timestamp: string): string {
-  const props = costProperties(c).map(([name, value]) => `      <property name="${esc(name)}" value="${esc(value)}"/>`);
-  return `  <testsuite name="cost" tests="0" failures="0" errors="0" skipped="0" time="0.000" timestamp="${timestamp.slice(0, 19)}">\n    <properties>\n${props.join('\n')}\n    </properties>\n  </testsuite>`;
+function propertiesSuite(name: string, pairs: [string, string][], timestamp: string): string {
+  const props = pairs.map(([n, value]) => `      <property name="${esc(n)}" value="${esc(value)}"/>`);
+  return `  <testsuite name="${esc(name)}" tests="0" failures="0" errors="0" skipped="0" time="0.000" timestamp="${timestamp.slice(0, 19)}">\n    <properties>\n${props.join('\n')}\n    </properties>\n  </testsuite>`;
 }
 
 /**
@@ -94,7 +103,7 @@ export const junitRenderer: Renderer = {
   format: 'junit',
   fileName: 'junit.xml',
   render(report: ConformanceReport) {
-    const suites: string[] = [];
+    const suites: string[] = [propertiesSuite('verdict', verdictProperties(report), report.run.startedAt)];
     const all: Outcome[] = [];
     for (const surface of [...new Set(report.rules.map((r) => r.surface))]) {
       const cases = report.rules.filter((r) => r.surface === surface).map((r) => {
@@ -113,7 +122,7 @@ export const junitRenderer: Renderer = {
       all.push(...cases.map((c) => c.outcome));
       suites.push(suite(`tests: ${kind}`, cases, report.run.startedAt));
     }
-    if (report.cost) suites.push(costSuite(report.cost, report.run.startedAt));
+    if (report.cost) suites.push(propertiesSuite('cost', costProperties(report.cost), report.run.startedAt));
     const failures = all.filter((o) => o.kind === 'failure').length;
     return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${esc(report.suite.name)}" tests="${all.length}" failures="${failures}" errors="0" time="${seconds(report.run.durationMs)}">\n${suites.join('\n')}\n</testsuites>\n`;
   },

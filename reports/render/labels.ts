@@ -1,5 +1,6 @@
 /** Words and symbols every renderer shares, so the formats tell the same story. */
 import type { ConformanceReport, TestOutcome, Verdict } from '../model.js';
+import { coverageOf, coverageText } from '../coverage.js';
 
 export const VERDICT_ICON: Record<Verdict, string> = { pass: '✅', fail: '❌', blocked: '⛔', skip: '⏭️', observed: '👁️', untested: '⚪' };
 
@@ -21,6 +22,12 @@ export function resultLabel(report: ConformanceReport): string {
   if (!b) return base + run;
   return `${b.matched ? 'MATCHES BASELINE' : `BASELINE CHANGED (${b.changes.length})`} · ${base}${run}`;
 }
+
+/**
+ * The verdict with what it covers, the sentence every format states: "CONFORMANT on 194 of 282
+ * MUST rules; 88 not decided (37 need a worker endpoint (CPC_ENDPOINT_ID), …)".
+ */
+export const verdictSentence = (report: ConformanceReport): string => `${resultLabel(report)} ${coverageText(coverageOf(report))}`;
 
 export const firstLine = (s: string): string => s.split('\n').find((l) => l.trim())?.trim() ?? '';
 

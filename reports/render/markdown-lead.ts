@@ -7,7 +7,7 @@ import type { ChangesSection, ConformanceReport, TrailVerdict } from '../model.j
 import { emptyCounts } from '../build.js';
 import { newFailures, newPasses } from '../changes.js';
 import { UNSTABLE_CHANGES, UNSTABLE_WINDOW } from '../trend.js';
-import { VERDICT_ICON, resultLabel } from './labels.js';
+import { VERDICT_ICON, verdictSentence } from './labels.js';
 import { blockedGroups } from './blocked.js';
 import { capped, mdCode, mdTable, mdText } from './md.js';
 
@@ -19,7 +19,7 @@ export function verdictLine(r: ConformanceReport): string {
   const parts = [`${must.fail} fail`, `${must.blocked} blocked (not decided)`, `${must.pass} pass`];
   if (must.skip) parts.push(`${must.skip} skipped`);
   if (must.untested) parts.push(`${must.untested} untested`);
-  return `**Verdict: ${resultLabel(r)}.** Of ${plural(must.total, 'MUST rule')}: ${parts.join(', ')}.`;
+  return `**Verdict: ${verdictSentence(r)}.** Of ${plural(must.total, 'MUST rule')}: ${parts.join(', ')}.`;
 }
 
 const icon = (v: TrailVerdict): string => (v === 'absent' ? '·' : VERDICT_ICON[v]);

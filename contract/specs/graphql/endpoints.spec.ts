@@ -5,17 +5,35 @@ import { schemaConformance } from '../../checks/schema.js';
 import { doc, enumLiteral, field } from './support/documents.js';
 import { fieldsConformance } from './support/fields.js';
 import { allowed } from './support/allowed.js';
-import type { EndpointResult } from './support/fixtures.js';
+import type { EndpointResult, GqlKit } from './support/fixtures.js';
 import type { ApiResult } from '../../../lib/client/api.js';
 
 const FAILURE_RULES = ['GQL.ERRORS.FAILURE_SIGNALLED', 'GQL.ERRORS.NO_RESULT_FOR_FAILED_OP'] as const;
 
+/**
+ * One new endpoint per input, all in one document (workers 0, so each can be deleted), judged
+ * under `rule`: a value accepted on modify must be accepted on create too, so each value is
+ * also sent where it creates. Returns each endpoint as answered, in the order of `inputs`.
+ */
+async function createdWith(gql: GqlKit, templateId: string, rule: string, inputs: readonly Record<string, unknown>[]): Promise<EndpointResult[]> {
+  const res = await gql.send(doc.mutation(inputs.map((input, i): [string, string] =>
+    [`new${i}`, field.saveEndpoint({ name: gql.name('ep'), gpuIds: allowed.gpuIds[0]!, templateId, workersMin: 0, workersMax: 0, ...input })])));
+  const { shape, fields } = fieldsConformance(res, inputs.map((_, i) => ({ alias: `new${i}`, rule })));
+  conform(shape, inputs.flatMap((_, i) => fields[`new${i}`]!.findings));
+  return inputs.map((_, i) => fields[`new${i}`]!.value as EndpointResult);
+}
+
+/** Deletes endpoints with 0 workers in one document (the run's cleanup would, one request each). */
+async function tidy(gql: GqlKit, endpoints: readonly { id: string }[]): Promise<void> {
+  if (endpoints.length) await gql.send(doc.mutation(endpoints.map((e, i): [string, string] => [`tidy${i}`, field.deleteEndpoint(e.id)])));
+}
+
 // Spec, GraphQL rule 1: "`saveEndpoint` requires `gpuIds`, `name`, `templateId`; `type` defaults
 // to `QB`. The other fields are optional (see Serverless endpoint)." Rule 2: "`saveEndpoint` with
 // `id` modifies that endpoint". A value accepted by saveEndpoint is accepted whether it creates
-// or modifies: where one test checks several values of a field, it creates one endpoint and
-// modifies it through the others, in one document (GraphQL runs a mutation's fields in order),
-// and deletes it in the same document once its workers are 0.
+// or modifies: where one test checks several values of a field, it creates one endpoint with
+// each value (one document), and modifies one through the others, in one document (GraphQL runs
+// a mutation's fields in order), and deletes them once their workers are 0.
 test.describe('saveEndpoint creates', () => {
   test('with only gpuIds, name and templateId: a new endpoint of type QB, its fields typed as the spec says',
     rules('GQL.SAVE_ENDPOINT.CREATE', 'GQL.SAVE_ENDPOINT.OPTIONAL_FIELDS', 'GQL.SAVE_ENDPOINT.TYPE_DEFAULT_QB', 'SERVICE.ENDPOINT.TYPES', 'ENDPOINT.FIELD_TYPES', 'ENDPOINT.NETWORK_VOLUME_ID',
@@ -61,9 +79,12 @@ test.describe('saveEndpoint creates', () => {
     );
   });
 
-  test('each allowed gpuIds is accepted and returned as sent', rules('ENDPOINT.GPU_IDS.ALLOWED', 'ENDPOINT.FIELD_TYPES', creates({ endpoints: 1, pools: ['template'] })), async ({ gql }) => {
+  test('each allowed gpuIds is accepted and returned as sent, on create and on modify', rules('ENDPOINT.GPU_IDS.ALLOWED', 'ENDPOINT.FIELD_TYPES', creates({ endpoints: 1 + allowed.gpuIds.length, pools: ['template'] })), async ({ gql }) => {
     const rule = 'ENDPOINT.GPU_IDS.ALLOWED';
     const template = await gql.pooledTemplate(rule);
+    const made = await createdWith(gql, template.id, rule, allowed.gpuIds.map((gpuIds) => ({ gpuIds })));
+    await tidy(gql, made);
+    conform(allowed.gpuIds.flatMap((gpuIds, i) => must(made[i]?.gpuIds === gpuIds, rule, `created with gpuIds ${gpuIds}, it came back as ${JSON.stringify(made[i]?.gpuIds)}`)));
     const [first, ...others] = allowed.gpuIds;
     const e = await gql.endpoint(template.id, rule, { gpuIds: first!, workersMax: 0 });
     const res = await gql.send(doc.mutation([
@@ -79,8 +100,11 @@ test.describe('saveEndpoint creates', () => {
     ]));
   });
 
-  test('each allowed location is accepted; empty and null mean any region', rules('ENDPOINT.LOCATIONS.ALLOWED', 'ENDPOINT.LOCATIONS.ANY_REGION', creates({ endpoints: 2, pools: ['template'] })), async ({ gql }) => {
+  test('each allowed location is accepted, on create and on modify; empty and null mean any region', rules('ENDPOINT.LOCATIONS.ALLOWED', 'ENDPOINT.LOCATIONS.ANY_REGION', creates({ endpoints: 2 + allowed.locations.length, pools: ['template'] })), async ({ gql }) => {
     const template = await gql.pooledTemplate('ENDPOINT.LOCATIONS.ALLOWED');
+    const located = await createdWith(gql, template.id, 'ENDPOINT.LOCATIONS.ALLOWED', allowed.locations.map((locations) => ({ locations })));
+    await tidy(gql, located);
+    conform(allowed.locations.flatMap((locations, i) => must(located[i]?.locations === locations, 'ENDPOINT.LOCATIONS.ALLOWED', `created with locations ${locations}, it came back as ${JSON.stringify(located[i]?.locations)}`)));
     // The "any region" values each create an endpoint: on a modification, null might read as "unchanged".
     const anyRes = await gql.send(doc.mutation(allowed.anyRegion.map((locations, i): [string, string] =>
       [`any${i}`, field.saveEndpoint({ name: gql.name('ep'), gpuIds: allowed.gpuIds[0]!, templateId: template.id, workersMin: 0, workersMax: 0, locations })])));
@@ -105,9 +129,15 @@ test.describe('saveEndpoint creates', () => {
 
   test('the optional fields are accepted and returned as sent: FLASHBOOT unquoted, scaler, workers, idle timeout',
     rules('ENDPOINT.FLASHBOOT.UNQUOTED', 'ENDPOINT.SCALER_TYPE.VALUES', 'ENDPOINT.SCALER_VALUE', 'ENDPOINT.IDLE_TIMEOUT', 'ENDPOINT.WORKERS_MAX', 'ENDPOINT.WORKERS_MIN.ZERO', 'ENDPOINT.FIELD_TYPES',
-      creates({ endpoints: 1, pools: ['template'] })),
+      creates({ endpoints: 1 + allowed.scalerType.length, pools: ['template'] })),
     async ({ gql }) => {
       const template = await gql.pooledTemplate('ENDPOINT.FLASHBOOT.UNQUOTED');
+      // Each scaler type where it creates an endpoint, then where it modifies one (below).
+      const scaled = await createdWith(gql, template.id, 'ENDPOINT.SCALER_TYPE.VALUES', allowed.scalerType.map((scalerType) => ({ scalerType, scalerValue: 3 })));
+      await tidy(gql, scaled);
+      conform(allowed.scalerType.flatMap((scalerType, i) => [
+        ...must(scaled[i]?.scalerType === scalerType, 'ENDPOINT.SCALER_TYPE.VALUES', `created with scalerType ${scalerType}, it came back as ${JSON.stringify(scaled[i]?.scalerType)}`),
+        ...must(scaled[i]?.scalerValue === 3, 'ENDPOINT.SCALER_VALUE', `created with scalerValue 3, it came back as ${JSON.stringify(scaled[i]?.scalerValue)}`)]));
       const flash = await gql.endpoint(template.id, 'ENDPOINT.FLASHBOOT.UNQUOTED', { flashBootType: enumLiteral(allowed.flashBootType[0]!), workersMax: 0 });
       conform(must(flash.flashBootType === allowed.flashBootType[0], 'ENDPOINT.FLASHBOOT.UNQUOTED', `flashBootType came back as ${JSON.stringify(flash.flashBootType)}`));
       const same = { id: flash.id, name: flash.name, gpuIds: flash.gpuIds, templateId: template.id };

@@ -72,6 +72,23 @@ test.describe('createPod: valid requests answer 201 with the pod', () => {
     );
   });
 
+  // "`cloud` | string (Cloud) | no | Default `SECURE`" with `COMMUNITY` the other value; GpuConfig
+  // "`count` | integer | no | Minimum 1, default 1". The pooled persistent GPU pod (a deployment's
+  // one pod with these values; contract/specs/pods/support/fixtures.ts POOLED) asks for COMMUNITY
+  // hardware and 2 GPUs: its answer and a read of it keep both, so a target that ignores either fails.
+  test('cloud COMMUNITY and gpu.count 2 are created as sent', rules(
+    'POD.CREATE.201_POD', 'POD.GPU.RESPONSE', creates({ pools: ['gpuPersistentPod'] }),
+  ), async ({ pods }) => {
+    const { sent, pod } = await pooledCreate(pods, 'gpuPersistentPod', 'POD.GPU.RESPONSE');
+    const read = (await pods.waitFor(pod.id, [], { maxMs: 0 })).pod;
+    conform(
+      createdPodConformance(sent, pod), podConformance(pod, { kind: 'gpu' }),
+      // The create's echo of what was sent (pod-echo.ts lays a cloud answered otherwise to the create itself).
+      must(pod.cloud === 'COMMUNITY' && read?.cloud === 'COMMUNITY', 'POD.CREATE.201_POD', `cloud COMMUNITY sent; createPod answered ${JSON.stringify(pod.cloud)}, getPod ${JSON.stringify(read?.cloud)}`),
+      must(pod.gpu?.count === 2 && read?.gpu?.count === 2, 'POD.GPU.RESPONSE', `gpu.count 2 sent; createPod answered ${JSON.stringify(pod.gpu?.count)}, getPod ${JSON.stringify(read?.gpu?.count)}`),
+    );
+  });
+
   // "For CPU pods the memory is derived by the service from the CPU flavor's RAM multiplier; the
   // client sends only the flavor and the vCPU count." The pooled CPU pod sends just that.
   test('a CPU pod sends only flavor and vCPU count; the service derives memory', rules(

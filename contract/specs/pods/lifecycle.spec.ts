@@ -1,10 +1,9 @@
 import { test } from './support/fixtures.js';
-import { conform, creates, must, observe, rules } from '../../support/rules.js';
+import { conform, creates, must, observe, rules, unchecked } from '../../support/rules.js';
 import { podConformance } from '../../checks/pod-conformance.js';
 import { isSuccess, statusCodeConformance } from '../../checks/status.js';
 import { rejectionConformance } from '../../checks/rejection.js';
 import { PROBLEM_RULES, POD_SHAPE_RULES, RUNTIME_RULES } from './support/rule-sets.js';
-import { ANNOTATION } from '../../../lib/protocol.js';
 import type { Finding } from '../../support/rules.js';
 import type { Pod } from '../../../lib/types.gen.js';
 
@@ -22,9 +21,6 @@ function forwardOnly(seen: readonly string[]): Finding[] {
   }
   return findings;
 }
-
-/** A remark for the report: a check this test could not make on this target, and why. */
-const note = (description: string): void => { test.info().annotations.push({ type: ANNOTATION.note, description }); };
 
 // Each test owns one CPU pod through a whole journey: the rules here are about a pod's statuses,
 // actions and runtime, none about GPUs (PodRuntime's `gpus` is checked on a GPU pod by
@@ -88,8 +84,8 @@ test.describe('pod lifecycle (spec, States and transitions)', () => {
     const current = later;
     const listed = Array.isArray(current?.actions) ? current.actions : [];
     const unlisted = !again.reached ? [] : (['start', 'stop', 'restart', 'terminate'] as const).filter((a) => !listed.includes(a));
-    if (!again.reached) note(`the pod left RUNNING by itself (${later?.status}): no RUNNING pod to send an unlisted action to (POD.ACTIONS.UNLISTED_REFUSED not checked here)`);
-    else if (unlisted.length === 0) note(`the RUNNING pod lists every action (${JSON.stringify(listed)}): no unlisted action to send (POD.ACTIONS.UNLISTED_REFUSED not checked here)`);
+    if (!again.reached) unchecked('POD.ACTIONS.UNLISTED_REFUSED', `the pod left RUNNING by itself (${later?.status}): no RUNNING pod to send an unlisted action to`);
+    else if (unlisted.length === 0) unchecked('POD.ACTIONS.UNLISTED_REFUSED', `the RUNNING pod lists every action (${JSON.stringify(listed)}): no unlisted action to send`);
     for (const action of unlisted) {
       const res = await api.op('podAction', { params: { podId: pod.id }, body: { action } });
       const after = (await pods.waitFor(pod.id, ['RUNNING'], { maxMs: 0 })).pod;
@@ -131,7 +127,7 @@ test.describe('pod lifecycle (spec, States and transitions)', () => {
         isSuccess(start) ? podConformance(start.body, { kind: 'cpu', where: 'podAction start → 200' }) : [],
       );
     } else if (stopped) {
-      note(`the stopped pod is not EXITED listing start (${exited.seen.join(' → ')}; ${JSON.stringify(actions)}): POD.ACTIONS.LISTED_ACCEPTED not checked here`);
+      unchecked('POD.ACTIONS.LISTED_ACCEPTED', `the stopped pod is not EXITED listing start (${exited.seen.join(' → ')}; ${JSON.stringify(actions)}): no listed action to send`);
     }
 
     // The answer and the effect of terminate are not shown either: what it answers (a 204 with

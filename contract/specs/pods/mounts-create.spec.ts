@@ -52,16 +52,18 @@ test.describe('createPod: mount rules', () => {
   }
 
   // "PersistentMount (no additional properties): `size` integer, required, minimum 10 (GB); `path`
-  // string, required". The pooled persistent GPU pod sends {size: 20, path: '/workspace'}: its
-  // create answer is this rule's (the refusal of 9 GB is LIMIT.POD.PERSISTENT_SIZE_MIN_10's test).
+  // string, required". The pooled persistent GPU pod sends the minimum, {size: 10, path:
+  // '/mnt/state'}: its create answer is this rule's, so a target whose minimum is above 10 fails
+  // it (the refusal of 9 GB is LIMIT.POD.PERSISTENT_SIZE_MIN_10's test).
   test('a GPU pod accepts a persistent mount of at least 10 GB', rules('MOUNT.PERSISTENT.ACCEPTED_ON_GPU', 'MOUNT.PERSISTENT.SIZE_IN_RESPONSE', creates({ pools: ['gpuPersistentPod'] })), async ({ pods }) => {
     const { sent, pod } = await pooledCreate(pods, 'gpuPersistentPod', 'MOUNT.PERSISTENT.ACCEPTED_ON_GPU');
     conform(createdPodConformance(sent, pod), podConformance(pod, { kind: 'gpu' }));
   });
 
   // "Custom paths apply on GPU and CPU pods"; "CPU pods support container disk and network volumes
-  // only". The pooled network pods, GPU and CPU, each mount the pooled volume at /data (a path
-  // of the test's choosing, no default): their create answers and reads are this rule's.
+  // only". The pooled network pods mount the pooled volume at two paths of the test's choosing
+  // (no default), /mnt/shared on the GPU pod and /data on the CPU pod: their create answers and
+  // reads are this rule's, so a target that mounts every network volume at one path fails.
   test('a network mount keeps the path sent, on GPU and CPU pods alike', rules(
     'MOUNT.NETWORK.CUSTOM_PATH', 'MOUNT.NETWORK.CPU_SUPPORTED', 'MOUNT.NETWORK.SAME_DATA_CENTER', creates({ pools: ['networkVolume', 'gpuNetworkPod', 'cpuNetworkPod'] }),
   ), async ({ pods }) => {

@@ -13,11 +13,11 @@ import type { Mounts, NetworkVolume, Pod } from '../../../lib/types.gen.js';
  * The pods these rules PATCH are pooled (lib/plan.ts): on a deployment one of each shape serves
  * every test of the worker, and a test that changes one puts it back. Which pool stands for
  * which kind of pod at creation:
- * - a network pod: `cpuNetworkPod` (the pooled volume at /data). Custom paths "apply on GPU and
+ * - a network pod: `cpuNetworkPod` (the pooled volume at /data; `gpuNetworkPod` has it at /mnt/shared). Custom paths "apply on GPU and
  *   CPU pods", and `network: []`, another volumeId, incomplete or extra network entries are
  *   refused whatever the pod runs on. A persistent mount PATCHed onto a network pod goes to
  *   `gpuNetworkPod`: on a CPU pod it would be refused anyway, for being persistent.
- * - a persistent pod: `gpuPersistentPod` (20 GB at /workspace): persistent mounts are
+ * - a persistent pod: `gpuPersistentPod` (10 GB at /mnt/state): persistent mounts are
  *   "disallowed on CPU pods", so only a GPU pod has one.
  * - a pod created without mounts: `gpuPod` when a persistent mount is PATCHed onto it (on a CPU
  *   pod that mount is refused anyway, for being persistent), `cpuPod` when a network mount is.
@@ -83,22 +83,25 @@ test.describe('updatePod: mount semantics', () => {
     });
   }
 
-  for (const [title, rule, byName] of [
-    ['omitting mounts', 'MOUNT.UPDATE.OMITTED_UNCHANGED', true],
-    ['mounts {}', 'MOUNT.UPDATE.EMPTY_OBJECT_UNCHANGED', false],
+  // Each PATCH changes something (the name, with the run's prefix kept): a target that drops
+  // the mounts on a real update fails, which a PATCH that changes nothing would never show. The
+  // pooled pod gets its name back afterwards.
+  for (const [title, rule, withEmpty] of [
+    ['omitting mounts', 'MOUNT.UPDATE.OMITTED_UNCHANGED', false],
+    ['mounts {}', 'MOUNT.UPDATE.EMPTY_OBJECT_UNCHANGED', true],
   ] as const) {
-    test(`PATCH ${title} succeeds and leaves every kind of mount unchanged`, rules(rule, creates({ pools: Object.values(EVERY_KIND) })), async ({ api, pods }) => {
+    test(`PATCH ${title} with a new name succeeds and leaves every kind of mount unchanged`, rules(rule, creates({ pools: Object.values(EVERY_KIND) })), async ({ api, pods, pools }) => {
       const findings: Finding[] = [];
       for (const kind of ['network', 'persistent', 'none'] as const) {
         const lent = await lend(pods, EVERY_KIND[kind]);
-        // Omitting mounts: a PATCH of the name alone, to the name the pod has, is an update
-        // without mounts that leaves the pooled pod as lent (a new name would have to be put back).
-        const body = byName ? { name: lent.pod.name } : { mounts: {} };
+        const name = lent.pod.name;
+        pools.restoreAfter(lent.pool, async () => isOk(await PATCH(api, lent.pod, { name })));
+        const body = { name: `${name}-u`, ...(withEmpty ? { mounts: {} } : {}) };
         const res = await PATCH(api, lent.pod, body);
         const after = await mountsOf(api, lent.pod);
         findings.push(
           ...must(isOk(res), rule, `PATCH ${JSON.stringify(body)} on the ${kind} pod answered ${res.status}: ${res.text.slice(0, 200)}`),
-          ...must(sameMounts(after, lent.mounts), rule, `${kind} pod: mounts changed from ${JSON.stringify(lent.mounts)} to ${JSON.stringify(after)}`),
+          ...must(sameMounts(after, lent.mounts), rule, `${kind} pod: after PATCH ${JSON.stringify(body)} mounts changed from ${JSON.stringify(lent.mounts)} to ${JSON.stringify(after)}`),
         );
       }
       conform(findings);
@@ -107,18 +110,20 @@ test.describe('updatePod: mount semantics', () => {
 
   test('PATCH may change the path of a persistent mount (same size)', rules('MOUNT.UPDATE.PERSISTENT_PATH_CHANGEABLE', creates({ pools: ['gpuPersistentPod'] })), async ({ api, pods, pools }) => {
     const lent = await lend(pods, 'gpuPersistentPod');
-    pools.restoreAfter(lent.pool, () => restoreMounts(api, lent));
-    const res = await PATCH(api, lent.pod, { mounts: { persistent: { size: 20, path: '/moved' } } });
+    // Changed back after the test: a second change of the path, so a path changeable once fails the rule.
+    pools.restoreAfter(lent.pool, () => restoreMounts(api, lent), 'MOUNT.UPDATE.PERSISTENT_PATH_CHANGEABLE');
+    const size = lent.mounts.persistent!.size;
+    const res = await PATCH(api, lent.pod, { mounts: { persistent: { size, path: '/moved' } } });
     const after = await mountsOf(api, lent.pod);
     conform(
       must(isOk(res), 'MOUNT.UPDATE.PERSISTENT_PATH_CHANGEABLE', `PATCH answered ${res.status}: ${res.text.slice(0, 200)}`),
-      must(after?.persistent?.path === '/moved' && after.persistent.size === 20, 'MOUNT.UPDATE.PERSISTENT_PATH_CHANGEABLE', `mounts are now ${JSON.stringify(after)}`),
+      must(after?.persistent?.path === '/moved' && after.persistent.size === size, 'MOUNT.UPDATE.PERSISTENT_PATH_CHANGEABLE', `mounts are now ${JSON.stringify(after)}`),
     );
   });
 
   test('PATCH may change the path of a network mount (same volumeId)', rules('MOUNT.UPDATE.NETWORK_PATH_CHANGEABLE', 'MOUNT.NETWORK.AT_MOST_ONE', creates({ pools: ['cpuNetworkPod'] })), async ({ api, pods, pools }) => {
     const lent = await lend(pods, 'cpuNetworkPod');
-    pools.restoreAfter(lent.pool, () => restoreMounts(api, lent));
+    pools.restoreAfter(lent.pool, () => restoreMounts(api, lent), 'MOUNT.UPDATE.NETWORK_PATH_CHANGEABLE');
     const volumeId = lent.volume!.id;
     const res = await PATCH(api, lent.pod, { mounts: { network: [{ volumeId, path: '/mnt/moved' }] } });
     const after = await api.op<Pod>('getPod', { params: { podId: lent.pod.id } });

@@ -1,5 +1,5 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, needs, observe, rules } from '../../support/rules.js';
+import { conform, must, needs, observe, rules, unchecked } from '../../support/rules.js';
 import { jobHandleConformance, statusOf } from '../../checks/job-conformance.js';
 import { jobCounters } from '../../checks/health-conformance.js';
 import { statusCodeConformance } from '../../checks/status.js';
@@ -59,7 +59,9 @@ test.describe('/retry', () => {
     // it runs as the first did (as many automatic retries), so its status is first read about as
     // long after the retry as the first run was seen still going after its submission.
     const notBeforeMs = Math.max(0, Math.max(r.sleepMs, r.firstPendingMs) - r.readAfterMs);
-    const again = (await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: 60_000, maxRealMs: 90_000, notBeforeMs })).last;
+    const againWatch = await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: 60_000, maxRealMs: 90_000, notBeforeMs });
+    const again = againWatch.last;
+    const againPending = !emu.available && (statusOf(again) === 'IN_QUEUE' || statusOf(again) === 'IN_PROGRESS');
     const againBody = (again.body ?? {}) as { output?: unknown; error?: unknown };
     conform(
       jobHandleConformance('JOB.RETRY.RESPONSE', r.res, 'IN_QUEUE', id, 'JOB.STATE.RETRY_SAME_ID'),
@@ -68,11 +70,15 @@ test.describe('/retry', () => {
       statusCodeConformance('JOB.STATE.RETRY_SAME_ID', r.right, 'success'),
       must(!r.readInTime || !ended(rightBody.status), 'JOB.STATE.RETRY_FAILED', `right after /retry the job is ${rightBody.status}, not back in the queue`),
       // The input asks for the same end: FAILED with the same error (and the same output, if any).
-      must(statusOf(again) === 'FAILED' && againBody.error === firstBody.error && JSON.stringify(againBody.output) === JSON.stringify(firstBody.output),
+      // A retried attempt still waiting or running in real time is a slow start, no finding: skipped below.
+      must(againPending || (statusOf(again) === 'FAILED' && againBody.error === firstBody.error && JSON.stringify(againBody.output) === JSON.stringify(firstBody.output)),
         'JOB.STATE.RETRY_INPUT_REUSED', `the retried attempt ended ${statusOf(again)} with error ${JSON.stringify(againBody.error)}; the input asked for ${JSON.stringify(firstBody.error)}`),
     );
     // What was checked failed above if broken. Without the state right after /retry, RETRY_FAILED's
     // "back in the queue" was not verified, and a passed test would count it as passing.
+    // A retried attempt still pending in real time decides RETRY_INPUT_REUSED no way: that rule
+    // alone is unchecked, the others were.
+    if (againPending) unchecked('JOB.STATE.RETRY_INPUT_REUSED', `the retried attempt was still ${statusOf(again)} after 90 s of waiting (a queue or a cold start, bounded by nothing in the spec): no ended attempt to compare with the first`);
     test.skip(!r.readInTime, lateRead(r));
   });
 

@@ -117,8 +117,10 @@ test.describe('/run', () => {
     if (emu.available) await setTimings(emu, { coldStartMs: 2_000 });
     const input = { sleepMs: 3_000, echo: 'status', list: [1, 2, 3] };
     const id = await jobs.submit(input);
-    const { seen, last } = await jobs.until(id, (s) => s !== undefined && TERMINAL.has(s), { stepMs: 1_000, maxVirtualMs: 20_000, maxRealMs: 120_000 });
+    const watch = await jobs.until(id, (s) => s !== undefined && TERMINAL.has(s), { stepMs: 1_000, maxVirtualMs: 20_000, maxRealMs: 120_000 });
+    const { seen, last } = watch;
     observe('JOB.STATE.PROGRESS_MOVES', seen);
+    jobs.skipIfStillPending(watch, 120_000, 'to read its output from');
     const body = (last.body ?? {}) as { id?: unknown; output?: unknown };
     conform(
       jobObjectConformance(last),

@@ -62,8 +62,8 @@ export interface PodKit {
    * A pooled pod or volume (lib/plan.ts `PoolName`; the test declares it with
    * `creates({ pools: [...] })`): on a deployment one per worker, lent to each test that
    * declares it; in an emulator world the test's own. `gpuPod` a GPU pod without mounts,
-   * `gpuPersistentPod` one with a 20 GB persistent mount at /workspace, `gpuNetworkPod` one with
-   * the pooled `networkVolume` at /data in the volume's data center, asking for global
+   * `gpuPersistentPod` one on COMMUNITY with 2 GPUs and a 10 GB persistent mount at /mnt/state
+   * ({@link POOLED}), preferably in a data center without global networking, `gpuNetworkPod` one with the pooled `networkVolume` at /mnt/shared in the volume's data center, asking for global
    * networking where that data center has it (an NVIDIA type: the one pod global networking
    * needs), `cpuPod` a CPU pod without mounts that says `globalNetworking: false`,
    * `cpuNetworkPod` a CPU pod with the pooled volume at /data. A test that changes one restores it ({@link Pools.restoreAfter}); reading or
@@ -75,6 +75,18 @@ export interface PodKit {
   pooledAnswer(name: PodPool): Promise<{ pod: Pod; sent: CreatePodRequest }>;
   pooledVolume(name: 'networkVolume' | 'otherNetworkVolume'): Promise<NetworkVolume>;
 }
+
+/**
+ * What the pooled pods are made with beyond a minimal body, so that a deployment, where every
+ * test borrows them, still sends the values the rules are about: the persistent GPU pod on
+ * COMMUNITY hardware with 2 GPUs and a persistent mount of the minimum size (10 GB, spec:
+ * "minimum 10") at a path of its own; the two network pods at two different paths (a target
+ * that mounts every network volume at one path fails the one elsewhere).
+ */
+export const POOLED = {
+  persistent: { cloud: 'COMMUNITY' as const, gpuCount: 2, mount: { size: 10, path: '/mnt/state' } },
+  networkPath: { cpuNetworkPod: '/data', gpuNetworkPod: '/mnt/shared' } as const,
+};
 
 /** A real target's catalog, read once per worker (an emulator world has its own, read per test). */
 const workerCatalogs = new Map<string, Promise<PodCatalog>>();
@@ -218,11 +230,17 @@ export const test = base.extend<{ pods: PodKit }>({
           const named = { name: poolName(name) };
           let body: CreatePodRequest;
           if (name === 'gpuPod') body = await kit.gpuBody(named);
-          else if (name === 'gpuPersistentPod') body = await kit.gpuBody({ ...named, mounts: { persistent: { size: 20, path: '/workspace' } } });
+          else if (name === 'gpuPersistentPod') {
+            // Preferably where the catalog lists a data center without global networking (unless the
+            // profile names one): the NVIDIA pod such a data center needs (update-edges.spec.ts) is then a pooled one.
+            const plain = profile.dataCenter ? undefined : picks(await kit.catalog()).plainDc;
+            const gpu = await kit.gpuBody({ ...named, cloud: POOLED.persistent.cloud, mounts: { persistent: { ...POOLED.persistent.mount } }, ...(plain ? { dataCenterIds: [plain.id] } : {}) });
+            body = { ...gpu, gpu: { ...gpu.gpu!, count: POOLED.persistent.gpuCount } };
+          }
           else if (name === 'cpuPod') body = await kit.cpuBody({ ...named, globalNetworking: false });
           else {
             const volume = await kit.pooledVolume('networkVolume');
-            const network = { dataCenterIds: [volume.dataCenter], mounts: { network: [{ volumeId: volume.id, path: '/data' }] } };
+            const network = { dataCenterIds: [volume.dataCenter], mounts: { network: [{ volumeId: volume.id, path: POOLED.networkPath[name] }] } };
             const global = (await kit.catalog()).dataCenters.find((d) => d.id === volume.dataCenter)?.globalNetwork === true;
             body = name === 'gpuNetworkPod' ? await kit.gpuBody({ ...named, ...network, ...(global ? { globalNetworking: true } : {}) }) : await kit.cpuBody({ ...named, ...network });
           }
@@ -239,7 +257,8 @@ export const test = base.extend<{ pods: PodKit }>({
     const poolName = (what: string) => `cpc-${runConfig().runId ?? 'local'}-pool-${what}`;
     // What the test deleted itself is not deleted again (a request each on a rate-limited target).
     api.observers.push((e) => {
-      const gone = e.status < 300 || e.status === 404;
+      // Only the owner's deletion: another account's 404 means "not yours", not "gone".
+      const gone = e.auth === 'main' && (e.status < 300 || e.status === 404);
       if (e.operation === 'deletePod' && gone && e.params?.podId) madePods.splice(0, madePods.length, ...madePods.filter((id) => id !== e.params!.podId));
       if (e.operation === 'deleteNetworkVolume' && gone && e.params?.networkVolumeId) madeVolumes.splice(0, madeVolumes.length, ...madeVolumes.filter((id) => id !== e.params!.networkVolumeId));
     });

@@ -1,23 +1,31 @@
 import type { ApiClient } from '../../../../lib/client/api.js';
 import type { Mounts, NetworkVolume, Pod } from '../../../../lib/types.gen.js';
-import type { PodKit, PodPool } from './fixtures.js';
+import { POOLED, test, type PodKit, type PodPool } from './fixtures.js';
 
 export type { PodPool };
 
 /** A pooled pod as lent: its mounts as the pool creates them, and the pooled volume it mounts. */
 export interface Lent { pool: PodPool; pod: Pod; mounts: Mounts; volume?: NetworkVolume }
 
+/** Statuses a pod stays in until asked: no transition under way that a conforming target may answer 409 for. */
+const SETTLED = ['RUNNING', 'EXITED', 'ERROR'] as const;
+
 /**
- * Borrows the pooled pod `pool`. Its mounts as lent are those the pool creates it with (the
- * shapes `PodKit.pooled` documents): every test that changes them puts them back, so a test may
- * compare what it reads afterwards with these without reading them first.
+ * Borrows the pooled pod `pool`, once it is in a settled status: a pod an earlier test left
+ * restarting (or one still starting) may be answered 409 by a conforming target, whatever the
+ * request, so what a test expects never depends on what another did before it. Its mounts as
+ * lent are those the pool creates it with (the shapes `PodKit.pooled` documents): every test
+ * that changes them puts them back, so a test may compare what it reads afterwards with these
+ * without reading them first.
  */
 export async function lend(pods: PodKit, pool: PodPool): Promise<Lent> {
   const pod = await pods.pooled(pool);
-  if (pool === 'gpuPersistentPod') return { pool, pod, mounts: { persistent: { size: 20, path: '/workspace' } } };
+  const settled = await pods.waitFor(pod.id, SETTLED);
+  test.skip(!settled.reached, `the pooled ${pool} did not settle (${settled.seen.join(' → ')}): no pod in a stable status to send the request to`);
+  if (pool === 'gpuPersistentPod') return { pool, pod, mounts: { persistent: { ...POOLED.persistent.mount } } };
   if (pool === 'cpuNetworkPod' || pool === 'gpuNetworkPod') {
     const volume = await pods.pooledVolume('networkVolume');
-    return { pool, pod, volume, mounts: { network: [{ volumeId: volume.id, path: '/data' }] } };
+    return { pool, pod, volume, mounts: { network: [{ volumeId: volume.id, path: POOLED.networkPath[pool] }] } };
   }
   return { pool, pod, mounts: {} };
 }

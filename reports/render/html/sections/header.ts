@@ -1,5 +1,5 @@
 import type { ConformanceReport } from '../../../model.js';
-import { partialRun, resultLabel, seconds, targetLabel } from '../../labels.js';
+import { partialRun, resultLabel, seconds, targetLabel, verdictSentence } from '../../labels.js';
 import { html, type Html } from '../escape.js';
 
 /** Title, the headline result, and who was tested how: target (URLs, never keys) and run. */
@@ -12,6 +12,7 @@ export function headerSection(report: ConformanceReport): Html {
   return html`<header>
 <h1>Compute Platform API conformance</h1>
 <p><span class="result ${ok ? 'ok' : 'bad'}" id="result">${resultLabel(report)}</span> <span class="muted">${targetLabel(report)}</span></p>
+<p id="coverage">${verdictSentence(report)}</p>
 <dl class="facts">
 <dt>Target</dt><dd>${t.kind === 'embedded' ? 'embedded emulator' : 'remote deployment'}${t.emulator && t.kind === 'remote' ? ' (its emulator control surface answers)' : ''}</dd>
 ${t.baseUrl ? html`<dt>Base URL</dt><dd class="mono">${t.baseUrl}</dd>` : ''}
