@@ -28,6 +28,14 @@ export function targetFlags(values: Record<string, unknown>): Partial<Record<Con
   return flags;
 }
 
+/** `--worker-image`: the profile's `workerImage` (lib/profile.ts reads it as CPC_WORKER_IMAGE, where the flag wins). */
+export const workerImageOption = { 'worker-image': { type: 'string' } } as const;
+
+/** Hands `--worker-image` to the profile as its variable, so the profile alone decides it. */
+export function applyWorkerImageFlag(v: Record<string, unknown>): void {
+  if (typeof v['worker-image'] === 'string') process.env.CPC_WORKER_IMAGE = v['worker-image'];
+}
+
 export const budgetOptions = { 'max-pods': { type: 'string' }, 'max-gpu-pods': { type: 'string' }, 'max-requests': { type: 'string' }, 'max-cost': { type: 'string' } } as const;
 
 /** `--max-pods`, `--max-gpu-pods`, `--max-requests`, `--max-cost` (each wins over the profile's). */

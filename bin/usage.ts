@@ -50,6 +50,8 @@ run options:
   --load / --skip-load run the load scenarios (default: with the embedded emulator only, beside the suites;
                        on a deployment after them)
   --skip-preflight     against a configured target, start without the preflight checks
+  --worker-image IMAGE an image serving the conformance handler (worker/): the run makes a serverless
+                       template of it and a queue-based endpoint, and deletes both (also CPC_WORKER_IMAGE)
   --target-name NAME   the target's label in the report (default: the profile's targetName, else the
                        base URL; every embedded run is "embedded emulator"): it names the target's history
   --previous FILE|DIR  a previous report of the same target (or the newest one in a history folder):
@@ -70,7 +72,8 @@ const PREFLIGHT_USAGE = `usage: cpc preflight [target options]
   REST v1 and GraphQL answer, that each key authenticates (the read-only key is refused a
   write, the other key is another account), that the endpoint and template ids exist (CPC_TEMPLATE_ID,
   CPC_MODEL_ENDPOINT_ID too), and reads the catalog. Then prints which rules will run, which
-  will be skipped and why, and what the run will create.
+  will be skipped and why (with the variable or opt-in that would let them run), and what the run
+  will create, with what it provisions from --worker-image (CPC_WORKER_IMAGE).
   Exit 0 ready, 2 when something required is missing or refused (named by its variable).
 
 ${TARGET_OPTIONS}`;

@@ -10,7 +10,7 @@
  * --outside-workers: queue-based endpoints are served by worker processes outside the emulator that
  * speak the official worker library's protocol (emulator/README.md "Outside workers"); the RUNPOD_*
  * variables to start such a worker with are printed.
- * Prints the keys (main, read-only, another account's) and the seeded ids as CPC_* lines.
+ * Prints the keys (main, read-only, another account's, an expired one) and the seeded ids as CPC_* lines.
  */
 import { parseArgs } from 'node:util';
 import { startEmulator } from './server.js';
@@ -75,9 +75,10 @@ try {
   });
   const world = running.emulator.defaultWorld;
   const main = running.emulator.defaultKey;
-  // The keys a deployment's user would hold: a read-only key of the same account and a key of another account.
+  // The keys a deployment's user would hold: a read-only key of the same account, a key of another account, and one that has expired.
   const readonly = world.mintKey(main.accountId, ['read'], 'readonly');
   const other = world.mintKey(world.createAccount('other').id, ['read', 'write'], 'other');
+  const expired = world.mintKey(main.accountId, ['read', 'write'], 'expired', undefined, world.clock.now() - 1);
   const seeded: Record<string, unknown> = {};
   for (const seeder of WORLD_SEEDERS) Object.assign(seeded, seeder(world, running.emulator.defaultKey.accountId));
   const lines = [
@@ -88,6 +89,7 @@ try {
     `  CPC_API_KEY=${main.key}`,
     `  CPC_API_KEY_READONLY=${readonly.key}`,
     `  CPC_API_KEY_OTHER=${other.key}`,
+    `  CPC_API_KEY_EXPIRED=${expired.key}`,
     ...Object.entries(seeded).map(([k, v]) => `  ${k}=${String(v)}`),
     ...(outsideWorkers ? outsideWorkerLines(running.url, String(seeded.CPC_ENDPOINT_ID), main.key) : []),
     `  control surface: ${running.url}/__emulator   (clock ${mode}${mode === 'auto' ? ` x${scale}` : ''}, quotas ${minute}/min ${hour}/h ${day}/day${faults.length ? `, faults ${faults.join(',')}` : ''}${variants.length ? `, variants ${variants.join(',')}` : ''}${chaos ? `, chaos ${formatChaos(chaos)}` : ''})`,

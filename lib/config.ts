@@ -6,13 +6,15 @@ import type { Keys, SurfaceUrls } from './client/api.js';
  * Where the suite points. With nothing configured the embedded emulator is the target.
  * Environment variables (these names exactly, so every runner configures the suite alike):
  * CPC_BASE_URL, CPC_SERVERLESS_URL, CPC_REST_V1_URL, CPC_API_KEY, CPC_API_KEY_READONLY,
- * CPC_API_KEY_OTHER, CPC_ENDPOINT_ID. CLI flags of the same names (`--base-url`...) win.
+ * CPC_API_KEY_OTHER, CPC_API_KEY_EXPIRED, CPC_ENDPOINT_ID. CLI flags of the same names (`--base-url`...) win.
  */
 /** The keys and ids a user gives for a deployment (each optional: what is missing skips the tests that need it). */
 export interface TargetKeys {
   apiKey?: string;
   apiKeyReadonly?: string;
   apiKeyOther?: string;
+  /** A key of the account that has expired: the expired-key checks run with it (only an emulator can mint one itself). */
+  apiKeyExpired?: string;
   endpointId?: string;
 }
 
@@ -54,6 +56,7 @@ export function registerKeys(t: Target | TargetSetting): void {
   registerSecret(k.apiKey);
   registerSecret(k.apiKeyReadonly);
   registerSecret(k.apiKeyOther);
+  registerSecret(k.apiKeyExpired);
 }
 
 export const ENV_VARS = {
@@ -63,6 +66,7 @@ export const ENV_VARS = {
   apiKey: 'CPC_API_KEY',
   apiKeyReadonly: 'CPC_API_KEY_READONLY',
   apiKeyOther: 'CPC_API_KEY_OTHER',
+  apiKeyExpired: 'CPC_API_KEY_EXPIRED',
   endpointId: 'CPC_ENDPOINT_ID',
 } as const satisfies Record<keyof (SurfaceAddresses & TargetKeys), string>;
 
@@ -107,7 +111,7 @@ export function loadTargetConfig(env: NodeJS.ProcessEnv = process.env, flags: Pa
     serverlessUrl: raw.serverlessUrl ? checkUrl('serverlessUrl', raw.serverlessUrl) : baseUrl,
     restV1Url: raw.restV1Url ? checkUrl('restV1Url', raw.restV1Url) : baseUrl,
   };
-  for (const key of ['apiKey', 'apiKeyReadonly', 'apiKeyOther', 'endpointId'] as const) {
+  for (const key of ['apiKey', 'apiKeyReadonly', 'apiKeyOther', 'apiKeyExpired', 'endpointId'] as const) {
     if (raw[key] !== undefined) config[key] = raw[key];
   }
   registerKeys(config);

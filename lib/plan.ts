@@ -8,6 +8,10 @@
  * changes it); in an emulator world each test has its own, as before.
  */
 
+import { unmet, type Has, type Need } from './needs.js';
+
+export type { Need };
+
 /** A shared resource by shape; what each is made of is {@link POOLS}. */
 export type PoolName = 'gpuPod' | 'gpuPersistentPod' | 'gpuNetworkPod' | 'cpuPod' | 'cpuNetworkPod' | 'networkVolume' | 'otherNetworkVolume' | 'template';
 
@@ -26,8 +30,6 @@ export interface Counts {
 export type CountKind = keyof Counts;
 export const COUNT_KINDS: readonly CountKind[] = ['gpuPods', 'cpuPods', 'networkVolumes', 'endpoints', 'warmEndpoints', 'templates', 'secrets'];
 
-/** What a test needs to run at all: the emulator's control surface, or a deployment's opt-in. */
-export type Need = 'control' | 'warmWorkers' | 'propertyLoad';
 
 /** What one test creates when the target conforms, and the pooled resources it borrows. */
 export interface Creates extends Partial<Counts> {
@@ -37,8 +39,8 @@ export interface Creates extends Partial<Counts> {
    * emulator makes more than a deployment): allowed by the guard, planned as an upper bound.
    */
   maybe?: Partial<Counts>;
-  /** It runs only with this (else it skips, creating nothing): the plan leaves it out without. */
-  needs?: Need;
+  /** It runs only with these (else it skips, creating nothing): the plan leaves it out without (lib/needs.ts). */
+  needs?: Need | Need[];
 }
 
 /** What each pooled resource is, counted as it is created (a network pod needs the pooled volume). */
@@ -99,8 +101,7 @@ export function planCounts(tests: readonly Creates[], options: { pooled: boolean
 }
 
 /** Whether a test that needs `need` runs with these capabilities and opt-ins. */
-export const needMet = (need: Need | undefined, has: { control: boolean; warmWorkers: boolean; propertyLoad: boolean }): boolean =>
-  need === undefined || has.control || (need !== 'control' && has[need]);
+export const needMet = (need: Need | readonly Need[] | undefined, has: Has): boolean => unmet(need, has).length === 0;
 
 export const podCount = (c: Pick<Counts, 'gpuPods' | 'cpuPods'>): number => c.gpuPods + c.cpuPods;
 

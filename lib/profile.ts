@@ -17,6 +17,7 @@ import { ConfigError } from './errors.js';
  * | dataCenter | CPC_DATA_CENTER | none: the target schedules |
  * | podImage | CPC_POD_IMAGE | busybox:latest |
  * | podArgs | CPC_POD_ARGS | sleep infinity (a long-running command) |
+ * | workerImage | CPC_WORKER_IMAGE (or `--worker-image`) | none: the run provisions no serverless template or endpoint (run/provision/) |
  * | readyTimeoutMs | CPC_POD_READY_TIMEOUT_MS | 600000 (10 minutes to RUNNING) |
  * | pollMs | CPC_POD_POLL_MS | 5000 (first readiness poll; later polls back off to 4x) |
  * | rateLimitBudgetMs | CPC_RATE_LIMIT_BUDGET_MS | 300000 (longest rate-limit wait per test) |
@@ -38,6 +39,12 @@ export interface TargetProfile {
   dataCenter?: string;
   podImage: string;
   podArgs: string;
+  /**
+   * An image serving the conformance handler (worker/, emulator/serverless/HANDLER.md): the run
+   * makes a serverless template of it and the queue-based endpoints its job tests need, and
+   * deletes them at the end (run/provision/).
+   */
+  workerImage?: string;
   readyTimeoutMs: number;
   pollMs: number;
   rateLimitBudgetMs: number;
@@ -50,7 +57,7 @@ export interface TargetProfile {
   requireAllMust?: boolean;
 }
 
-const STRINGS = { gpuType: 'CPC_GPU_TYPE', cpuFlavor: 'CPC_CPU_FLAVOR', dataCenter: 'CPC_DATA_CENTER', podImage: 'CPC_POD_IMAGE', podArgs: 'CPC_POD_ARGS', targetName: 'CPC_TARGET_NAME' } as const;
+const STRINGS = { gpuType: 'CPC_GPU_TYPE', cpuFlavor: 'CPC_CPU_FLAVOR', dataCenter: 'CPC_DATA_CENTER', podImage: 'CPC_POD_IMAGE', podArgs: 'CPC_POD_ARGS', workerImage: 'CPC_WORKER_IMAGE', targetName: 'CPC_TARGET_NAME' } as const;
 const NUMBERS = {
   readyTimeoutMs: 'CPC_POD_READY_TIMEOUT_MS', pollMs: 'CPC_POD_POLL_MS', rateLimitBudgetMs: 'CPC_RATE_LIMIT_BUDGET_MS', cleanupWaitMs: 'CPC_CLEANUP_WAIT_MS',
 } as const;

@@ -24,6 +24,9 @@ export type VariantSurface = 'rest-v2' | 'serverless' | 'rest-v1' | 'graphql';
 /** A target global setup resolves (a plain `npx playwright test`): the user's setting, and where the resolved {@link Target} goes. */
 export interface PendingTarget { kind: 'pending'; setting: TargetSetting; file: string }
 
+/** What a run provisions from its worker image (run/provision/): the job endpoint, the workersMax 1 endpoint, the template for the REST v1 checks. */
+export interface Provision { endpoint: boolean; hold: boolean; template: boolean }
+
 export interface RunConfig {
   /**
    * Where the suite points, resolved once: the command line starts the embedded emulator or asks
@@ -50,6 +53,15 @@ export interface RunConfig {
   allowRateLimitExhaustion: boolean;
   /** Endpoints with `workersMin` > 0 (an always-on worker each) on a target without control surface (CPC_ALLOW_WARM_WORKERS). */
   allowWarmWorkers: boolean;
+  /** Waits of minutes in real time, the retention windows side by side (CPC_ALLOW_LONG_WAITS). */
+  allowLongWaits?: boolean;
+  /**
+   * Provisioning from the profile's worker image (run/provision/): what global setup makes
+   * (preflight decides it from the tests' needs; without preflight, whatever the image can
+   * stand in for), and the file its ids are written to for the workers.
+   */
+  provision?: Provision;
+  provisionFile?: string;
   /** Emulator faults and conforming variants on in every test world. */
   faults: string[];
   variants: string[];
@@ -288,7 +300,11 @@ export interface UsageFile {
 }
 
 /** `plan.json`: what preflight planned for a run on a deployment (run/preflight.ts). */
-export interface PlanFile { counts: Counts; pools: PoolName[]; requests: number; estimatedCostUsd?: number }
+export interface PlanFile {
+  counts: Counts; pools: PoolName[]; requests: number; estimatedCostUsd?: number;
+  /** Preflight's rule forecast (run/provision/forecast.ts): which rules run, which are skipped and why. */
+  forecast?: { runs: string[]; skipped: { rule: string; reasons: string[] }[] };
+}
 
 /** The budget files (run/..., contract/support/budget.ts): one byte per request; one line per pod reservation or release. */
 export interface BudgetFiles { requests: string; pods: string }

@@ -129,6 +129,7 @@ export function parseRunConfig(env: Env = process.env, flags: Partial<Record<Con
     // The run's records: what it creates on a deployment, its waits for the rate limit, its request count and pod reservations.
     cleanupFile: join(tmpdir(), `cpc-created-${runId}.jsonl`),
     pacingFile: join(tmpdir(), `cpc-pacing-${runId}.jsonl`),
+    provisionFile: join(tmpdir(), `cpc-provisioned-${runId}.json`),
     budgetFiles: { requests: join(tmpdir(), `cpc-requests-${runId}.count`), pods: join(tmpdir(), `cpc-pods-${runId}.jsonl`) },
     ...(templateId ? { templateId } : {}),
     ...(modelEndpointId ? { modelEndpointId } : {}),
@@ -141,6 +142,7 @@ export function parseRunConfig(env: Env = process.env, flags: Partial<Record<Con
     allowPropertyLoad: value(env, 'CPC_ALLOW_PROPERTY_LOAD') !== undefined,
     allowRateLimitExhaustion: value(env, 'CPC_ALLOW_RATE_LIMIT_EXHAUSTION') !== undefined,
     allowWarmWorkers: value(env, 'CPC_ALLOW_WARM_WORKERS') !== undefined,
+    allowLongWaits: value(env, 'CPC_ALLOW_LONG_WAITS') !== undefined,
     faults: list(value(env, 'CPC_EMULATOR_FAULTS')),
     variants: list(value(env, 'CPC_EMULATOR_VARIANTS')),
     ...(chaos !== undefined ? { chaos: parseChaos(chaos, 'CPC_EMULATOR_CHAOS') } : {}),

@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { keysOf, type ConfigKey, type Target, type TargetSetting } from '../lib/config.js';
@@ -178,12 +178,12 @@ async function preflightStep(r: Resolved, s: Started): Promise<Handed> {
     if (c) {
       mkdirSync(outDir, { recursive: true });
       const { catalog, counts, pools, requests, estimatedCostUsd } = c;
-      const planFile: PlanFile = { counts, pools, requests, ...(estimatedCostUsd !== undefined ? { estimatedCostUsd } : {}) };
+      const planFile: PlanFile = { counts, pools, requests, ...(estimatedCostUsd !== undefined ? { estimatedCostUsd } : {}), ...(pre.plan ? { forecast: pre.plan } : {}) };
       writeFileSync(join(outDir, 'plan.json'), JSON.stringify(planFile, null, 2) + '\n');
       // The catalog as preflight read it: the run reads it once, not once per worker or test.
       const catalogFile = join(tmpdir(), `cpc-catalog-${given.runId}.json`);
       if (catalog) writeFileSync(catalogFile, JSON.stringify(catalog));
-      deployment = { ...(catalog ? { catalogFile } : {}), ...(c.prices ? { prices: c.prices } : {}) };
+      deployment = { ...(catalog ? { catalogFile } : {}), ...(c.prices ? { prices: c.prices } : {}), provision: c.provision ?? { endpoint: false, hold: false, template: false } };
     }
   }
   return { ...given, target: s.target, rawDir: r.rawDir, suites: options.projects, ...deployment,
@@ -314,6 +314,17 @@ async function publishStep(r: Resolved, ran: Ran, report: ConformanceReport): Pr
   return { ...published, exitCode: exitCodeOfReport(published.report, ran.run.interruptedBy !== undefined, options.failOnBlocked, requireAllMust) };
 }
 
+/** After a run preflight planned: where the run decided otherwise than the forecast, it says so. */
+async function checkForecast(outDir: string, report: ConformanceReport): Promise<void> {
+  const file = join(outDir, 'plan.json');
+  if (!existsSync(file)) return;
+  const forecast = (JSON.parse(readFileSync(file, 'utf8')) as PlanFile).forecast;
+  if (!forecast) return;
+  const { forecastMismatches } = await import('./provision/forecast-check.js');
+  const differ = forecastMismatches(forecast, report.rules);
+  process.stdout.write(differ.length ? `preflight's forecast and the run differ on ${differ.length} rule(s):\n${differ.map((d) => `  ${d}`).join('\n')}\n` : `preflight's forecast held: ${forecast.runs.length} rule(s) forecast to run, ${forecast.skipped.length} to be skipped\n`);
+}
+
 /**
  * The main job, step by step. An interrupted run (a signal, or a target that stops answering)
  * still writes a report, marked incomplete.
@@ -330,6 +341,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   try {
     const collected = await collect(resolved, started, ran);
     const report = await buildReportStep(resolved, started, handed, ran, collected);
+    await checkForecast(resolved.outDir, report);
     return await publishStep(resolved, ran, report);
   } finally {
     process.off('SIGINT', hold);

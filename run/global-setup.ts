@@ -2,12 +2,13 @@ import { appendFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSy
 import { dirname, join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { resolvedTarget, runConfig } from '../lib/run-config.js';
-import { clientSettingsOf, type Target } from '../lib/config.js';
+import { clientSettingsOf, keysOf, type Target } from '../lib/config.js';
 import { hourlyPrice, zeroCounts } from '../lib/plan.js';
 import type { PacingFile, RunConfig, UsageFile } from '../lib/protocol.js';
 import { ApiClient, type KeyRole } from '../lib/client/api.js';
 import { undiciTransport } from '../lib/client/transport.js';
 import { Pacer, pacedTransport } from '../lib/client/pacing.js';
+import { provision, provisionChoice } from './provision/worker.js';
 import { countKindOf, describeLeftovers, leftoversPath, Registry, stillHeld, strays, sweep, writeLeftovers } from '../lib/cleanup.js';
 
 /**
@@ -58,17 +59,17 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
   rmSync(pacing, { force: true });
   rmSync(join(dirname(leftovers), 'usage.json'), { force: true });
   process.stdout.write(`Run ${runId}: what it creates on the target is named cpc-${runId}-… and deleted before the run ends (record: ${file})\n`);
+  const choice = provisionChoice(run, keysOf(target).endpointId);
+  if (choice.endpoint || choice.hold || choice.template) {
+    const { api, close } = setupClient(target, run);
+    try { await provision(api, run, choice, (line) => process.stdout.write(line + '\n')); } finally { await close(); }
+  }
   return async () => {
     const registry = new Registry(file);
     const { created, open } = registry.outstanding();
     let left: Awaited<ReturnType<typeof sweep>> = [];
-    const { urls, keys } = clientSettingsOf(target);
-    const http = undiciTransport({ connections: 1 });
-    const api = new ApiClient(urls, keys, pacedTransport(http, new Pacer(), { budgetMs: run.profile.rateLimitBudgetMs }));
-    // The teardown's requests are the run's too (the count beside the budgets; deletions are never refused).
-    const counted = run.budgetFiles?.requests;
-    if (counted) api.gates.push(() => appendFileSync(counted, '.'));
-    const roles = Object.keys(keys) as KeyRole[];
+    const { api, close } = setupClient(target, run);
+    const roles = Object.keys(clientSettingsOf(target).keys) as KeyRole[];
     try {
       const found = await strays(api, runId, registry, roles);
       if (found.length) process.stdout.write(`cleanup: ${found.length} resource(s) named by this run were never recorded (a create whose answer was lost): deleting them too\n`);
@@ -80,7 +81,7 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
       // Checked by looking: what the account still lists under the run's names is left behind, whatever the record says.
       left = [...left, ...await stillHeld(api, runId, roles, left, { retryForMs: run.profile.cleanupWaitMs, log: (line) => process.stdout.write(line + '\n') })];
     } finally {
-      await http.close();
+      await close();
     }
     for (const r of open) if (!left.some((l) => l.kind === r.kind && l.id === r.id && l.name === r.name)) registry.done(r);
     writeLeftovers(leftovers, { runId, created, leftovers: left, writtenAt: new Date().toISOString() });
@@ -90,7 +91,18 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
     if (waits.tests.length) process.stdout.write(`rate limit: ${waits.tests.length} test(s) waited ${(waits.totalMs / 1000).toFixed(1)} s in all for the target's rate limit (${waits.retried} 429 answer(s) waited out, ${waits.gaveUp} given back when the budget ran out)\n`);
     process.stdout.write(left.length ? describeLeftovers(left) + '\n' : `cleanup: the run created ${created} resource(s) on the target; none is left (the account lists nothing under the run's names)\n`);
     if (pendingFile) rmSync(pendingFile, { force: true });
+    if (run.provisionFile) rmSync(run.provisionFile, { force: true });
   };
+}
+
+/** A client of the run's own (one connection, paced): its requests count with the run's (deletions and provisioning are never refused). */
+function setupClient(target: Target, run: RunConfig): { api: ApiClient; close: () => Promise<void> } {
+  const { urls, keys } = clientSettingsOf(target);
+  const http = undiciTransport({ connections: 1 });
+  const api = new ApiClient(urls, keys, pacedTransport(http, new Pacer(), { budgetMs: run.profile.rateLimitBudgetMs }));
+  const counted = run.budgetFiles?.requests;
+  if (counted) api.gates.push(() => appendFileSync(counted, '.'));
+  return { api, close: () => http.close() };
 }
 
 /** What the run made (its record), for how long, at what estimated cost, and how many requests it sent. */

@@ -1,8 +1,9 @@
 /**
  * `cpc preflight`: what a run against the configured target will do, found without creating
  * anything. The target checks (run/preflight/probe.ts) say what the target offers; the tests'
- * source and declarations then say which rules will run, which will be skipped and why (by
- * capability), and what the run will create (run/preflight/rules.ts, lib/plan.ts).
+ * declarations then say which rules will run, which will be skipped and why (what each needs,
+ * lib/needs.ts), what the run provisions from its worker image and what it will create
+ * (run/provision/forecast.ts, lib/plan.ts).
  */
 import type { RunConfig } from '../lib/protocol.js';
 import { ConfigError } from '../lib/errors.js';
@@ -10,7 +11,7 @@ import { needMet, planCounts } from '../lib/plan.js';
 import { workersFor } from '../lib/run-config.js';
 import { estimateCost } from './preflight/catalog.js';
 import { probeTarget } from './preflight/probe.js';
-import { planRules } from './preflight/rules.js';
+import { forecastHas, forecastRules, provisionCreates, provisionFor } from './provision/forecast.js';
 import type { ListedTest, PreflightResult, RequestEstimates, RulePlan } from './preflight/types.js';
 
 export { listedTests } from './preflight/rules.js';
@@ -29,24 +30,27 @@ function estimateRequests(tests: readonly ListedTest[], estimates: RequestEstima
  * target, profile and ids). `listTests` gives the suite's tests (the CLI's `playwright test
  * --list`); without it the rule plan is left out.
  */
-export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'templateId' | 'modelEndpointId'> & Partial<Pick<RunConfig, 'workers' | 'allowWarmWorkers' | 'allowPropertyLoad'>>, options: { listTests?: () => Promise<ListedTest[]>; requestEstimates?: RequestEstimates } = {}): Promise<PreflightResult> {
+export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'templateId' | 'modelEndpointId'> & Partial<Pick<RunConfig, 'workers' | 'allowWarmWorkers' | 'allowPropertyLoad' | 'allowRateLimitExhaustion' | 'allowLongWaits' | 'chaos'>>, options: { listTests?: () => Promise<ListedTest[]>; requestEstimates?: RequestEstimates } = {}): Promise<PreflightResult> {
   const config = run.target;
   if (config.kind !== 'remote') throw new ConfigError('preflight runs against a configured target (CPC_BASE_URL), resolved once (run/target.ts)', 'CPC_BASE_URL');
   const { checks, capabilities, creates } = await probeTarget(config, run.profile, run);
   let plan: RulePlan | undefined;
   if (options.listTests) {
     const tests = await options.listTests();
-    plan = planRules(tests, capabilities);
+    // What each test declares it needs decides whether it runs here (lib/needs.ts), as the fixtures decide it.
+    const has = forecastHas(capabilities, run);
+    plan = forecastRules(tests, has);
     if (creates) {
-      const has = { control: capabilities.control, warmWorkers: run.allowWarmWorkers === true, propertyLoad: run.allowPropertyLoad === true };
-      // What each test declares it needs decides whether it runs here (lib/plan.ts `needs`).
       const running = tests.filter((t) => needMet(t.creates.needs, has));
-      const planned = planCounts(running.map((t) => t.creates), { pooled: !capabilities.control, workers: workersFor(run.workers, capabilities.control) });
+      const provision = provisionFor(running, capabilities, run);
+      const provisioned = provisionCreates(provision);
+      const planned = planCounts([...running.map((t) => t.creates), provisioned], { pooled: !capabilities.control, workers: workersFor(run.workers, capabilities.control) });
       creates.counts = planned.counts;
       creates.upTo = planned.upTo;
       creates.pools = planned.pools;
-      // The tests' own requests, and the teardown's: a deletion per pooled resource and the two listings of strays.
-      creates.requests = estimateRequests(running, options.requestEstimates) + (capabilities.control ? 0 : planned.pools.length + 2);
+      if (provision.endpoint || provision.hold || provision.template) creates.provision = provision;
+      // The tests' own requests, and the teardown's: a deletion per pooled or provisioned resource and the two listings of strays.
+      creates.requests = estimateRequests(running, options.requestEstimates) + (capabilities.control ? 0 : planned.pools.length + 2) + 2 * ((provisioned.templates ?? 0) + (provisioned.endpoints ?? 0));
       const cost = estimateCost(creates, run.profile);
       if (cost !== undefined) creates.estimatedCostUsd = cost;
     }

@@ -6,7 +6,7 @@ import { planPooled } from '../run/detection/pooled.js';
 import type { ListedTest } from '../run/preflight/types.js';
 
 const t = (title: string, rules: string[], pools: string[] = []): ListedTest =>
-  ({ project: 'contract', file: 'contract/specs/pods/x.spec.ts', title, rules, source: '', creates: pools.length ? { pools: pools as never } : {} });
+  ({ project: 'contract', file: 'contract/specs/pods/x.spec.ts', title, rules, creates: pools.length ? { pools: pools as never } : {} });
 
 const listed = [
   t('pooled A', ['R.A'], ['cpuPod']), t('pooled A and B', ['R.A', 'R.B'], ['gpuPod']), t('pooled C', ['R.C'], ['cpuPod']),

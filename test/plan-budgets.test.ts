@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { hasFor } from '../lib/needs.js';
 import { budgetBreaches, hourlyPrice, needMet, planCounts, podCostUsd, zeroCounts, type Creates } from '../lib/plan.js';
 import { loadProfile } from '../lib/profile.js';
 import { ConfigError } from '../lib/errors.js';
@@ -32,13 +33,21 @@ test('plan: on a deployment each pool counts once per worker that borrows it (wi
   assert.deepEqual([worlds.counts.cpuPods, worlds.counts.gpuPods, worlds.counts.networkVolumes], [3, 1, 2]);
 });
 
-test('plan: a test runs where what it needs is there: the control surface stands for every opt-in', () => {
-  const none = { control: false, warmWorkers: false, propertyLoad: false };
+test('plan: a test runs where what it needs is there: an emulator world meets every need, its clock only when it can move', () => {
+  const deployment = { world: false, clock: false, keys: {}, endpoint: false, hold: false, template: false, model: false, allow: {} };
+  const none = hasFor(deployment);
   assert.equal(needMet(undefined, none), true);
   assert.equal(needMet('warmWorkers', none), false);
-  assert.equal(needMet('warmWorkers', { ...none, warmWorkers: true }), true);
-  assert.equal(needMet('control', { ...none, warmWorkers: true, propertyLoad: true }), false);
-  assert.equal(needMet('propertyLoad', { ...none, control: true }), true);
+  assert.equal(needMet('warmWorkers', hasFor({ ...deployment, allow: { warmWorkers: true } })), true);
+  assert.equal(needMet(['workerEndpoint', 'template'], hasFor({ ...deployment, endpoint: true })), false);
+  assert.equal(needMet(['workerEndpoint', 'template'], hasFor({ ...deployment, endpoint: true, template: true })), true);
+  assert.equal(needMet('control', hasFor({ ...deployment, allow: { warmWorkers: true, propertyLoad: true } })), false);
+  assert.equal(needMet(['propertyLoad', 'otherKey'], hasFor({ ...deployment, world: true, clock: false })), true);
+  assert.equal(needMet('control', hasFor({ ...deployment, world: true, clock: false })), false);
+  assert.equal(needMet('control', hasFor({ ...deployment, world: true, clock: true })), true);
+  // The workersMax 1 endpoint is a deployment's: a world decides the queue's rules on its virtual clock.
+  assert.equal(needMet('holdEndpoint', hasFor({ ...deployment, world: true, clock: true })), false);
+  assert.equal(needMet('holdEndpoint', hasFor({ ...deployment, hold: true })), true);
 });
 
 test('plan: prices per hour from the catalog shapes, a pod priced for the readiness timeout, and the budgets a plan passes', () => {

@@ -5,7 +5,7 @@ import { ConfigError } from '../../lib/errors.js';
 import { SUITE_NAMES, isSuiteName } from '../../lib/suites.js';
 import { parseChaos } from '../../lib/chaos/options.js';
 import { defaultOutDir } from '../../run/paths.js';
-import { budgetFlags, budgetOptions, parse, targetFlags, targetOptions } from '../args.js';
+import { applyWorkerImageFlag, budgetFlags, budgetOptions, parse, targetFlags, targetOptions, workerImageOption } from '../args.js';
 
 export async function conformanceCommand(rest: string[]): Promise<number> {
   const parsed = parse('conformance', rest, {
@@ -15,9 +15,10 @@ export async function conformanceCommand(rest: string[]): Promise<number> {
     baseline: { type: 'string' }, 'update-baseline': { type: 'boolean' }, 'load-dir': { type: 'string' }, 'probe-every': { type: 'string' }, artifacts: { type: 'string' },
     load: { type: 'boolean' }, 'skip-load': { type: 'boolean' }, shard: { type: 'string' }, 'skip-preflight': { type: 'boolean' },
     'target-name': { type: 'string' }, previous: { type: 'string' }, 'fail-on-blocked': { type: 'string' }, 'require-all-must': { type: 'boolean' },
-    chaos: { type: 'string' }, ...budgetOptions,
+    chaos: { type: 'string' }, ...budgetOptions, ...workerImageOption,
   });
   const v = parsed.values as Record<string, string | string[] | boolean | undefined>;
+  applyWorkerImageFlag(v);
   const projects = (v.project as string[] | undefined) ?? [...SUITE_NAMES];
   const unknownProject = projects.find((p) => !isSuiteName(p));
   if (unknownProject !== undefined) throw new ConfigError(`--project is contract or property, got "${unknownProject}"`, '--project');

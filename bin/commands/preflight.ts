@@ -6,10 +6,11 @@
 import { ConfigError } from '../../lib/errors.js';
 import { budgetBreaches } from '../../lib/plan.js';
 import { redactText } from '../../lib/redact.js';
-import { budgetFlags, budgetOptions, parse, targetFlags, targetOptions } from '../args.js';
+import { applyWorkerImageFlag, budgetFlags, budgetOptions, parse, targetFlags, targetOptions, workerImageOption } from '../args.js';
 
 export async function preflightCommand(rest: string[]): Promise<number> {
-  const { values } = parse('preflight', rest, { ...targetOptions, ...budgetOptions, json: { type: 'boolean' }, workers: { type: 'string' } });
+  const { values } = parse('preflight', rest, { ...targetOptions, ...budgetOptions, ...workerImageOption, json: { type: 'boolean' }, workers: { type: 'string' } });
+  applyWorkerImageFlag(values);
   const { parseRunConfig } = await import('../../lib/run-config.js');
   const { listedTests, preflight, preflightText } = await import('../../run/preflight.js');
   const { listPlaywright } = await import('../../run/playwright.js');

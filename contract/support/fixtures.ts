@@ -22,6 +22,8 @@ import { Registry, TestTracker, deleteResource, sortForDeletion, uniqueNameFacto
 import { RunBudget } from './budget.js';
 import { COUNT_KINDS, type Counts, type Creates } from '../../lib/plan.js';
 import { PoolShelf, borrowing, type Pools } from './pools.js';
+import { provisioned } from '../../lib/provisioned.js';
+import { lacking, skipForNeeds } from './needs.js';
 
 /** What every test knows about the target, resolved once per worker. */
 export interface TargetContext {
@@ -68,6 +70,8 @@ type TestFixtures = {
   pools: Pools;
   /** On a target without control surface: deletes what the test made, after it. */
   cleanup: undefined;
+  /** Skips the test when its declaration needs what this run lacks (contract/support/needs.ts). */
+  needsMet: undefined;
   /** Set once the test's own body has ended: what is sent after it (deletions) decides none of its rules. */
   phase: { teardown: boolean };
 };
@@ -134,7 +138,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     // The run configuration registers its keys with lib/redact.ts as it is read.
     const config = resolvedTarget();
     const { urls, keys: envKeys } = clientSettingsOf(config);
-    const { endpointId } = keysOf(config);
+    const keys = keysOf(config);
+    // A deployment's endpoint: the one CPC_ENDPOINT_ID names, else the one the run provisioned from its worker image.
+    const endpointId = keys.endpointId ?? (config.control ? undefined : provisioned().endpointId);
     await use({ config, urls, ...(config.control ? { control: new EmulatorControl(config.baseUrl) } : {}), envKeys, ...(endpointId ? { endpointId } : {}) });
   }, { scope: 'worker', box: 'self' }],
 
@@ -149,6 +155,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await use(world);
     await target.control.deleteWorld(world.id).catch(() => undefined);
   }, { box: 'self' }],
+
+  // Before the body: a test whose declared needs (lib/needs.ts) this run lacks is skipped with their reasons.
+  needsMet: [async ({ target, world }, use, testInfo) => {
+    skipForNeeds(testInfo, target, world !== undefined);
+    await use(undefined);
+  }, { auto: true, box: 'self' }],
 
   tracker: [async ({ target }, use, testInfo) => {
     const file = runConfig().cleanupFile;
@@ -172,7 +184,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       onWait: (ms) => { if (testInfo.timeout > 0) testInfo.setTimeout(testInfo.timeout + ms); },
     });
     const client = new ApiClient(target.urls, keys, transport, world ? { 'x-emulator-world': world.id } : {},
-      (role: KeyRole) => testInfo.skip(true, `the target has no ${role} key (set ${role === 'main' ? 'CPC_API_KEY' : role === 'readonly' ? 'CPC_API_KEY_READONLY' : 'CPC_API_KEY_OTHER'})`));
+      (role: KeyRole) => (role === 'main' ? testInfo.skip(true, 'the target has no main key (set CPC_API_KEY)') : lacking(testInfo, role === 'readonly' ? 'readonlyKey' : 'otherKey')));
     const declared = declarationOf(testInfo.annotations);
     const sent: Record<string, number> = {};
     // Reservations of the pods this test (or a pool it fills) means to create, in the order sent.
@@ -255,7 +267,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       world,
       control,
       require(why: string) {
-        testInfo.skip(!control || !world, realTime
+        if (control && world) return;
+        // A test must declare what it needs (preflight forecasts from it): lacking() fails one that did not.
+        if (!realTime) lacking(testInfo, 'control');
+        testInfo.skip(true, realTime
           ? `needs the emulator's virtual clock or control surface to ${why}; this world's clock runs in real time`
           : `needs the emulator's control surface to ${why}; the target has none`);
       },

@@ -5,6 +5,7 @@ import { InternalError, throwFindings, type Finding, type FindingExchange } from
 import { splitByAbsence } from './availability.js';
 import { absencesMet, leadWith } from './exchanges.js';
 import type { Creates } from '../../lib/plan.js';
+import { needList, type Need } from '../../lib/needs.js';
 
 export type { Finding };
 
@@ -12,6 +13,22 @@ export type { Finding };
 export interface Declaration { readonly creates: Creates }
 
 export const creates = (what: Creates): Declaration => ({ creates: what });
+
+/**
+ * What a test needs to run at all (lib/needs.ts), for {@link rules}: `rules('JOB.X',
+ * needs('workerEndpoint'))`, or beside what it creates. Merged into the test's one declaration:
+ * the fixtures skip the test without it, with its reason; preflight forecasts from it.
+ */
+export const needs = (...what: Need[]): Declaration => ({ creates: { needs: what } });
+
+/** The declarations of one test as one: its creations, and every need either names. */
+function merged(declared: readonly Declaration[]): Creates | undefined {
+  const made = declared.filter((d) => Object.keys(d.creates).some((k) => k !== 'needs'));
+  if (made.length > 1) throw new InternalError('one creates(...) declaration per test');
+  if (declared.length === 0) return undefined;
+  const all = [...new Set(declared.flatMap((d) => needList(d.creates.needs)))];
+  return { ...(made[0]?.creates ?? {}), ...(all.length ? { needs: all } : {}) };
+}
 
 /**
  * Test details declaring the rules a test verifies: tags (`@POD.MOUNT.BOTH_KINDS_400`) for
@@ -23,10 +40,10 @@ export function rules(...items: (string | Declaration)[]): { tag: string[]; anno
   const ids = items.filter((i): i is string => typeof i === 'string');
   const declared = items.filter((i): i is Declaration => typeof i !== 'string');
   assertRuleIds(ids);
-  if (declared.length > 1) throw new InternalError('one creates(...) declaration per test');
+  const declaration = merged(declared);
   return {
     tag: ids.map((id) => `@${id}`),
-    annotation: [...ids.map((id) => ({ type: ANNOTATION.rule, description: id })), ...declared.map((d) => ({ type: ANNOTATION.creates, description: JSON.stringify(d.creates) }))],
+    annotation: [...ids.map((id) => ({ type: ANNOTATION.rule, description: id })), ...(declaration ? [{ type: ANNOTATION.creates, description: JSON.stringify(declaration) }] : [])],
   };
 }
 
@@ -89,7 +106,7 @@ export function breaks(rule: string, message: string, exchange?: FindingExchange
  * Blocks the test when `res` says its operation is missing (lib/client/absence.ts), naming the
  * answer: for helpers that need the operation to go on (a poll, a setup read).
  */
-export function needs(res: { absent?: string }): void {
+export function needsOperation(res: { absent?: string }): void {
   if (res.absent !== undefined) blocked(res.absent);
 }
 

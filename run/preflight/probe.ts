@@ -114,6 +114,11 @@ export async function probeTarget(config: Target & { kind: 'remote' }, profile: 
         const read = await api.op('listPods', { auth: 'other', timeoutMs: TIMEOUT_MS });
         capabilities.otherKey = authCheck('REST v2', read, 'other', ENV_VARS.apiKeyOther);
       }
+      if (config.apiKeyExpired !== undefined) {
+        // An expired key is refused like any invalid one: anything else, and the expired-key checks would judge a live key.
+        const expired = await api.op('listPods', { auth: { key: config.apiKeyExpired }, timeoutMs: TIMEOUT_MS });
+        add({ name: `${ENV_VARS.apiKeyExpired} is refused`, status: expired.status === 401 ? 'ok' : 'fail', required: expired.status !== 401, setting: ENV_VARS.apiKeyExpired, detail: `listPods with it answered ${expired.status}` });
+      }
     }
 
     // GraphQL: answers, and tells the accounts apart.

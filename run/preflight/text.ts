@@ -13,7 +13,7 @@ export function preflightText(r: PreflightResult): string {
   const out = ['Preflight checks:'];
   for (const c of r.checks) out.push(`  ${mark[c.status]} ${c.name}: ${c.detail}${c.required && c.status !== 'ok' ? ' (required)' : ''}`);
   if (r.plan) {
-    out.push('', `Rules: ${r.plan.runs.length} will run, ${r.plan.skipped.length} will be skipped (from the tests' source; a test may still skip on what the target answers).`);
+    out.push('', `Rules: ${r.plan.runs.length} will run, ${r.plan.skipped.length} will be skipped (from the tests' declared needs; a test may still skip on what the target answers).`);
     const byReason = new Map<string, string[]>();
     for (const s of r.plan.skipped) for (const reason of s.reasons) byReason.set(reason, [...(byReason.get(reason) ?? []), s.rule]);
     for (const [reason, rules] of byReason) out.push(`  skipped, ${reason}: ${rules.length} rule(s): ${rules.slice(0, 8).join(', ')}${rules.length > 8 ? ', …' : ''}`);
@@ -27,6 +27,7 @@ export function preflightText(r: PreflightResult): string {
     out.push(`  GPU pods: ${n.gpuPods}${upTo('gpuPods')} of GPU type ${c.gpuType ?? none} (further candidates if it has no capacity), image ${c.image}${c.dataCenter ? `, data center ${c.dataCenter}` : ''}`);
     out.push(`  CPU pods: ${n.cpuPods}${upTo('cpuPods')} of CPU flavor ${c.cpuFlavor ?? none}${c.cpuVcpus ? `, ${c.cpuVcpus} vCPU` : ''}`);
     out.push(`  network volumes: ${n.networkVolumes}${upTo('networkVolumes')}; endpoints: ${n.endpoints}${upTo('endpoints')} (${n.warmEndpoints} with workersMin > 0); templates: ${n.templates}${upTo('templates')}; secrets: ${n.secrets}${upTo('secrets')}`);
+    if (c.provision) out.push(`  provisioned from the worker image (deleted when the run ends): a serverless template${c.provision.endpoint ? ', a queue-based endpoint on it (workersMin 0, workersMax 3) for the job tests' : ''}${c.provision.hold ? ', an endpoint with workersMax 1 that holds jobs in its queue' : ''}${c.provision.template ? '; the template also serves the REST v1 creation checks' : ''}`);
     out.push(`  requests: about ${c.requests}`);
     out.push(`  estimated cost: ${c.estimatedCostUsd !== undefined ? `USD ${c.estimatedCostUsd.toFixed(2)} at most (every pod priced for the readiness timeout)` : 'unknown (the catalog gives no price for the pods the run makes)'}`);
   }

@@ -1,6 +1,7 @@
 /** The shapes of a preflight: its findings, the target's capabilities, the rule and creation plans. */
 import type { PodCatalog } from '../../lib/pod-catalog.js';
 import type { Counts, Creates, PoolName, PriceTable } from '../../lib/plan.js';
+import type { Provision } from '../../lib/protocol.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'missing' | 'fail';
 
@@ -24,8 +25,8 @@ export interface Capabilities {
   modelEndpointId: boolean;
 }
 
-/** One test as `playwright test --list` shows it, with the text of its body. */
-export interface ListedTest { project: string; file: string; title: string; rules: string[]; source: string; creates: Creates }
+/** One test as `playwright test --list` shows it, with its declaration (what it creates and needs). */
+export interface ListedTest { project: string; file: string; title: string; rules: string[]; creates: Creates }
 
 export interface RulePlan { runs: string[]; skipped: { rule: string; reasons: string[] }[] }
 
@@ -48,6 +49,8 @@ export interface CreationPlan {
   cpuVcpus?: number;
   dataCenter?: string;
   image: string;
+  /** What the run provisions from its worker image (run/provision/). */
+  provision?: Provision;
   /** The catalog as read, for the run to reuse (read once per run). */
   catalog?: PodCatalog;
 }

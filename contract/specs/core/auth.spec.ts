@@ -1,9 +1,11 @@
 import { test, type PodKit } from '../pods/support/fixtures.js';
-import { conform, must, rules } from '../../support/rules.js';
+import { conform, must, needs, rules } from '../../support/rules.js';
 import { statusCodeConformance } from '../../checks/status.js';
 import { problemJsonConformance } from '../../checks/problem-json.js';
 import type { ApiClient, AuthChoice } from '../../../lib/client/api.js';
 import { listOf } from '../../../lib/pod-catalog.js';
+import { credentials, type Credentials } from '../../support/needs.js';
+import type { Need } from '../../../lib/needs.js';
 
 /**
  * A createPod body that is valid on any target: the first GPU type its catalog lists, and a name
@@ -25,20 +27,19 @@ async function podsNamed(api: ApiClient, name: string): Promise<string[]> {
 }
 
 // Spec, Authentication: "A missing, malformed, expired or invalid bearer token gets 401."
-const unauthenticated: { title: string; rule: string; auth: (keys: { expired?: string }) => AuthChoice | undefined }[] = [
+const unauthenticated: { title: string; rule: string; auth: (keys: Credentials) => AuthChoice; needs?: Need[] }[] = [
   { title: 'no Authorization header', rule: 'AUTH.REST_V2.MISSING_401', auth: () => 'none' },
   { title: 'a valid key without the Bearer scheme', rule: 'AUTH.REST_V2.MALFORMED_401', auth: () => ({ role: 'main', style: 'raw' }) },
   { title: 'a valid key in another scheme', rule: 'AUTH.REST_V2.MALFORMED_401', auth: () => ({ authorization: 'Token abc.def' }) },
   { title: 'an empty Bearer credential', rule: 'AUTH.REST_V2.MALFORMED_401', auth: () => ({ authorization: 'Bearer' }) },
   { title: 'an unknown key', rule: 'AUTH.REST_V2.INVALID_401', auth: () => ({ key: 'cpk_not_a_real_key_0000000000' }) },
-  { title: 'an expired key', rule: 'AUTH.REST_V2.EXPIRED_401', auth: (keys) => (keys.expired ? { key: keys.expired } : undefined) },
+  { title: 'an expired key', rule: 'AUTH.REST_V2.EXPIRED_401', auth: (keys) => ({ key: keys.expired }), needs: ['expiredKey'] },
 ];
 
 test.describe('REST v2 authentication', () => {
   for (const c of unauthenticated) {
-    test(`createPod with ${c.title} answers 401 problem+json and creates nothing`, rules(c.rule, 'ERR.CREATE_POD.401'), async ({ api, emu, uniqueName, pods }) => {
-      const auth = c.auth(emu.world?.keys ?? {});
-      test.skip(auth === undefined, 'needs an expired key, which only the emulator can mint');
+    test(`createPod with ${c.title} answers 401 problem+json and creates nothing`, rules(c.rule, 'ERR.CREATE_POD.401', needs(...c.needs ?? [])), async ({ api, emu, uniqueName, pods, target }) => {
+      const auth = c.auth(credentials(test.info(), target, emu.world?.keys));
       const name = uniqueName('probe');
       const body = await probePod(pods, name);
       const res = await api.op('createPod', { body, auth: auth! });
@@ -59,7 +60,7 @@ test.describe('REST v2 authentication', () => {
       statusCodeConformance('AUTH.REST_V2.BEARER_ACCEPTED', res, 'success'));
   });
 
-  test('a key without write access gets 403 problem+json on createPod and creates nothing', rules('AUTH.REST_V2.FORBIDDEN_403', 'ERR.CREATE_POD.403'), async ({ api, uniqueName, pods }) => {
+  test('a key without write access gets 403 problem+json on createPod and creates nothing', rules('AUTH.REST_V2.FORBIDDEN_403', 'ERR.CREATE_POD.403', needs('readonlyKey')), async ({ api, uniqueName, pods }) => {
     const name = uniqueName('probe');
     const body = await probePod(pods, name);
     const res = await api.op('createPod', { body, auth: 'readonly' });

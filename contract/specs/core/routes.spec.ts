@@ -1,6 +1,7 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, observe, rules } from '../../support/rules.js';
+import { conform, must, observe, needs, rules } from '../../support/rules.js';
 import { statusCodeConformance } from '../../checks/status.js';
+import { conformanceEndpoint } from '../serverless/support/jobs.js';
 import { OPERATIONS } from '../../../lib/operations.gen.js';
 
 test.describe('HTTP hygiene', () => {
@@ -31,13 +32,12 @@ test.describe('HTTP hygiene', () => {
 });
 
 test.describe('the four surfaces', () => {
-  test('the target serves REST v2, the serverless job operations, REST v1 and GraphQL', rules('SERVICE.SURFACES.FOUR'), async ({ api, emu, target }) => {
-    const endpointId = target.endpointId ?? (emu.world?.seeded.CPC_ENDPOINT_ID as string | undefined);
-    test.skip(!endpointId, 'needs a queue-based endpoint to address the serverless surface (set CPC_ENDPOINT_ID)');
+  test('the target serves REST v2, the serverless job operations, REST v1 and GraphQL', rules('SERVICE.SURFACES.FOUR', needs('workerEndpoint')), async ({ api, emu, target }) => {
+    const endpointId = conformanceEndpoint(target, emu);
     // "Served" means the operation exists: an authenticated call is not answered 404 or 405.
     const answers = [
       await api.op('listPods'),
-      await api.op('getHealth', { params: { endpointId: endpointId! } }),
+      await api.op('getHealth', { params: { endpointId } }),
       await api.op('createEndpointV1', { body: {} }),
       await api.graphql('query { myself { id } }'),
     ];

@@ -1,5 +1,5 @@
 import { ruleFor, test, type EndpointResult } from './support/fixtures.js';
-import { conform, creates, must, observe, rules } from '../../support/rules.js';
+import { conform, creates, must, needs, observe, rules } from '../../support/rules.js';
 import { failureSignalled, graphqlConformance, graphqlFailureConformance, graphqlRefusalConformance } from '../../checks/graphql-conformance.js';
 import { doc, field, PROBE_TEMPLATE } from './support/documents.js';
 import { fieldsConformance } from './support/fields.js';
@@ -35,7 +35,7 @@ test.describe('GraphQL authentication', () => {
     });
 
   test('a key without write access is refused on every mutation, with no result and no effect; it may still query',
-    rules('AUTH.GRAPHQL.FORBIDDEN_REFUSED', 'AUTH.GRAPHQL.REFUSAL_STATUS', 'AUTH.SCOPES.NOT_SHOWN', creates({ endpoints: 1, pools: ['template'] })),
+    rules('AUTH.GRAPHQL.FORBIDDEN_REFUSED', 'AUTH.GRAPHQL.REFUSAL_STATUS', 'AUTH.SCOPES.NOT_SHOWN', creates({ endpoints: 1, pools: ['template'] }), needs('readonlyKey')),
     async ({ gql }) => {
       const rule = 'AUTH.GRAPHQL.FORBIDDEN_REFUSED';
       const template = await gql.pooledTemplate(rule);
@@ -90,7 +90,7 @@ test.describe('GraphQL account isolation', () => {
   test('another account cannot modify or delete an endpoint, delete a template or a secret by its id or name',
     // The template is the pooled one: another account's save of it is refused, so it stays as lent
     // (a test that fails returns it retired, never to another test).
-    rules('AUTH.GRAPHQL.OTHER_ACCOUNT_REFUSED', 'GQL.MYSELF.ENDPOINTS', 'GQL.ERRORS.FAILURE_SIGNALLED', 'GQL.ERRORS.NO_RESULT_FOR_FAILED_OP', creates({ endpoints: 1, secrets: 1, pools: ['template'] })),
+    rules('AUTH.GRAPHQL.OTHER_ACCOUNT_REFUSED', 'GQL.MYSELF.ENDPOINTS', 'GQL.ERRORS.FAILURE_SIGNALLED', 'GQL.ERRORS.NO_RESULT_FOR_FAILED_OP', creates({ endpoints: 1, secrets: 1, pools: ['template'] }), needs('otherKey')),
     async ({ gql }) => {
       const rule = 'AUTH.GRAPHQL.OTHER_ACCOUNT_REFUSED';
       const template = await gql.pooledTemplate(rule);

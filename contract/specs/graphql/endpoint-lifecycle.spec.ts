@@ -1,10 +1,9 @@
 import { ruleFor, test } from './support/fixtures.js';
-import { conform, creates, must, observe, rules, unchecked } from '../../support/rules.js';
+import { conform, creates, must, needs, observe, rules, unchecked } from '../../support/rules.js';
 import { failureFormat, graphqlConformance, graphqlFailureConformance } from '../../checks/graphql-conformance.js';
 import { schemaConformance } from '../../checks/schema.js';
 import { doc, field } from './support/documents.js';
 import { fieldsConformance } from './support/fields.js';
-import { runConfig } from '../../../lib/run-config.js';
 import type { Finding } from '../../support/rules.js';
 
 // Spec, Endpoint and template lifecycle rules: "1. An endpoint can be deleted only when
@@ -17,9 +16,7 @@ test.describe('deleteEndpoint', () => {
     test(`refuses an endpoint with workersMin ${workers.workersMin} and workersMax ${workers.workersMax}: it fails and the endpoint stays listed`,
       rules('ENDPOINT.DELETE.NONZERO_WORKERS_FAILS', 'GQL.ERRORS.FAILURE_SIGNALLED', 'GQL.ERRORS.NO_RESULT_FOR_FAILED_OP', 'GQL.ERRORS.FORMAT',
         creates({ endpoints: 1, warmEndpoints: warm ? 1 : 0, pools: ['template'], ...(warm ? { needs: 'warmWorkers' as const } : {}) })),
-      async ({ gql, emu }) => {
-        test.skip(warm && !emu.available && !runConfig().allowWarmWorkers,
-          'needs an always-on worker (workersMin 1); set CPC_ALLOW_WARM_WORKERS=1 to run it on a deployment (workersMin 0 with workersMax 1 decides the rule without one)');
+      async ({ gql }) => {
         const rule = 'ENDPOINT.DELETE.NONZERO_WORKERS_FAILS';
         const template = await gql.pooledTemplate(rule);
         const endpoint = await gql.endpoint(template.id, rule, workers);
@@ -51,7 +48,7 @@ test.describe('deleteEndpoint', () => {
 // `desiredStatus`." "Account-level `serverlessDiscount` (nullable object)".
 test.describe('myself', () => {
   test('lists every endpoint of the caller and none of another account, each as the endpoint schema says',
-    rules('GQL.MYSELF.ENDPOINTS', 'ENDPOINT.FIELD_TYPES', 'ENDPOINT.PODS.DESIRED_STATUS', 'ENDPOINT.SERVERLESS_DISCOUNT', creates({ endpoints: 3, templates: 1, pools: ['template'] })),
+    rules('GQL.MYSELF.ENDPOINTS', 'ENDPOINT.FIELD_TYPES', 'ENDPOINT.PODS.DESIRED_STATUS', 'ENDPOINT.SERVERLESS_DISCOUNT', creates({ endpoints: 3, templates: 1, pools: ['template'] }), needs('otherKey')),
     async ({ gql }) => {
       const rule = 'GQL.MYSELF.ENDPOINTS';
       const template = await gql.pooledTemplate(rule);
@@ -88,8 +85,7 @@ test.describe('myself', () => {
   // endpoint's pods too, so the rule is decided without one wherever the account lists none.
   test('lists the pods of an endpoint with an always-on worker, each with desiredStatus',
     rules('ENDPOINT.PODS.DESIRED_STATUS', creates({ endpoints: 1, warmEndpoints: 1, pools: ['template'], needs: 'warmWorkers' })),
-    async ({ gql, emu }) => {
-      test.skip(!emu.available && !runConfig().allowWarmWorkers, 'needs an always-on worker (workersMin 1); set CPC_ALLOW_WARM_WORKERS=1 to run it on a deployment');
+    async ({ gql }) => {
       const rule = 'ENDPOINT.PODS.DESIRED_STATUS';
       const template = await gql.pooledTemplate(rule);
       // A refused creation is saveEndpoint's own rule's finding, not this one's.

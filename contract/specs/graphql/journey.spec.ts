@@ -1,5 +1,5 @@
 import { test } from './support/fixtures.js';
-import { conform, creates, must, observe, rules } from '../../support/rules.js';
+import { conform, creates, must, needs, observe, rules } from '../../support/rules.js';
 import { graphqlConformance, graphqlFailureConformance } from '../../checks/graphql-conformance.js';
 import { doc } from './support/documents.js';
 import { isSuccess } from '../../checks/status.js';
@@ -32,7 +32,7 @@ test('journey: GraphQL template and endpoint, jobs through the serverless operat
     'ENDPOINT.DELETE.NONZERO_WORKERS_FAILS', 'ENDPOINT.UPDATE.GPU_OR_WORKERS', 'ENDPOINT.DELETE.ZERO_WORKERS_OK',
     'TEMPLATE.DELETE.WITHIN_DELAY', 'LIMIT.TEMPLATE.DELETE_DELAY_2_MIN', 'GQL.ERRORS.FAILURE_SIGNALLED', 'GQL.ERRORS.NO_RESULT_FOR_FAILED_OP',
     // Its own template: the story ends by deleting it.
-    creates({ endpoints: 1, templates: 1, needs: 'control' }),
+    creates({ endpoints: 1, templates: 1 }), needs('control'),
   ),
   async ({ api, gql, emu }) => {
     emu.require('run jobs on an endpoint this test creates (a real target would need the conformance handler image in its template) and move the clock past the 2-minute deletion delay');

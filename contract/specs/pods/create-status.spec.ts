@@ -1,5 +1,5 @@
 import { test } from './support/fixtures.js';
-import { conform, creates, must, rules } from '../../support/rules.js';
+import { conform, creates, must, needs, rules } from '../../support/rules.js';
 import { refusals } from './support/creates.js';
 import { errorBodyConformance, rejectionConformance } from '../../checks/rejection.js';
 import { tooManyRequestsConformance } from '../../checks/rate-limit.js';
@@ -15,7 +15,7 @@ test.describe('createPod status codes', () => {
       must((await refused.made()).length === 0, 'ERR.CREATE_POD.401', 'an unauthenticated createPod created a pod'));
   });
 
-  test('403 for a valid key without write access; nothing is created', rules('ERR.CREATE_POD.403', 'AUTH.REST_V2.FORBIDDEN_403', ...PROBLEM_RULES), async ({ api, pods, uniqueName }) => {
+  test('403 for a valid key without write access; nothing is created', rules('ERR.CREATE_POD.403', 'AUTH.REST_V2.FORBIDDEN_403', ...PROBLEM_RULES, needs('readonlyKey')), async ({ api, pods, uniqueName }) => {
     const refused = refusals({ api, pods, uniqueName });
     const res = await refused.send(await pods.gpuBody(), { auth: 'readonly' });
     conform(rejectionConformance('ERR.CREATE_POD.403', res, 403), rejectionConformance('AUTH.REST_V2.FORBIDDEN_403', res, 403),
@@ -30,7 +30,7 @@ test.describe('createPod status codes', () => {
   // Only in an emulator world (a small quota of its own): the two creates the window admits make two GPU pods there.
   test('429 once the minute window is exhausted, with Retry-After and both rate-limit headers', rules(
     'RATE.429.ON_EXCEEDED', 'RATE.429.RETRY_AFTER_INTEGER', 'RATE.429.RETRY_AFTER_WINDOW', 'RATE.429.HEADERS', 'RATE.429.DETAIL_NAMES_WINDOW', ...PROBLEM_RULES,
-    creates({ gpuPods: 2, needs: 'control' }),
+    creates({ gpuPods: 2 }), needs('control'),
   ), async ({ pods, emu }) => {
     emu.require('set a small quota so the window can be exhausted without blocking a real user');
     const body = await pods.gpuBody();

@@ -1,6 +1,6 @@
 import { test } from './support/fixtures.js';
 import { isSuccess } from '../../checks/status.js';
-import { conform, creates, must, observe, rules } from '../../support/rules.js';
+import { conform, creates, must, needs, observe, rules } from '../../support/rules.js';
 import { podConformance } from '../../checks/pod-conformance.js';
 import { problemJsonConformance } from '../../checks/problem-json.js';
 import { POD_SHAPE_RULES, PROBLEM_RULES, RUNTIME_RULES } from './support/rule-sets.js';
@@ -44,7 +44,7 @@ test.describe('pod operations the spec names but does not show', () => {
 test.describe('another account\'s pod is invisible', () => {
   test('getPod, updatePod, podAction and deletePod with another account\'s key never touch the pod, and listPods never shows it', rules(
     'POD.ACCOUNT.OTHER_INVISIBLE', 'POD.ACCOUNT.OTHER_STATUS', 'POD.LIST.CALLER_ONLY', ...PROBLEM_RULES,
-    creates({ pools: ['cpuPod'] }),
+    creates({ pools: ['cpuPod'] }), needs('otherKey'),
   ), async ({ api, pods }) => {
     // The worker's pooled CPU pod: every request of the other account must be refused, and a
     // refusal leaves the pod as it was (a test that changed it fails, which retires the pod).

@@ -1,28 +1,29 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, rules } from '../../support/rules.js';
+import { conform, must, needs, rules } from '../../support/rules.js';
 import { statusCodeConformance } from '../../checks/status.js';
 import type { AuthChoice } from '../../../lib/client/api.js';
 import { catalogGpus, createEndpoint, deleteCreated, endpointBody, myEndpoints, templateId } from './support/endpoints.js';
+import { credentials, type Credentials } from '../../support/needs.js';
+import type { Need } from '../../../lib/needs.js';
 
 // Spec, Authentication: "REST v2 and REST v1 | HTTP bearer scheme: header `Authorization: Bearer <API_KEY>`."
 // "A missing, malformed, expired or invalid bearer token gets 401." "A valid key lacking access to a resource or
 // action gets 403." (REST v1 error bodies are not specified, so only the status is held to.)
-const refused: { title: string; rule: string; status: number; auths: (keys: { expired?: string }) => { what: string; auth: AuthChoice }[] | undefined }[] = [
+const refused: { title: string; rule: string; status: number; auths: (keys: Credentials) => { what: string; auth: AuthChoice }[]; needs?: Need[] }[] = [
   { title: 'no Authorization header', rule: 'AUTH.REST_V1.MISSING_401', status: 401, auths: () => [{ what: 'no Authorization header', auth: 'none' }] },
   // Two malformed headers, one rule: one test sends both.
   { title: 'the key without the Bearer scheme, or another scheme', rule: 'AUTH.REST_V1.MALFORMED_401', status: 401, auths: () => [{ what: 'the key without the Bearer scheme', auth: { role: 'main', style: 'raw' } }, { what: 'another scheme', auth: { authorization: 'Token abc.def' } }] },
   { title: 'an unknown bearer token', rule: 'AUTH.REST_V1.INVALID_401', status: 401, auths: () => [{ what: 'an unknown bearer token', auth: { key: 'cpk_not_a_real_key_0000000000' } }] },
-  { title: 'an expired key', rule: 'AUTH.REST_V1.EXPIRED_401', status: 401, auths: (keys) => (keys.expired ? [{ what: 'an expired key', auth: { key: keys.expired } }] : undefined) },
-  { title: 'a key without write access', rule: 'AUTH.REST_V1.FORBIDDEN_403', status: 403, auths: () => [{ what: 'a key without write access', auth: 'readonly' }] },
+  { title: 'an expired key', rule: 'AUTH.REST_V1.EXPIRED_401', status: 401, auths: (keys) => [{ what: 'an expired key', auth: { key: keys.expired } }], needs: ['expiredKey'] },
+  { title: 'a key without write access', rule: 'AUTH.REST_V1.FORBIDDEN_403', status: 403, auths: () => [{ what: 'a key without write access', auth: 'readonly' }], needs: ['readonlyKey'] },
 ];
 
 test.describe('REST v1 authentication', () => {
   test.afterEach(async ({ api }) => deleteCreated(api));
 
   for (const c of refused) {
-    test(`POST /v1/endpoints with ${c.title} answers ${c.status} and creates nothing`, rules(c.rule), async ({ api, emu }) => {
-      const auths = c.auths(emu.world?.keys ?? {});
-      test.skip(auths === undefined, 'needs an expired key, which only the emulator can mint');
+    test(`POST /v1/endpoints with ${c.title} answers ${c.status} and creates nothing`, rules(c.rule, needs('template', ...c.needs ?? [])), async ({ api, emu, target }) => {
+      const auths = c.auths(credentials(test.info(), target, emu.world?.keys));
       const gpus = await catalogGpus(api, emu);
       const sent = [];
       for (const { what, auth } of auths!) {

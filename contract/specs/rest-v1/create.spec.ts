@@ -1,5 +1,5 @@
 import { test } from '../../support/fixtures.js';
-import { conform, creates, must, observe, rules } from '../../support/rules.js';
+import { conform, creates, must, needs, observe, rules } from '../../support/rules.js';
 import { jobHandleConformance } from '../../checks/job-conformance.js';
 import { healthConformance } from '../../checks/health-conformance.js';
 import { CANDIDATES, catalogGpus, createEndpoint, deleteCreated, endpointBody, myEndpoints, setUnavailable, templateId } from './support/endpoints.js';
@@ -13,7 +13,7 @@ test.describe('POST /v1/endpoints', () => {
 
   test('an endpoint is created from the six listed fields with a bearer key', rules(
     'V1.CREATE.ACCEPTED', 'V1.CREATE.FIELDS', 'HTTP.REST_V1_URL.PATH', 'VERSION.REST_V1.PREFIX', 'AUTH.REST_V1.BEARER_ACCEPTED',
-    'V1.CREATE.RESPONSE', 'V1.RECORD.FIELDS', 'RATE.REST_V1.HEADERS', creates({ endpoints: 1 }),
+    'V1.CREATE.RESPONSE', 'V1.RECORD.FIELDS', 'RATE.REST_V1.HEADERS', creates({ endpoints: 1 }), needs('template'),
   ), async ({ api, emu }) => {
     const body0 = endpointBody(templateId(emu), await catalogGpus(api, emu));
     const res = await createEndpoint(api, body0);
@@ -35,7 +35,7 @@ test.describe('POST /v1/endpoints', () => {
     );
   });
 
-  test('an endpoint created without a type is queue-based: its job operations answer', rules('V1.CREATE.QB_DEFAULT', creates({ endpoints: 1 })), async ({ api, emu }) => {
+  test('an endpoint created without a type is queue-based: its job operations answer', rules('V1.CREATE.QB_DEFAULT', creates({ endpoints: 1 }), needs('template')), async ({ api, emu }) => {
     const res = await createEndpoint(api, endpointBody(templateId(emu), await catalogGpus(api, emu)));
     const id = (res.body as { id?: unknown } | undefined)?.id;
     test.skip(typeof id !== 'string', `the creation answer shows no endpoint id (${res.status}); the response body is "not shown"`);
@@ -46,7 +46,7 @@ test.describe('POST /v1/endpoints', () => {
   });
 
   // One endpoint per candidate where availability can be set (the emulator); one elsewhere.
-  test('gpuTypeIds is a priority order: the first available type is allocated, otherwise the next', rules('V1.CREATE.GPU_PRIORITY', creates({ endpoints: 1, maybe: { endpoints: CANDIDATES - 1 } })), async ({ api, emu }) => {
+  test('gpuTypeIds is a priority order: the first available type is allocated, otherwise the next', rules('V1.CREATE.GPU_PRIORITY', creates({ endpoints: 1, maybe: { endpoints: CANDIDATES - 1 } }), needs('template')), async ({ api, emu }) => {
     const template = templateId(emu);
     const gpus = await catalogGpus(api, emu);
     // The endpoint's GPU tier (GraphQL gpuIds) tells which type was allocated when each candidate is in a pool of its own.

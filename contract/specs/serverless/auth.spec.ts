@@ -1,11 +1,12 @@
 import { countsAreOwn, test } from '../../support/fixtures.js';
-import { conform, must, observe, rules, type Finding } from '../../support/rules.js';
+import { conform, must, needs, observe, rules, type Finding } from '../../support/rules.js';
 import { statusCodeConformance } from '../../checks/status.js';
 import { jobCounters } from '../../checks/health-conformance.js';
 import { statusOf } from '../../checks/job-conformance.js';
 import type { ApiClient, AuthChoice, CallOptions } from '../../../lib/client/api.js';
 import type { Emu, TargetContext } from '../../support/fixtures.js';
 import { jobsFor, type Jobs } from './support/jobs.js';
+import { credentials, type Credentials } from '../../support/needs.js';
 
 // Spec, Authentication: "Serverless job operations | Header `authorization: <API_KEY>`." "A valid key lacking
 // access to a resource or action gets 403." "A missing, malformed, expired or invalid bearer token gets 401."
@@ -33,11 +34,11 @@ function calls(jobs: Jobs, jobId: string): Record<string, (auth: AuthChoice) => 
   };
 }
 
-interface Unauthenticated { title: string; rule: string; auth: (keys: { expired?: string }) => AuthChoice | undefined }
+interface Unauthenticated { title: string; rule: string; auth: (keys: Credentials) => AuthChoice }
 const noHeader: Unauthenticated = { title: 'no authorization header', rule: 'AUTH.SERVERLESS.MISSING_401', auth: () => 'none' };
 const unknownKey: Unauthenticated = { title: 'an unknown key', rule: 'AUTH.SERVERLESS.INVALID_401', auth: () => ({ key: 'cpk_not_a_real_key_0000000000' }) };
 const malformed: Unauthenticated = { title: 'a malformed header', rule: 'AUTH.SERVERLESS.INVALID_401', auth: () => ({ authorization: 'Basic one two' }) };
-const expired: Unauthenticated = { title: 'an expired key', rule: 'AUTH.SERVERLESS.INVALID_401', auth: (keys) => (keys.expired ? { key: keys.expired } : undefined) };
+const expired: Unauthenticated = { title: 'an expired key', rule: 'AUTH.SERVERLESS.INVALID_401', auth: (keys) => ({ key: keys.expired }) };
 
 /**
  * Sends every job operation with each of `cases`' credentials, about one job of the caller's
@@ -46,8 +47,7 @@ const expired: Unauthenticated = { title: 'an expired key', rule: 'AUTH.SERVERLE
  */
 async function refusedWithout(fixtures: { api: ApiClient; emu: Emu; target: TargetContext }, cases: readonly Unauthenticated[]): Promise<void> {
   const { emu } = fixtures;
-  const choices = cases.map((c) => ({ c, auth: c.auth(emu.world?.keys ?? {}) }));
-  test.skip(choices.some((x) => x.auth === undefined), 'needs an expired key, which only the emulator can mint');
+  const choices = cases.map((c) => ({ c, auth: c.auth(credentials(test.info(), fixtures.target, emu.world?.keys)) }));
   const jobs = jobsFor(fixtures);
   const jobId = await jobs.submit({ echo: 'auth' });
   const own = countsAreOwn(emu, 'that refused requests created no job');
@@ -65,7 +65,7 @@ async function refusedWithout(fixtures: { api: ApiClient; emu: Emu; target: Targ
 }
 
 test.describe('serverless authentication', () => {
-  test('the key as the whole authorization header is accepted; Bearer is recorded', rules('AUTH.SERVERLESS.KEY_HEADER', 'AUTH.SERVERLESS.BEARER_ACCEPTED', 'RATE.SERVERLESS.HEADERS'), async ({ api, emu, target }) => {
+  test('the key as the whole authorization header is accepted; Bearer is recorded', rules('AUTH.SERVERLESS.KEY_HEADER', 'AUTH.SERVERLESS.BEARER_ACCEPTED', 'RATE.SERVERLESS.HEADERS', needs('workerEndpoint')), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const raw: AuthChoice = { role: 'main', style: 'raw' };
     // The raw-key /run is also the job the /status calls read: its answer is judged as any
@@ -85,16 +85,16 @@ test.describe('serverless authentication', () => {
   });
 
   // Spec: "A missing, malformed, expired or invalid bearer token gets 401." One test sends each
-  // credential the target can be given; the expired key, which only the emulator can mint, has its own.
-  test('job operations with no authorization header, an unknown key or a malformed header answer 401 and run nothing', rules('AUTH.SERVERLESS.MISSING_401', 'AUTH.SERVERLESS.INVALID_401'), async ({ api, emu, target }) => {
+  // credential any target can be given; the expired key (an emulator world's, or CPC_API_KEY_EXPIRED) has its own.
+  test('job operations with no authorization header, an unknown key or a malformed header answer 401 and run nothing', rules('AUTH.SERVERLESS.MISSING_401', 'AUTH.SERVERLESS.INVALID_401', needs('workerEndpoint')), async ({ api, emu, target }) => {
     await refusedWithout({ api, emu, target }, [noHeader, unknownKey, malformed]);
   });
 
-  test(`job operations with ${expired.title} answer 401 and run nothing`, rules(expired.rule), async ({ api, emu, target }) => {
+  test(`job operations with ${expired.title} answer 401 and run nothing`, rules(expired.rule, needs('expiredKey', 'workerEndpoint')), async ({ api, emu, target }) => {
     await refusedWithout({ api, emu, target }, [expired]);
   });
 
-  test('a key without write access gets 403 on /run and /runsync and runs nothing', rules('AUTH.SERVERLESS.FORBIDDEN_403'), async ({ api, emu, target }) => {
+  test('a key without write access gets 403 on /run and /runsync and runs nothing', rules('AUTH.SERVERLESS.FORBIDDEN_403', needs('readonlyKey', 'workerEndpoint')), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const own = countsAreOwn(emu, 'that forbidden requests created no job');
     const before = await totalIfOwn(jobs, own);
@@ -108,7 +108,7 @@ test.describe('serverless authentication', () => {
     );
   });
 
-  test("another account's endpoint and jobs are out of reach", rules('AUTH.SERVERLESS.OTHER_ACCOUNT', 'AUTH.SERVERLESS.OTHER_ACCOUNT_STATUS'), async ({ api, emu, target }) => {
+  test("another account's endpoint and jobs are out of reach", rules('AUTH.SERVERLESS.OTHER_ACCOUNT', 'AUTH.SERVERLESS.OTHER_ACCOUNT_STATUS', needs('otherKey', 'workerEndpoint')), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const running = await jobs.submit({ sleepMs: 600_000 });
     const failed = await jobs.submit({ fail: 'other' });

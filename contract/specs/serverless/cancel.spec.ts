@@ -1,12 +1,12 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, observe, rules } from '../../support/rules.js';
+import { conform, must, needs, observe, rules } from '../../support/rules.js';
 import { jobHandleConformance, statusOf } from '../../checks/job-conformance.js';
 import { jobsFor, setTimings } from './support/jobs.js';
 
 // Spec, Job status: "`IN_QUEUE` or `IN_PROGRESS` | `/cancel/<job_id>` | | `CANCELLED` | A queued job is removed
 // before it starts; an in-progress job is stopped; returns immediately."
 test.describe('/cancel', () => {
-  test('cancelling a queued job makes it CANCELLED for good', rules('JOB.STATE.CANCEL_QUEUED', 'JOB.CANCEL.RESPONSE', 'JOB.OBJECT.ID'), async ({ api, emu, target }) => {
+  test('cancelling a queued job makes it CANCELLED for good', rules('JOB.STATE.CANCEL_QUEUED', 'JOB.CANCEL.RESPONSE', 'JOB.OBJECT.ID', needs('control', 'workerEndpoint')), async ({ api, emu, target }) => {
     emu.require('hold the job in the queue with a slow cold start');
     await setTimings(emu, { coldStartMs: 30_000 });
     const jobs = jobsFor({ api, emu, target });
@@ -23,7 +23,7 @@ test.describe('/cancel', () => {
   });
 
   test('cancelling a running job stops it at once: CANCELLED, never COMPLETED', rules(
-    'JOB.STATE.CANCEL_IN_PROGRESS', 'JOB.STATE.CANCEL_IMMEDIATE', 'JOB.CANCEL.RESPONSE',
+    'JOB.STATE.CANCEL_IN_PROGRESS', 'JOB.STATE.CANCEL_IMMEDIATE', 'JOB.CANCEL.RESPONSE', needs('workerEndpoint'),
   ), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const id = await jobs.submit({ sleepMs: 60_000 });
@@ -49,7 +49,7 @@ test.describe('/cancel', () => {
   // input again and fails again, ready for the next form. So that /purge-queue never removes it
   // while it waits again, each form purges before it retries.
   test('cancel, retry and purge-queue sent with no request body are carried out; with an empty body and with {} they are recorded', rules(
-    'JOB.HTTP.NO_REQUEST_BODY', 'JOB.STATE.RETRY_SAME_ID', 'JOB.HTTP.EMPTY_BODY_POST',
+    'JOB.HTTP.NO_REQUEST_BODY', 'JOB.STATE.RETRY_SAME_ID', 'JOB.HTTP.EMPTY_BODY_POST', needs('workerEndpoint'),
   ), async ({ api, emu, target }) => {
     const rule = 'JOB.HTTP.NO_REQUEST_BODY';
     const jobs = jobsFor({ api, emu, target });

@@ -1,10 +1,10 @@
 import { test } from '../../support/fixtures.js';
-import { observe, rules } from '../../support/rules.js';
+import { needs, observe, rules } from '../../support/rules.js';
 import { jobsFor } from './support/jobs.js';
 import { MIB, PAYLOAD_LIMIT_MB } from '../../../lib/iso/spec-constants.js';
 
 // Spec, Errors: "Errors of the serverless job operations: not shown." The suite records what the target answers.
-test('errors of the job operations are recorded', rules('ERR.SERVERLESS.FORMAT'), async ({ api, emu, target }) => {
+test('errors of the job operations are recorded', rules('ERR.SERVERLESS.FORMAT', needs('workerEndpoint')), async ({ api, emu, target }) => {
   const jobs = jobsFor({ api, emu, target });
   const endpointId = jobs.endpointId;
   const cases: Record<string, () => ReturnType<typeof api.op>> = {

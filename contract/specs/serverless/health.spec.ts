@@ -1,5 +1,5 @@
 import { test } from '../../support/fixtures.js';
-import { conform, observe, rules, type Finding } from '../../support/rules.js';
+import { conform, needs, observe, rules, type Finding } from '../../support/rules.js';
 import { activeCountsConformance, healthConformance, jobCounters } from '../../checks/health-conformance.js';
 import { jobJsonConformance } from '../../checks/job-conformance.js';
 import { jobsFor, setTimings, statusesOf, TERMINAL } from './support/jobs.js';
@@ -11,7 +11,7 @@ const MAX_WAIT_MS = 5 * 60_000;
 // Spec: "Health object: `jobs` with integers `completed`, `failed`, `inProgress`, `inQueue`, `retried`;
 // `workers` with integers `idle`, `running`."
 test.describe('/health', () => {
-  test('/health answers jobs and workers counters', rules('HEALTH.RESPONSE', 'HEALTH.JOBS', 'HEALTH.WORKERS', 'HEALTH.WORKERS.EXTRA_COUNTERS', 'JOB.HTTP.JSON'), async ({ api, emu, target }) => {
+  test('/health answers jobs and workers counters', rules('HEALTH.RESPONSE', 'HEALTH.JOBS', 'HEALTH.WORKERS', 'HEALTH.WORKERS.EXTRA_COUNTERS', 'JOB.HTTP.JSON', needs('workerEndpoint')), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     // The object's shape is what is checked, whatever the counters hold: no job is run first.
     const res = await jobs.health();
@@ -23,7 +23,7 @@ test.describe('/health', () => {
   // Which job a worker takes and when is "not shown" (a queue, a cold start), so the counters are
   // judged by what /status shows of the jobs at the same instant, read before and after /health:
   // an instant at which a job moved between those reads decides nothing.
-  test('the job counters follow jobs from the queue to their end', rules('HEALTH.JOBS.COUNTS', 'HEALTH.JOBS'), async ({ api, emu, target }) => {
+  test('the job counters follow jobs from the queue to their end', rules('HEALTH.JOBS.COUNTS', 'HEALTH.JOBS', needs('control', 'workerEndpoint')), async ({ api, emu, target }) => {
     emu.require('hold jobs in the queue and then let them run');
     await setTimings(emu, { coldStartMs: 1_000, automaticRetries: 0 });
     const jobs = jobsFor({ api, emu, target });

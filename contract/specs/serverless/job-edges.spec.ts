@@ -1,5 +1,5 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, rules } from '../../support/rules.js';
+import { conform, must, needs, rules } from '../../support/rules.js';
 import { jobObjectConformance, statusOf } from '../../checks/job-conformance.js';
 import { jobCounters } from '../../checks/health-conformance.js';
 import { isSuccess } from '../../checks/status.js';
@@ -44,7 +44,7 @@ function ranAgain(w: Watched, attemptMs: number): boolean {
 const shown = (w: Watched): string => `${w.seen.join(' → ')}, IN_PROGRESS at ${w.runningReads} reads a second apart`;
 
 test.describe('job states beyond the first attempt', () => {
-  test('a job cancelled while waiting is not counted by /purge-queue', rules('JOB.PURGE.REMOVED_COUNT', 'JOB.STATE.CANCEL_QUEUED'), async ({ api, emu, target }) => {
+  test('a job cancelled while waiting is not counted by /purge-queue', rules('JOB.PURGE.REMOVED_COUNT', 'JOB.STATE.CANCEL_QUEUED', needs('control', 'workerEndpoint')), async ({ api, emu, target }) => {
     emu.require('hold jobs in the queue with a slow cold start');
     await setTimings(emu, { coldStartMs: 5 * MINUTE });
     const jobs = jobsFor({ api, emu, target });
@@ -61,7 +61,7 @@ test.describe('job states beyond the first attempt', () => {
     );
   });
 
-  test('a retried job that fails again is retried automatically, as a new one is', rules('SERVICE.QB.AUTOMATIC_RETRIES'), async ({ api, emu, target }) => {
+  test('a retried job that fails again is retried automatically, as a new one is', rules('SERVICE.QB.AUTOMATIC_RETRIES', needs('control', 'workerEndpoint')), async ({ api, emu, target }) => {
     emu.require('time each attempt on the virtual clock');
     await setTimings(emu, { coldStartMs: 0, executionMs: 0, automaticRetries: 1 });
     const jobs = jobsFor({ api, emu, target });
@@ -79,7 +79,7 @@ test.describe('job states beyond the first attempt', () => {
       `after /retry the job showed ${shown(again)}: one attempt, no automatic retry; a new job showed ${shown(first)}`));
   });
 
-  test('after a retried job ends, no job counts as in progress', rules('HEALTH.JOBS.COUNTS'), async ({ api, emu, target }) => {
+  test('after a retried job ends, no job counts as in progress', rules('HEALTH.JOBS.COUNTS', needs('control', 'workerEndpoint')), async ({ api, emu, target }) => {
     emu.require('know that nothing else runs on the endpoint');
     await setTimings(emu, { coldStartMs: 0, executionMs: 0, automaticRetries: 0 });
     const jobs = jobsFor({ api, emu, target });
@@ -97,7 +97,7 @@ test.describe('job states beyond the first attempt', () => {
     );
   });
 
-  test('a retried job that fails again expires like any other: no retry after its retention', rules('LIMIT.RETRY.AFTER_EXPIRY'), async ({ api, emu, target }) => {
+  test('a retried job that fails again expires like any other: no retry after its retention', rules('LIMIT.RETRY.AFTER_EXPIRY', needs('control', 'workerEndpoint')), async ({ api, emu, target }) => {
     emu.require('move the clock past the 30-minute retention');
     const jobs = jobsFor({ api, emu, target });
     const id = await jobs.submit({ fail: 'again' });
@@ -112,7 +112,7 @@ test.describe('job states beyond the first attempt', () => {
     conform(must(!requeued, 'LIMIT.RETRY.AFTER_EXPIRY', `/retry 30 min after the second failure answered ${res.status} ${res.text.slice(0, 200)}`, res));
   });
 
-  test('a ttl longer than the retention limit keeps the job that long', rules('JOB.STATUS.TTL'), async ({ api, emu, target }) => {
+  test('a ttl longer than the retention limit keeps the job that long', rules('JOB.STATUS.TTL', needs('control', 'workerEndpoint')), async ({ api, emu, target }) => {
     emu.require('move the clock past the 30-minute retention');
     const jobs = jobsFor({ api, emu, target });
     const id = await jobs.submit({ sleepMs: 10_000, echo: 'kept' });
@@ -126,7 +126,7 @@ test.describe('job states beyond the first attempt', () => {
       `35 min after completion (ttl 40 min, /run retention 30 min) /status answered ${res.status} ${res.text.slice(0, 160)}`));
   });
 
-  test('a /runsync waiting on a job that /purge-queue removes answers a valid job object', rules('JOB.OBJECT.STATUS_VALUES', 'JOB.OBJECT.ID'), async ({ api, emu, target }) => {
+  test('a /runsync waiting on a job that /purge-queue removes answers a valid job object', rules('JOB.OBJECT.STATUS_VALUES', 'JOB.OBJECT.ID', needs('control', 'workerEndpoint')), async ({ api, emu, target }) => {
     emu.require('hold the job in the queue while /runsync waits on it');
     await setTimings(emu, { coldStartMs: 5 * MINUTE });
     const jobs = jobsFor({ api, emu, target });

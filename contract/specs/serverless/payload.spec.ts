@@ -1,5 +1,5 @@
 import { countsAreOwn, test } from '../../support/fixtures.js';
-import { conform, must, rules } from '../../support/rules.js';
+import { conform, must, needs, rules } from '../../support/rules.js';
 import { jobCounters } from '../../checks/health-conformance.js';
 import { jobsFor, type Jobs } from './support/jobs.js';
 import { MB, MIB, PAYLOAD_LIMIT_MB } from '../../../lib/iso/spec-constants.js';
@@ -32,7 +32,7 @@ const cases: readonly { op: 'run' | 'runSync'; path: string; rule: string; withi
 
 test.describe('payload limits', () => {
   for (const c of cases) {
-    test(`/${c.path} accepts ${c.within / MB} MB${c.over ? ` and refuses ${(c.over / MB).toFixed(1)} MB, creating no job` : ''}`, rules(c.rule), async ({ api, emu, target }) => {
+    test(`/${c.path} accepts ${c.within / MB} MB${c.over ? ` and refuses ${(c.over / MB).toFixed(1)} MB, creating no job` : ''}`, rules(c.rule, needs('workerEndpoint')), async ({ api, emu, target }) => {
       const jobs = jobsFor({ api, emu, target });
       const send = (bytes: number) => api.op(c.op, { params: { endpointId: jobs.endpointId }, rawBody: bodyOf(bytes), contentType: 'application/json', timeoutMs: 120_000, brokenConnectionExpected: bytes > c.within });
       const accepted = await send(c.within);

@@ -1,5 +1,5 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, rules } from '../../support/rules.js';
+import { conform, must, needs, rules } from '../../support/rules.js';
 import { jobJsonConformance, statusOf } from '../../checks/job-conformance.js';
 import { schemaConformance } from '../../checks/schema.js';
 import { statusCodeConformance } from '../../checks/status.js';
@@ -9,7 +9,7 @@ import { jobsFor, setTimings } from './support/jobs.js';
 // lowercase word `completed`." Job status: "`IN_QUEUE` | `/purge-queue` | | removed | All waiting jobs are
 // removed; jobs already running continue."
 test.describe('/purge-queue', () => {
-  test('/purge-queue answers {removed: integer, status: "completed"}', rules('JOB.PURGE.RESPONSE', 'JOB.HTTP.JSON'), async ({ api, emu, target }) => {
+  test('/purge-queue answers {removed: integer, status: "completed"}', rules('JOB.PURGE.RESPONSE', 'JOB.HTTP.JSON', needs('workerEndpoint')), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const res = await jobs.purge();
     conform(
@@ -21,7 +21,7 @@ test.describe('/purge-queue', () => {
   });
 
   test('/purge-queue removes every waiting job, counts them, and lets running jobs finish', rules(
-    'JOB.STATE.PURGE_REMOVES_QUEUED', 'JOB.STATE.PURGE_KEEPS_RUNNING', 'JOB.PURGE.REMOVED_COUNT', 'JOB.PURGE.RESPONSE',
+    'JOB.STATE.PURGE_REMOVES_QUEUED', 'JOB.STATE.PURGE_KEEPS_RUNNING', 'JOB.PURGE.REMOVED_COUNT', 'JOB.PURGE.RESPONSE', needs('control', 'workerEndpoint'),
   ), async ({ api, emu, target }) => {
     emu.require('know which jobs are running when the queue is purged');
     await setTimings(emu, { coldStartMs: 1_000 });

@@ -1,5 +1,5 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, rules } from '../../support/rules.js';
+import { conform, must, needs, rules } from '../../support/rules.js';
 import { statusOf } from '../../checks/job-conformance.js';
 import { jobsFor, TERMINAL, type Jobs } from './support/jobs.js';
 import { SetupError } from '../../../lib/errors.js';
@@ -18,7 +18,7 @@ async function completedSync(jobs: Jobs, query: Record<string, number> = {}): Pr
 const readable = async (jobs: Jobs, id: string): Promise<boolean> => statusOf(await jobs.status(id)) === 'COMPLETED';
 
 test.describe('result retention', () => {
-  test('a /runsync result stays readable for 1 minute after completion', rules('LIMIT.RUNSYNC.RETENTION_1_MIN'), async ({ api, emu, target }) => {
+  test('a /runsync result stays readable for 1 minute after completion', rules('LIMIT.RUNSYNC.RETENTION_1_MIN', needs('control', 'workerEndpoint')), async ({ api, emu, target }) => {
     emu.require('move the clock through the 1-minute retention');
     const jobs = jobsFor({ api, emu, target });
     const id = await completedSync(jobs);
@@ -28,7 +28,7 @@ test.describe('result retention', () => {
       `59 s after completion /status answered ${res.status}: ${res.text.slice(0, 200)}`));
   });
 
-  test('a /runsync result with wait is gone 5 minutes after completion', rules('LIMIT.RUNSYNC.RETENTION_WAIT_5_MIN'), async ({ api, emu, target }) => {
+  test('a /runsync result with wait is gone 5 minutes after completion', rules('LIMIT.RUNSYNC.RETENTION_WAIT_5_MIN', needs('control', 'workerEndpoint')), async ({ api, emu, target }) => {
     emu.require('move the clock past the 5-minute retention');
     const jobs = jobsFor({ api, emu, target });
     const id = await completedSync(jobs, { wait: 30_000 });
@@ -37,7 +37,7 @@ test.describe('result retention', () => {
     conform(must(statusOf(res) !== 'COMPLETED', 'LIMIT.RUNSYNC.RETENTION_WAIT_5_MIN', `5 min 1 s after completion the result is still readable: ${res.text.slice(0, 200)}`, res));
   });
 
-  test('wait=1000 and wait=300000 give the same retention', rules('LIMIT.RUNSYNC.WAIT_NOT_RETENTION'), async ({ api, emu, target }) => {
+  test('wait=1000 and wait=300000 give the same retention', rules('LIMIT.RUNSYNC.WAIT_NOT_RETENTION', needs('control', 'workerEndpoint')), async ({ api, emu, target }) => {
     emu.require('compare retention at fixed points of virtual time');
     const jobs = jobsFor({ api, emu, target });
     const short = await completedSync(jobs, { wait: WAIT_MS.min });
@@ -54,7 +54,7 @@ test.describe('result retention', () => {
     conform(findings);
   });
 
-  test('a /run result stays readable for 30 minutes after completion', rules('LIMIT.RUN.RETENTION_30_MIN'), async ({ api, emu, target }) => {
+  test('a /run result stays readable for 30 minutes after completion', rules('LIMIT.RUN.RETENTION_30_MIN', needs('control', 'workerEndpoint')), async ({ api, emu, target }) => {
     emu.require('move the clock through the 30-minute retention');
     const jobs = jobsFor({ api, emu, target });
     const id = await jobs.submit({ echo: 'kept' });

@@ -1,5 +1,5 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, observe, rules, type Finding } from '../../support/rules.js';
+import { conform, must, needs, observe, rules, type Finding } from '../../support/rules.js';
 import { jobHandleConformance, jobObjectConformance, jobJsonConformance, plainOutput, statusOf, statusText } from '../../checks/job-conformance.js';
 import { jobsFor, setTimings, TERMINAL } from './support/jobs.js';
 import { isSuccess } from '../../checks/status.js';
@@ -21,7 +21,7 @@ function commonPrefix(values: readonly string[]): string {
 test.describe('/run', () => {
   test('/run answers {id, status: IN_QUEUE}, and /status then knows the job', rules(
     'JOB.RUN.RESPONSE', 'JOB.OBJECT.ID', 'JOB.HTTP.JSON', 'SERVICE.QB.REQUESTS_BECOME_JOBS',
-    'SERVICE.QB.ADDRESS', 'HTTP.SERVERLESS_URL.ENDPOINT_PATHS', 'VERSION.SERVERLESS.PREFIX', 'JOB.RUN.SUCCESS_200',
+    'SERVICE.QB.ADDRESS', 'HTTP.SERVERLESS_URL.ENDPOINT_PATHS', 'VERSION.SERVERLESS.PREFIX', 'JOB.RUN.SUCCESS_200', needs('workerEndpoint'),
   ), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const res = await jobs.run({ echo: 'hello' });
@@ -38,7 +38,7 @@ test.describe('/run', () => {
     );
   });
 
-  test('/run answers before a slow job has even started, with IN_QUEUE', rules('JOB.STATE.RUN_IN_QUEUE', 'JOB.RUN.RESPONSE'), async ({ api, emu, target }) => {
+  test('/run answers before a slow job has even started, with IN_QUEUE', rules('JOB.STATE.RUN_IN_QUEUE', 'JOB.RUN.RESPONSE', needs('control', 'workerEndpoint')), async ({ api, emu, target }) => {
     emu.require('hold the job in the queue with a slow cold start');
     await setTimings(emu, { coldStartMs: 60_000 });
     const jobs = jobsFor({ api, emu, target });
@@ -64,7 +64,7 @@ test.describe('/run', () => {
     { title: 'numbers of every kind', input: { int: 42, neg: -7, float: 3.25, big: 9007199254740991 } },
   ];
   test('/run and /runsync accept any input object, and /runsync ids share a prefix that /run ids do not carry', rules(
-    'JOB.REQUEST.INPUT', 'JOB.HTTP.JSON', 'JOB.OBJECT.SYNC_PREFIX', 'JOB.OBJECT.SYNC_PREFIX_TEXT',
+    'JOB.REQUEST.INPUT', 'JOB.HTTP.JSON', 'JOB.OBJECT.SYNC_PREFIX', 'JOB.OBJECT.SYNC_PREFIX_TEXT', needs('workerEndpoint'),
   ), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const findings: Finding[] = [];
@@ -99,7 +99,7 @@ test.describe('/run', () => {
   // Spec: "Job request body: object with key `input`": no other key is named, so what the target does
   // with one is recorded, never judged. The official clients send `policy` when a user sets it (platform
   // notes); the ttl chosen is the notes' smallest, so a job taken lives no longer than it must.
-  test('/run with keys besides input: what the target answers is recorded', rules('JOB.REQUEST.OTHER_KEYS', 'JOB.HTTP.JSON'), async ({ api, emu, target }) => {
+  test('/run with keys besides input: what the target answers is recorded', rules('JOB.REQUEST.OTHER_KEYS', 'JOB.HTTP.JSON', needs('workerEndpoint')), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const send = (body: Record<string, unknown>): Promise<ApiResult> => api.op('run', { params: { endpointId: jobs.endpointId }, body });
     const withPolicy = await send({ input: { echo: 'policy' }, policy: { ttl: 10_000 } });
@@ -111,7 +111,7 @@ test.describe('/run', () => {
   // Spec, Status: "Job object; `output` present when available." One job, read until it ends, serves
   // both the statuses it passes through and the object /status answers once it has COMPLETED.
   test('a job submitted with /run moves through its statuses to COMPLETED, and /status answers the job object with its output', rules(
-    'JOB.STATE.PROGRESS_MOVES', 'JOB.STATUS.RESPONSE', 'JOB.OBJECT.STATUS_VALUES', 'JOB.OBJECT.TIMES_ON_COMPLETED',
+    'JOB.STATE.PROGRESS_MOVES', 'JOB.STATUS.RESPONSE', 'JOB.OBJECT.STATUS_VALUES', 'JOB.OBJECT.TIMES_ON_COMPLETED', needs('workerEndpoint'),
   ), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     if (emu.available) await setTimings(emu, { coldStartMs: 2_000 });

@@ -1,5 +1,5 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, observe, rules } from '../../support/rules.js';
+import { conform, must, needs, observe, rules } from '../../support/rules.js';
 import { jobObjectConformance, plainOutput, statusOf } from '../../checks/job-conformance.js';
 import { inFlight, jobsFor, release, setTimings, TERMINAL } from './support/jobs.js';
 
@@ -7,7 +7,7 @@ import { inFlight, jobsFor, release, setTimings, TERMINAL } from './support/jobs
 test.describe('/runsync', () => {
   test('/runsync of a quick job answers the COMPLETED job object', rules(
     'JOB.RUNSYNC.RESPONSE', 'JOB.OBJECT.TIMES_ON_COMPLETED', 'JOB.OBJECT.ID', 'JOB.OBJECT.STATUS_VALUES',
-    'JOB.RUNSYNC.SUCCESS_200', 'JOB.HTTP.JSON',
+    'JOB.RUNSYNC.SUCCESS_200', 'JOB.HTTP.JSON', needs('workerEndpoint'),
   ), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const input = { echo: 'runsync', n: 7 };
@@ -23,7 +23,7 @@ test.describe('/runsync', () => {
     );
   });
 
-  test('delayTime and executionTime are recorded against the time the job waited and ran', rules('JOB.OBJECT.TIME_UNIT', 'JOB.OBJECT.TIMES_ON_COMPLETED'), async ({ api, emu, target }) => {
+  test('delayTime and executionTime are recorded against the time the job waited and ran', rules('JOB.OBJECT.TIME_UNIT', 'JOB.OBJECT.TIMES_ON_COMPLETED', needs('workerEndpoint')), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const sleepMs = 2_000;
     let res;
@@ -48,7 +48,7 @@ test.describe('/runsync', () => {
   });
 
   test('/runsync whose wait elapses first answers the job as it stands; status-sync then follows it', rules(
-    'JOB.RUNSYNC.WAIT_ELAPSED', 'JOB.STATUS_SYNC.LONG_POLL', 'JOB.OBJECT.ID', 'JOB.OBJECT.STATUS_VALUES',
+    'JOB.RUNSYNC.WAIT_ELAPSED', 'JOB.STATUS_SYNC.LONG_POLL', 'JOB.OBJECT.ID', 'JOB.OBJECT.STATUS_VALUES', needs('workerEndpoint'),
   ), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const pending = inFlight(jobs.runsync({ sleepMs: 5_000 }, { wait: 1_000 }));

@@ -1,5 +1,5 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, rules } from '../../support/rules.js';
+import { conform, must, needs, rules } from '../../support/rules.js';
 import { statusOf } from '../../checks/job-conformance.js';
 import { activeCountsConformance, jobCounters } from '../../checks/health-conformance.js';
 import { jobsFor, setTimings } from './support/jobs.js';
@@ -12,7 +12,7 @@ import { jobsFor, setTimings } from './support/jobs.js';
 const MINUTE = 60_000;
 
 test.describe('job states at the end of their life', () => {
-  test('a FAILED /runsync job without wait cannot be retried 2 minutes after it failed', rules('LIMIT.RETRY.AFTER_EXPIRY'), async ({ api, emu, target }) => {
+  test('a FAILED /runsync job without wait cannot be retried 2 minutes after it failed', rules('LIMIT.RETRY.AFTER_EXPIRY', needs('control', 'workerEndpoint')), async ({ api, emu, target }) => {
     emu.require('move the clock past the 1-minute /runsync retention');
     await setTimings(emu, { coldStartMs: 0, executionMs: 0 });
     const jobs = jobsFor({ api, emu, target });
@@ -27,7 +27,7 @@ test.describe('job states at the end of their life', () => {
       `/retry 2 min after a /runsync job (no wait, 1-minute retention) failed answered ${res.status} ${res.text.slice(0, 200)}`));
   });
 
-  test('a waiting job whose ttl elapses is gone: no longer counted as waiting, and it never runs', rules('JOB.STATUS.TTL', 'HEALTH.JOBS.COUNTS'), async ({ api, emu, target }) => {
+  test('a waiting job whose ttl elapses is gone: no longer counted as waiting, and it never runs', rules('JOB.STATUS.TTL', 'HEALTH.JOBS.COUNTS', needs('control', 'workerEndpoint')), async ({ api, emu, target }) => {
     emu.require('know that nothing else runs on the endpoint; hold the job in the queue with a slow cold start');
     await setTimings(emu, { coldStartMs: 5 * MINUTE, executionMs: 0 });
     const jobs = jobsFor({ api, emu, target });

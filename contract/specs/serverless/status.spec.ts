@@ -1,5 +1,5 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, rules } from '../../support/rules.js';
+import { conform, must, needs, rules } from '../../support/rules.js';
 import { jobObjectConformance, statusOf } from '../../checks/job-conformance.js';
 import { jobsFor, TERMINAL, type Jobs } from './support/jobs.js';
 import type { ApiResult } from '../../../lib/client/api.js';
@@ -15,7 +15,7 @@ test.describe('/status', () => {
   // The point the 6 seconds count from (the job's submission, its completion or the ttl request)
   // is not given: the job is gone 6 s after the ttl request whatever it is, and it is still there
   // while less than 6 s have passed since the submission.
-  test('/status with ttl=6000 answers the job and makes it live 6 seconds', rules('JOB.STATUS.TTL', 'JOB.STATUS.RESPONSE'), async ({ api, emu, target }) => {
+  test('/status with ttl=6000 answers the job and makes it live 6 seconds', rules('JOB.STATUS.TTL', 'JOB.STATUS.RESPONSE', needs('workerEndpoint')), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const now = async (): Promise<number> => (jobs.emu.available ? jobs.emu.advance(0) : Date.now());
     const submitted = await now();

@@ -1,5 +1,5 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, observe, rules, type Finding } from '../../support/rules.js';
+import { conform, must, needs, observe, rules, type Finding } from '../../support/rules.js';
 import { jobJsonConformance } from '../../checks/job-conformance.js';
 import { streamItemsConformance, streamItemsOf, MAX_CHUNK_BYTES } from '../../checks/stream-conformance.js';
 import { isSuccess } from '../../checks/status.js';
@@ -41,7 +41,7 @@ async function collect(jobs: Jobs, id: string): Promise<{ items: unknown[]; answ
 // Limits: "Single stream chunk | 1 MB; larger output is split across chunks".
 test.describe('/stream', () => {
   test('a streaming job yields text-generation items with output and metrics', rules(
-    'STREAM.RESPONSE.ITEMS', 'STREAM.ITEM.SHAPE', 'STREAM.ITEM.TEXT_GEN_OUTPUT', 'STREAM.ITEM.TEXT_GEN_METRICS', 'STREAM.RESPONSE.ENVELOPE', 'STREAM.CHUNK.MAX_1MB', 'JOB.HTTP.JSON',
+    'STREAM.RESPONSE.ITEMS', 'STREAM.ITEM.SHAPE', 'STREAM.ITEM.TEXT_GEN_OUTPUT', 'STREAM.ITEM.TEXT_GEN_METRICS', 'STREAM.RESPONSE.ENVELOPE', 'STREAM.CHUNK.MAX_1MB', 'JOB.HTTP.JSON', needs('workerEndpoint'),
   ), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const id = await jobs.submit({ stream: 5, chunkMs: 1_000, prompt: 'count to five' });
@@ -55,7 +55,7 @@ test.describe('/stream', () => {
     );
   });
 
-  test('an output over 1 MB is split across several items of at most 1 MB', rules('STREAM.CHUNK.SPLIT', 'STREAM.CHUNK.MAX_1MB', 'STREAM.ITEM.TEXT_GEN_OUTPUT'), async ({ api, emu, target }) => {
+  test('an output over 1 MB is split across several items of at most 1 MB', rules('STREAM.CHUNK.SPLIT', 'STREAM.CHUNK.MAX_1MB', 'STREAM.ITEM.TEXT_GEN_OUTPUT', needs('workerEndpoint')), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const outputBytes = 2_500_000;
     const id = await jobs.submit({ outputBytes });

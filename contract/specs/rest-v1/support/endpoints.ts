@@ -4,19 +4,20 @@ import { uniqueNameFactory } from '../../../../lib/cleanup.js';
 import { conform, must } from '../../../support/rules.js';
 import { graphqlConformance } from '../../../checks/graphql-conformance.js';
 import { runConfig } from '../../../../lib/run-config.js';
+import { provisioned } from '../../../../lib/provisioned.js';
 import { SetupError } from '../../../../lib/errors.js';
 import { loadUndici } from '../../../../lib/client/transport.js';
 import { listOf, type PodCatalog } from '../../../../lib/pod-catalog.js';
 import { existsSync, readFileSync } from 'node:fs';
+import { lacking } from '../../../support/needs.js';
 
 /**
  * A serverless template to create endpoints from: the one seeded in the emulator world, or
  * `CPC_TEMPLATE_ID` on a real target (creating endpoints there needs one the account owns).
  */
 export function templateId(emu: Emu): string {
-  const id = (emu.world?.seeded.CPC_TEMPLATE_ID as string | undefined) ?? runConfig().templateId;
-  test.skip(!id, 'needs a serverless template to create endpoints from (set CPC_TEMPLATE_ID)');
-  return id!;
+  const id = (emu.world?.seeded.CPC_TEMPLATE_ID as string | undefined) ?? runConfig().templateId ?? (emu.world ? undefined : provisioned().templateId);
+  return id ?? lacking(test.info(), 'template');
 }
 
 /** A GPU type of the target's catalog, and the serverless pool the catalog places it in, if it names one. */

@@ -2,10 +2,11 @@ import type { ApiClient, ApiResult, CallOptions } from '../../../../lib/client/a
 import type { JobStatus } from '../../../../lib/types.gen.js';
 import type { Emu, TargetContext } from '../../../support/fixtures.js';
 import { test } from '../../../support/fixtures.js';
-import { blocked, breaks, needs } from '../../../support/rules.js';
+import { blocked, breaks, needsOperation } from '../../../support/rules.js';
 import { answerLine } from '../../../../lib/client/absence.js';
 import { SetupError } from '../../../../lib/errors.js';
 import { loadUndici } from '../../../../lib/client/transport.js';
+import { lacking } from '../../../support/needs.js';
 
 /** Worker timings the emulator's control surface sets (`PUT /__emulator/worlds/:id/timings`). */
 export interface Timings { coldStartMs?: number; executionMs?: number; executionTimeoutMs?: number; automaticRetries?: number }
@@ -28,8 +29,7 @@ export const REAL_POLL = { firstMs: 1_000, maxMs: 8_000 } as const;
  */
 export function conformanceEndpoint(target: TargetContext, emu: Emu): string {
   const id = (emu.world?.seeded.CPC_ENDPOINT_ID as string | undefined) ?? target.endpointId;
-  test.skip(!id, 'needs a queue-based endpoint running the conformance handler (set CPC_ENDPOINT_ID)');
-  return id!;
+  return id ?? lacking(test.info(), 'workerEndpoint');
 }
 
 /**
@@ -106,7 +106,7 @@ export class Jobs {
     if (res.status >= 200 && res.status < 300 && typeof id === 'string') return id;
     if (res.status === 429) throw new SetupError(`/run answered 429 (rate limited): ${res.text.slice(0, 200)}`);
     // A /run that is not there is the availability test's finding (available.spec.ts), once.
-    needs(res);
+    needsOperation(res);
     return breaks('JOB.RUN.RESPONSE', `/run of a valid job answered ${res.status}${typeof id === 'string' ? '' : ' without an id'}: ${res.text.slice(0, 200) || '(an empty body)'}`, res);
   }
 
@@ -201,7 +201,7 @@ const PASSING = new Set([429, 503]);
  * and 503): the test is blocked with that answer as the reason, never left to its timeout.
  */
 export function stopUnlessPassing(res: ApiResult, what: string): void {
-  needs(res);
+  needsOperation(res);
   if (res.status >= 400 && !PASSING.has(res.status)) blocked(`${answerLine(res)} ${what}: ${res.text.slice(0, 160) || '(an empty body)'}`);
 }
 
@@ -313,7 +313,7 @@ export async function judgeWithinWait(emu: Emu, pending: Promise<ApiResult>, end
 export function statusesOf(jobs: Jobs, ids: readonly string[]): Promise<(string | undefined)[]> {
   return Promise.all(ids.map(async (id) => {
     const res = await jobs.status(id);
-    needs(res);
+    needsOperation(res);
     return res.status >= 200 && res.status < 300 ? statusIn(res) : undefined;
   }));
 }

@@ -1,0 +1,114 @@
+import { test } from '../../support/fixtures.js';
+import { conform, must, needs, rules, unchecked, type Finding } from '../../support/rules.js';
+import { statusOf } from '../../checks/job-conformance.js';
+import { jobsFor, TERMINAL, type Jobs } from './support/jobs.js';
+import { SetupError } from '../../../lib/errors.js';
+import type { ApiResult } from '../../../lib/client/api.js';
+import { RETENTION_MS, WAIT_MS } from '../../../lib/iso/spec-constants.js';
+
+// Spec, Limits: "Result retention | 1 minute after completion (up to 5 minutes when the wait parameter
+// is used) | `/runsync` jobs"; "Result retention | 30 minutes after completion | `/run` jobs"; "`wait`
+// ... controls how long the request waits, not retention"; /retry: "Re-queues a job that ended FAILED
+// or TIMED_OUT, if its result has not expired".
+//
+// On a deployment, in real time, behind the long-wait opt-in (CPC_ALLOW_LONG_WAITS): every window is
+// watched at once, so the test lasts about the longest (30 minutes), not their sum. Each read is
+// placed by a bound that holds however fast the target answers: a "still readable" read counts
+// from before the job was sent (it completed later), a "gone" read from after it was seen
+// completed (it completed earlier). An emulator decides the same rules on its virtual clock
+// (retention.spec.ts, retry.spec.ts).
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+const SLACK_MS = 5_000;
+
+/** A /runsync job that completes at once: its id, and when it was sent and answered. */
+async function completedSync(jobs: Jobs, query: Record<string, number> = {}): Promise<{ id: string; sentAt: number; answeredAt: number }> {
+  const sentAt = Date.now();
+  const res = await jobs.runsync({ echo: 'kept' }, query);
+  if (statusOf(res) !== 'COMPLETED') throw new SetupError(`setup: /runsync answered ${res.status} ${res.text.slice(0, 200)}`);
+  return { id: (res.body as { id: string }).id, sentAt, answeredAt: Date.now() };
+}
+
+/** A /run job until it ends: its id, its end, and the moment of the last read before it (it ended after that). */
+async function endedRun(jobs: Jobs, input: Record<string, unknown>): Promise<{ id: string; status: string | undefined; notBefore: number; seenAt: number }> {
+  const id = await jobs.submit(input);
+  let notBefore = Date.now();
+  for (;;) {
+    const readAt = Date.now();
+    const status = statusOf(await jobs.status(id));
+    if (status !== undefined && TERMINAL.has(status)) return { id, status, notBefore, seenAt: Date.now() };
+    if (Date.now() - notBefore > 5 * 60_000) throw new SetupError(`setup: the job had not ended 5 minutes after /run (${status})`);
+    notBefore = readAt;
+    await sleep(2_000);
+  }
+}
+
+const readable = async (jobs: Jobs, id: string): Promise<boolean> => statusOf(await jobs.status(id)) === 'COMPLETED';
+
+/**
+ * Reads a result that must still be kept `limitMs` after `since` (before its completion): a
+ * read the client held back for the rate limit until past that bound decides nothing, and is noted.
+ */
+async function readBefore(jobs: Jobs, id: string, since: number, limitMs: number, rule: string): Promise<ApiResult | undefined> {
+  const res = await jobs.status(id);
+  if (Date.now() - since < limitMs) return res;
+  unchecked(rule, `the read came ${((Date.now() - since) / 1000).toFixed(0)} s after the job was sent (the rate limit held it back), past the window it was to read inside`);
+  return undefined;
+}
+
+test.describe('result retention in real time', () => {
+  test('the retention windows side by side: 1 minute, 5 minutes with wait, 30 minutes for /run, wait is not retention, no /retry after expiry', rules(
+    'LIMIT.RUNSYNC.RETENTION_1_MIN', 'LIMIT.RUNSYNC.RETENTION_WAIT_5_MIN', 'LIMIT.RUNSYNC.WAIT_NOT_RETENTION', 'LIMIT.RUN.RETENTION_30_MIN', 'LIMIT.RETRY.AFTER_EXPIRY',
+    needs('longWaits', 'workerEndpoint'),
+  ), async ({ api, emu, target }) => {
+    test.setTimeout(RETENTION_MS.run + 10 * 60_000);
+    const jobs = jobsFor({ api, emu, target });
+    const findings: Finding[] = [];
+    const oneMinute = async () => {
+      const job = await completedSync(jobs);
+      await sleep(job.sentAt + RETENTION_MS.runsync - SLACK_MS - Date.now());
+      const res = await readBefore(jobs, job.id, job.sentAt, RETENTION_MS.runsync, 'LIMIT.RUNSYNC.RETENTION_1_MIN');
+      if (res) findings.push(...must(statusOf(res) === 'COMPLETED' && 'output' in (res.body as object), 'LIMIT.RUNSYNC.RETENTION_1_MIN',
+        `less than ${(RETENTION_MS.runsync - SLACK_MS) / 1000} s after completion /status answered ${res.status}: ${res.text.slice(0, 200)}`));
+    };
+    const fiveMinutes = async () => {
+      const job = await completedSync(jobs, { wait: 30_000 });
+      await sleep(job.answeredAt + RETENTION_MS.runsyncWithWait + SLACK_MS - Date.now());
+      const res = await jobs.status(job.id);
+      findings.push(...must(statusOf(res) !== 'COMPLETED', 'LIMIT.RUNSYNC.RETENTION_WAIT_5_MIN', `more than 5 min after completion the result is still readable: ${res.text.slice(0, 200)}`));
+    };
+    // Away from the 1-minute bound, where two results completed seconds apart may fairly differ.
+    const sameForAnyWait = async () => {
+      const short = await completedSync(jobs, { wait: WAIT_MS.min });
+      const long = await completedSync(jobs, { wait: WAIT_MS.max });
+      for (const at of [30_000, 180_000]) {
+        await sleep(short.answeredAt + at - Date.now());
+        const [a, b] = [await readable(jobs, short.id), await readable(jobs, long.id)];
+        // Both read well inside one window (either side of the 1-minute bound); a read held back past the next bound is not compared.
+        if (Date.now() - short.sentAt > at + 25_000) continue;
+        findings.push(...must(a === b, 'LIMIT.RUNSYNC.WAIT_NOT_RETENTION', `about ${at / 1000} s after completion: wait=1000 result ${a ? 'readable' : 'gone'}, wait=300000 result ${b ? 'readable' : 'gone'}`));
+      }
+      await sleep(long.answeredAt + RETENTION_MS.runsyncWithWait + SLACK_MS - Date.now());
+      const [a, b] = [await readable(jobs, short.id), await readable(jobs, long.id)];
+      findings.push(...must(!a && !b, 'LIMIT.RUNSYNC.WAIT_NOT_RETENTION', 'a result is still readable more than 5 minutes after completion'));
+    };
+    const thirtyMinutes = async () => {
+      const job = await endedRun(jobs, { echo: 'kept' });
+      if (job.status !== 'COMPLETED') throw new SetupError(`setup: the /run job ended ${job.status}`);
+      await sleep(job.notBefore + RETENTION_MS.run - 30_000 - Date.now());
+      const res = await readBefore(jobs, job.id, job.notBefore, RETENTION_MS.run, 'LIMIT.RUN.RETENTION_30_MIN');
+      if (res) findings.push(...must(statusOf(res) === 'COMPLETED' && 'output' in (res.body as object), 'LIMIT.RUN.RETENTION_30_MIN',
+        `less than 29 min 30 s after completion /status answered ${res.status}: ${res.text.slice(0, 200)}`));
+    };
+    const retryAfterExpiry = async () => {
+      const job = await endedRun(jobs, { fail: 'expired' });
+      if (job.status !== 'FAILED') throw new SetupError(`setup: the failing job ended ${job.status}`);
+      await sleep(job.seenAt + RETENTION_MS.run + SLACK_MS - Date.now());
+      const res = await jobs.retry(job.id);
+      const requeued = res.status >= 200 && res.status < 300 && (res.body as { status?: string } | undefined)?.status === 'IN_QUEUE';
+      findings.push(...must(!requeued, 'LIMIT.RETRY.AFTER_EXPIRY', `/retry more than 30 min after the job failed answered ${res.status} ${res.text.slice(0, 200)}`));
+    };
+    await Promise.all([oneMinute(), fiveMinutes(), sameForAnyWait(), thirtyMinutes(), retryAfterExpiry()]);
+    conform(findings);
+  });
+});
