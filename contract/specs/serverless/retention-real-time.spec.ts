@@ -1,7 +1,7 @@
 import { test } from '../../support/fixtures.js';
 import { conform, must, needs, rules, unchecked, type Finding } from '../../support/rules.js';
 import { statusOf } from '../../checks/job-conformance.js';
-import { jobsFor, TERMINAL, type Jobs } from './support/jobs.js';
+import { jobsFor, stopUnlessPassing, TERMINAL, type Jobs } from './support/jobs.js';
 import { SetupError } from '../../../lib/errors.js';
 import type { ApiResult } from '../../../lib/client/api.js';
 import { RETENTION_MS, WAIT_MS } from '../../../lib/iso/spec-constants.js';
@@ -35,7 +35,9 @@ async function endedRun(jobs: Jobs, input: Record<string, unknown>): Promise<{ i
   let notBefore = Date.now();
   for (;;) {
     const readAt = Date.now();
-    const status = statusOf(await jobs.status(id));
+    const res = await jobs.status(id);
+    stopUnlessPassing(res, 'while the job was read until it ended');
+    const status = statusOf(res);
     if (status !== undefined && TERMINAL.has(status)) return { id, status, notBefore, seenAt: Date.now() };
     if (Date.now() - notBefore > 5 * 60_000) throw new SetupError(`setup: the job had not ended 5 minutes after /run (${status})`);
     notBefore = readAt;
