@@ -56,6 +56,8 @@ test('forecast check: a rule forecast to run that a need skipped, or one forecas
     { id: 'C.V1', verdict: 'skip', skipReasons: [needReason('template')] },
     { id: 'D.HOLD', verdict: 'skip', skipReasons: [`${needReason('holdEndpoint')}; provisioning from x failed: saveEndpoint answered 500`] },
   ]), []);
+  // Another test of the rule needed what the run lacks, and the one that ran could not decide it here.
+  assert.deepEqual(forecastMismatches(forecast, [{ id: 'B.JOB', verdict: 'skip', skipReasons: [needReason('warmWorkers'), 'no endpoint listed a pod'] }]), []);
   const differ = forecastMismatches(forecast, [
     { id: 'A.PLAIN', verdict: 'skip', skipReasons: [needReason('readonlyKey')] },
     { id: 'B.JOB', verdict: 'pass' },
