@@ -11,6 +11,7 @@ import { REPORT_SCHEMA_VERSION } from './model.js';
 import type { RawTestResult } from './raw.js';
 import { COST_KINDS, TOP_TESTS, type CostCounts, type CostLeftover, type CostSection, type TestRequests } from './cost-model.js';
 import { titleOf } from './verdicts.js';
+import { addWorkerTime, type WorkerTimePlan } from '../lib/worker-time.js';
 
 /** The files beside the report that the section reads. */
 export const COST_FILES = { usage: 'usage.json', pacing: 'pacing.json', leftovers: 'leftovers.json', plan: 'plan.json' } as const;
@@ -114,6 +115,16 @@ function readJson(path: string, window?: { from: string; to: string }): Record<s
   }
 }
 
+/** The plan's worker time as the file holds it: its figures checked, a price kept only with its cost. */
+function workerTimeOf(v: unknown): WorkerTimePlan | undefined {
+  if (!isRecord(v)) return undefined;
+  const tier = str(v.tier);
+  const hourly = optionalAmount(v.usdPerHour);
+  const cost = optionalAmount(v.estimatedCostUsd);
+  return { ...(tier ? { tier } : {}), jobs: count(v.jobs), workMs: Math.round(amount(v.workMs)), boundMs: Math.round(amount(v.boundMs)),
+    ...(hourly !== undefined && cost !== undefined ? { usdPerHour: hourly, estimatedCostUsd: cost } : {}) };
+}
+
 /** Reads the files beside the report in `dir`; with `window`, only those written between the run's start and end. */
 export function readCostFiles(dir: string, window?: { from: string; to: string }): CostFiles {
   const files: CostFiles = {};
@@ -141,7 +152,8 @@ export function readCostFiles(dir: string, window?: { from: string; to: string }
   const plan = readJson(join(dir, COST_FILES.plan), window);
   if (plan) {
     const cost = optionalAmount(plan.estimatedCostUsd);
-    files.plan = { counts: countsOf(plan.counts), pools: Array.isArray(plan.pools) ? plan.pools.filter((p): p is string => typeof p === 'string') : [], requests: count(plan.requests), ...(cost !== undefined ? { estimatedCostUsd: cost } : {}) };
+    const workerTime = workerTimeOf(plan.workerTime);
+    files.plan = { counts: countsOf(plan.counts), pools: Array.isArray(plan.pools) ? plan.pools.filter((p): p is string => typeof p === 'string') : [], requests: count(plan.requests), ...(cost !== undefined ? { estimatedCostUsd: cost } : {}), ...(workerTime ? { workerTime } : {}) };
   }
   return files;
 }
@@ -174,6 +186,7 @@ export function addCostFiles(section: CostSection | undefined, files: CostFiles)
     s.sources.plan = true;
     s.created.planned = { ...files.plan.counts };
     s.plan = { pools: [...files.plan.pools], requests: files.plan.requests, ...(files.plan.estimatedCostUsd !== undefined ? { estimatedCostUsd: files.plan.estimatedCostUsd } : {}) };
+    if (files.plan.workerTime) s.workerTime = { ...files.plan.workerTime };
   }
   return s;
 }
@@ -227,6 +240,8 @@ export function mergeCost(sections: readonly (CostSection | undefined)[]): CostS
     return { pools: [...new Set([...a.pools, ...b.pools])].sort(), requests: a.requests + b.requests, ...(cost !== undefined ? { estimatedCostUsd: cost } : {}) };
   });
   if (plan) s.plan = plan;
+  const workers = present.map((p) => p.workerTime).reduce<WorkerTimePlan | undefined>((a, w) => addWorkerTime(a, w), undefined);
+  if (workers) s.workerTime = workers;
   const minutes = sumOptional(present.map((p) => p.podMinutes), (a, b) => ({ gpu: addNumbers(a.gpu, b.gpu), cpu: addNumbers(a.cpu, b.cpu) }));
   if (minutes) s.podMinutes = minutes;
   const cost = sumNumber(present.map((p) => p.estimatedCostUsd));

@@ -2,6 +2,7 @@
 import type { CostCounts, CostSection } from '../cost-model.js';
 import { COST_KINDS } from '../cost-model.js';
 import { createdOf, podMinutesOf } from '../cost.js';
+import type { WorkerTimePlan } from '../../lib/worker-time.js';
 
 export const int = (n: number): string => n.toLocaleString('en-US');
 export const usd = (n: number): string => `$${n.toFixed(2)}`;
@@ -50,6 +51,7 @@ export function costTotals(c: CostSection): string {
   parts.push(total ? `${plural(total, 'resource')} created${c.created.run ? '' : ' by the tests'} (${kindsText(created)})` : `nothing created${c.created.run ? '' : ' by the tests'}`);
   const mins = podMinutesOf(c);
   if (mins !== undefined) parts.push(`${minutes(mins)} pod-minutes`);
+  if (c.workerTime) parts.push(`≤ ${minutes(c.workerTime.boundMs / 60_000)} worker-minutes planned (${c.workerTime.estimatedCostUsd !== undefined ? `≈ ${usd(c.workerTime.estimatedCostUsd)} at most` : 'unpriced'})`);
   parts.push(`${int(c.requests.run ?? c.requests.total)} requests`);
   if (c.rateLimit) parts.push(`${waited(c.rateLimit.waitedMs)} waited for the rate limit`);
   if (c.leftovers) parts.push(c.leftovers.items.length ? `${int(c.leftovers.items.length)} LEFT BEHIND` : 'nothing left behind');
@@ -78,3 +80,14 @@ export function minuteRows(c: CostSection): { kind: 'GPU' | 'CPU'; type: string;
 
 /** Requests by surface, most first. */
 export const surfaceRows = (c: CostSection): [string, number][] => Object.entries(c.requests.bySurface).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+
+/**
+ * The plan's worker time in words: the bound, what it is made of and its price, or that the
+ * catalog gave none (never a zero). Labelled planned: the run does not measure worker time.
+ */
+export function workerTimeFact(w: WorkerTimePlan): string {
+  const price = w.estimatedCostUsd !== undefined && w.usdPerHour !== undefined
+    ? `≈ ${usd(w.estimatedCostUsd)} at most, at ${usd(w.usdPerHour)} per worker-hour (the dearest serverless price of ${w.tier ?? 'the tier'})`
+    : `unpriced: the catalog gives no serverless price for ${w.tier ? `the ${w.tier} pool` : "the given endpoint's GPU tier"}`;
+  return `at most ${minutes(w.boundMs / 60_000)} worker-minutes planned${w.tier ? ` on ${w.tier}` : ''} for ${int(w.jobs)} job attempt(s) (${minutes(w.workMs / 60_000)} minutes of handler time, the rest each attempt's start and idle allowance); ${price}. A bound from preflight's plan, not measured`;
+}
