@@ -15,7 +15,7 @@ import type { SuiteName } from './suites.js';
 import type { Budgets, Counts, PoolName, PriceTable } from './plan.js';
 import type { PacingStats } from './client/pacing.js';
 import type { KeyRole } from './client/api.js';
-import type { WorkerTimePlan } from './worker-time.js';
+import type { ObservedWorkerTime, WorkerTimePlan } from './worker-time.js';
 
 /** The surfaces a conforming variant of the emulator changes (emulator/variants.ts). */
 export type VariantSurface = 'rest-v2' | 'serverless' | 'rest-v1' | 'graphql';
@@ -296,6 +296,8 @@ export interface UsageFile {
   estimatedCostUsd?: number;
   /** Pods whose type or flavor the catalog gave no price for. */
   unpriced: number;
+  /** The provisioned endpoints' lifetimes and the worker-minutes they bound (lib/worker-time.ts); absent when the run provisioned none. */
+  workerTime?: ObservedWorkerTime;
   requests: number;
   writtenAt: string;
 }

@@ -60,7 +60,7 @@ export function workOf(test: Creates): JobWork | undefined {
 
 /** The planned worker time of a run: the tier its endpoints ask for, the work, the bound and its price ("unpriced": no serverless price for the tier). */
 export interface WorkerTimePlan {
-  /** The endpoints' GPU tier (`gpuIds`), or undefined for an endpoint the run did not make (CPC_ENDPOINT_ID's). */
+  /** The endpoints' GPU tier (`gpuIds`); undefined when unknown (CPC_ENDPOINT_ID's, not listed by GraphQL) or when two endpoints differ. */
   tier?: string;
   jobs: number;
   /** Handler time the jobs ask for, ms. */
@@ -134,3 +134,37 @@ export function addWorkerTime(a: WorkerTimePlan | undefined, b: WorkerTimePlan |
 
 /** How the bound is made, in one line for the plan and the report. */
 export const WORKER_TIME_BASIS = `the handler time the job tests declare, plus ${WORKER_ALLOWANCE.startMs / 1000} s of start and ${WORKER_ALLOWANCE.idleMs / 1000} s of idle per job attempt, a failing job counted ${FAILING_ATTEMPTS} times`;
+
+/**
+ * What the run's record shows of the endpoints it provisioned: how long they lived (creation
+ * to deletion), and so how many worker-minutes their workers can have run at most (each lived
+ * minute times its `workersMax`), priced like the plan. Observed from the record, not billed
+ * time: the platform's job times have units "not shown".
+ */
+export interface ObservedWorkerTime {
+  endpoints: number;
+  endpointMinutes: number;
+  workerMinutesAtMost: number;
+  /** USD for those worker-minutes; absent when an endpoint's tier has no serverless price. */
+  estimatedCostUsd?: number;
+}
+
+/** An endpoint as the record holds it: its tier, its workersMax, when it was made and deleted (ms). */
+export interface EndpointLife { gpuIds?: string; workersMax?: number; at?: number; deletedAt?: number }
+
+/** The observed bound of `endpoints` (those the run provisioned), at `now` for one not deleted; undefined for none. */
+export function observedWorkerTime(endpoints: readonly EndpointLife[], prices: PriceTable | undefined, now: number): ObservedWorkerTime | undefined {
+  if (endpoints.length === 0) return undefined;
+  let endpointMinutes = 0;
+  let workerMinutes = 0;
+  let cost: number | undefined = 0;
+  for (const e of endpoints) {
+    const minutes = Math.max(0, ((e.deletedAt ?? now) - (e.at ?? now)) / 60_000);
+    const workers = minutes * (e.workersMax ?? 0);
+    endpointMinutes += minutes;
+    workerMinutes += workers;
+    const hourly = e.gpuIds === undefined ? undefined : tierPrice(e.gpuIds, prices);
+    cost = hourly === undefined || cost === undefined ? undefined : cost + hourly * workers / 60;
+  }
+  return { endpoints: endpoints.length, endpointMinutes, workerMinutesAtMost: workerMinutes, ...(cost !== undefined ? { estimatedCostUsd: cost } : {}) };
+}
