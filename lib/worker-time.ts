@@ -31,9 +31,10 @@ export const FAILING_ATTEMPTS = 3;
 
 /**
  * The work of a test that needs a worker endpoint and declares none: a few quick jobs (echo
- * inputs, sleeps of seconds). A test that sends more or longer jobs declares its own.
+ * inputs, sleeps of seconds; the most such a test sends is six, a failing job's three attempts
+ * among them). A test that sends more or longer jobs declares its own.
  */
-export const QUICK_WORK: JobWork = { jobs: 10, ms: 60_000 };
+export const QUICK_WORK: JobWork = { jobs: 6, ms: 30_000 };
 
 /** One job as {@link jobWork} counts it: its handler time (ms), and how often it runs (a failing job {@link FAILING_ATTEMPTS} times per submission). */
 export type JobSpec = number | { ms: number; runs?: number; failing?: boolean };

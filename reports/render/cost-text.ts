@@ -2,7 +2,6 @@
 import type { CostCounts, CostSection } from '../cost-model.js';
 import { COST_KINDS } from '../cost-model.js';
 import { createdOf, podMinutesOf } from '../cost.js';
-import type { WorkerTimePlan } from '../../lib/worker-time.js';
 
 export const int = (n: number): string => n.toLocaleString('en-US');
 export const usd = (n: number): string => `$${n.toFixed(2)}`;
@@ -44,7 +43,7 @@ export function notMeasured(c: CostSection): string[] {
 export function costTotals(c: CostSection): string {
   const parts: string[] = [];
   if (c.sources.usage) {
-    parts.push(c.estimatedCostUsd !== undefined ? `≈ ${usd(c.estimatedCostUsd)} estimated${c.unpriced ? ` (${plural(c.unpriced, 'pod')} unpriced)` : ''}` : `no cost estimate (no catalog prices${c.unpriced ? `, ${plural(c.unpriced, 'pod')} unpriced` : ''})`);
+    parts.push(c.estimatedCostUsd !== undefined ? `≈ ${usd(c.estimatedCostUsd)} estimated${c.workerTime ? ' for pods' : ''}${c.unpriced ? ` (${plural(c.unpriced, 'pod')} unpriced)` : ''}` : `no cost estimate (no catalog prices${c.unpriced ? `, ${plural(c.unpriced, 'pod')} unpriced` : ''})`);
   }
   const created = createdOf(c);
   const total = resourceTotal(created);
