@@ -15,6 +15,12 @@ import { htmlRenderer } from '../reports/render/html.js';
 import { junitRenderer } from '../reports/render/junit.js';
 import { costReport } from '../reports/test/cost-fixture.js';
 import { loadProfile } from '../lib/profile.js';
+import { Registry } from '../lib/cleanup.js';
+import type { RunConfig } from '../lib/protocol.js';
+import { usageOf } from '../run/global-setup.js';
+import { PROVISIONING } from '../run/provision/worker.js';
+import { tempDir } from './reports-support.js';
+import { join } from 'node:path';
 
 const GPUS = [
   { id: 'A', pool: 'AMPERE_16', price: { secure: 0.2, community: 0.1, serverless: 0.5 } },
@@ -142,4 +148,26 @@ test('worker time: the report reads both bounds from the run\'s files, sums shar
   assert.equal(merged.workerTime?.planned?.boundMs, 2 * planned.boundMs);
   assert.equal(merged.workerTime?.observed?.workerMinutesAtMost, 68);
   assert.equal(mergeCost([cost, bare.cost])!.workerTime?.planned?.estimatedCostUsd, undefined, 'a shard without a price leaves the sum unpriced');
+});
+
+test('worker time: usage.json holds the provisioned endpoints\' bound, not the tests\' own endpoints', () => {
+  const { dir, done } = tempDir('worker-usage');
+  try {
+    const registry = new Registry(join(dir, 'cleanup.jsonl'));
+    const tenMinutesAgo = Date.now() - 10 * 60_000;
+    registry.add({ kind: 'endpoint', id: 'e1', gpuIds: 'AMPERE_16', auth: 'main', test: PROVISIONING, shape: { workersMin: 0, workersMax: 3 }, at: tenMinutesAgo });
+    registry.add({ kind: 'endpoint', id: 'e2', gpuIds: 'AMPERE_16', auth: 'main', test: PROVISIONING, shape: { workersMin: 0, workersMax: 1 }, at: tenMinutesAgo });
+    registry.add({ kind: 'endpoint', id: 'e3', gpuIds: 'ADA_24', auth: 'main', test: 'graphql › an endpoint of its own', shape: { workersMin: 0, workersMax: 2 }, at: tenMinutesAgo });
+    registry.done({ kind: 'endpoint', id: 'e1', auth: 'main' });
+    registry.done({ kind: 'endpoint', id: 'e2', auth: 'main' });
+    const usage = usageOf('r1', registry, { prices: PRICES } as RunConfig);
+    const w = usage.workerTime!;
+    assert.equal(w.endpoints, 2, 'the provisioned endpoints only');
+    assert.ok(Math.abs(w.endpointMinutes - 20) < 0.1 && Math.abs(w.workerMinutesAtMost - 40) < 0.2, JSON.stringify(w));
+    assert.ok(Math.abs(w.estimatedCostUsd! - 0.7 * w.workerMinutesAtMost / 60) < 1e-9);
+    const none = new Registry(join(dir, 'none.jsonl'));
+    assert.equal(usageOf('r2', none, { prices: PRICES } as RunConfig).workerTime, undefined, 'nothing provisioned: no worker time');
+  } finally {
+    done();
+  }
 });
