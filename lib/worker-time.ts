@@ -11,8 +11,12 @@
  * plan's stated assumptions, not the platform's figures. A job's `executionTime` and `delayTime`
  * are not read: their unit is "not shown".
  */
-import type { Creates, PriceTable } from './plan.js';
-import { needList } from './needs.js';
+import { needList, type Need } from './needs.js';
+
+/** What the bound reads of a test's declaration (lib/plan.ts `Creates`, which holds `work`). */
+interface Declared { needs?: Need | readonly Need[]; work?: JobWork }
+/** What it reads of the catalog's prices (lib/plan.ts `PriceTable`). */
+type PriceTable = { serverless?: Record<string, number> };
 
 /** Jobs a test sends to a worker endpoint: attempts (each automatic retry one more), and the handler time they ask for in all (ms). */
 export interface JobWork { jobs: number; ms: number }
@@ -53,7 +57,7 @@ export function jobWork(...jobs: JobSpec[]): JobWork {
 }
 
 /** The work a test is planned for: its declaration, else {@link QUICK_WORK} when it needs a worker endpoint, else none. */
-export function workOf(test: Creates): JobWork | undefined {
+export function workOf(test: Declared): JobWork | undefined {
   if (test.work) return test.work;
   const needs = needList(test.needs);
   return needs.includes('workerEndpoint') || needs.includes('holdEndpoint') ? QUICK_WORK : undefined;
@@ -81,7 +85,7 @@ export const boundMs = (w: JobWork): number => w.ms + w.jobs * (WORKER_ALLOWANCE
  * Plans the worker time of `tests` (those that run) on endpoints of `tier` (undefined: not the
  * run's own, its tier unknown), priced from `prices`. Undefined when no test sends jobs.
  */
-export function planWorkerTime(tests: readonly Creates[], tier: string | undefined, prices: PriceTable | undefined): WorkerTimePlan | undefined {
+export function planWorkerTime(tests: readonly Declared[], tier: string | undefined, prices: PriceTable | undefined): WorkerTimePlan | undefined {
   const works = tests.map(workOf).filter((w): w is JobWork => w !== undefined);
   if (works.length === 0) return undefined;
   const total = works.reduce((a, w) => ({ jobs: a.jobs + w.jobs, ms: a.ms + w.ms }), { jobs: 0, ms: 0 });

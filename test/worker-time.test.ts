@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { addWorkerTime, boundMs, FAILING_ATTEMPTS, jobWork, observedWorkerTime, planWorkerTime, QUICK_WORK, serverlessPrices, tierPrice, WORKER_ALLOWANCE, workOf } from '../lib/worker-time.js';
-import { budgetBreaches, zeroCounts, type PriceTable } from '../lib/plan.js';
+import { budgetBreaches, zeroCounts, type Creates, type PriceTable } from '../lib/plan.js';
 import { pricesOf, estimateCost } from '../run/preflight/catalog.js';
 import { plannedWorkerTime } from '../run/provision/worker-time.js';
 import { addCostFiles, mergeCost } from '../reports/cost.js';
@@ -54,7 +54,7 @@ test('worker time: jobWork counts attempts and handler time, a failing job once 
 });
 
 test('worker time: the plan bounds the work plus each attempt\'s start and idle, priced or unpriced, never zero', () => {
-  const tests = [{ needs: ['holdEndpoint' as const], work: jobWork(240_000, 1_000) }, { needs: ['workerEndpoint' as const] }, { gpuPods: 1 }];
+  const tests: Creates[] = [{ needs: ['holdEndpoint'], work: jobWork(240_000, 1_000) }, { needs: ['workerEndpoint'] }, { gpuPods: 1 }];
   const plan = planWorkerTime(tests, 'AMPERE_16', PRICES)!;
   const work = 241_000 + QUICK_WORK.ms;
   const jobs = 2 + QUICK_WORK.jobs;
@@ -67,7 +67,8 @@ test('worker time: the plan bounds the work plus each attempt\'s start and idle,
   assert.equal(unpriced.usdPerHour, undefined);
   assert.equal(unpriced.boundMs, plan.boundMs, 'the bound stands without a price');
   assert.equal(planWorkerTime(tests, undefined, PRICES)!.estimatedCostUsd, undefined, 'an endpoint of unknown tier is unpriced');
-  assert.equal(planWorkerTime([{ gpuPods: 1 }], 'AMPERE_16', PRICES), undefined, 'no job test: no worker time');
+  const podsOnly: Creates[] = [{ gpuPods: 1 }];
+  assert.equal(planWorkerTime(podsOnly, 'AMPERE_16', PRICES), undefined, 'no job test: no worker time');
   assert.equal(addWorkerTime(plan, unpriced)!.estimatedCostUsd, undefined, 'a sum with an unpriced part is unpriced');
   assert.equal(addWorkerTime(plan, plan)!.estimatedCostUsd, 2 * plan.estimatedCostUsd!);
   assert.equal(addWorkerTime(plan, undefined), plan);
