@@ -9,6 +9,7 @@
  */
 
 import { unmet, type Has, type Need } from './needs.js';
+import type { JobWork, WorkerTimePlan } from './worker-time.js';
 
 export type { Need };
 
@@ -41,6 +42,8 @@ export interface Creates extends Partial<Counts> {
   maybe?: Partial<Counts>;
   /** It runs only with these (else it skips, creating nothing): the plan leaves it out without (lib/needs.ts). */
   needs?: Need | Need[];
+  /** The jobs it sends to a worker endpoint, at most (lib/worker-time.ts `jobWork`): the plan's worker-time bound. */
+  work?: JobWork;
 }
 
 /** What each pooled resource is, counted as it is created (a network pod needs the pooled volume). */
@@ -120,6 +123,8 @@ export const BUDGET_FLAGS: Record<keyof Budgets, string> = { pods: '--max-pods',
 export interface PriceTable {
   gpu: Record<string, { secure?: number; community?: number }>;
   cpu: Record<string, number>;
+  /** A serverless pool (an endpoint's `gpuIds` tier) → the dearest `price.serverless` of its GPU types (lib/worker-time.ts). */
+  serverless?: Record<string, number>;
 }
 
 /** A pod as the price table and the budget see it: its type or flavor, and how much of it. */
@@ -147,15 +152,17 @@ export function hourlyPrice(table: PriceTable | undefined, pod: PodShape): numbe
 export const podCostUsd = (hourly: number, readyTimeoutMs: number): number => hourly * readyTimeoutMs / 3_600_000;
 
 /** The budgets a plan passes, each as `--max-gpu-pods 1: the plan creates 4 GPU pods`. */
-export function budgetBreaches(plan: { counts: Counts; requests: number; estimatedCostUsd?: number }, budgets: Budgets): string[] {
+export function budgetBreaches(plan: { counts: Counts; requests: number; estimatedCostUsd?: number; workerTime?: WorkerTimePlan }, budgets: Budgets): string[] {
   const out: string[] = [];
   const pods = podCount(plan.counts);
   if (budgets.pods !== undefined && pods > budgets.pods) out.push(`${BUDGET_FLAGS.pods} ${budgets.pods}: the plan creates ${pods} pods`);
   if (budgets.gpuPods !== undefined && plan.counts.gpuPods > budgets.gpuPods) out.push(`${BUDGET_FLAGS.gpuPods} ${budgets.gpuPods}: the plan creates ${plan.counts.gpuPods} GPU pods`);
   if (budgets.requests !== undefined && plan.requests > budgets.requests) out.push(`${BUDGET_FLAGS.requests} ${budgets.requests}: the plan sends about ${plan.requests} requests`);
   if (budgets.costUsd !== undefined) {
-    if (plan.estimatedCostUsd === undefined) { if (pods > 0) out.push(`${BUDGET_FLAGS.costUsd} ${budgets.costUsd}: the cost is unknown (the catalog gives no price for the pods the run makes)`); }
-    else if (plan.estimatedCostUsd > budgets.costUsd) out.push(`${BUDGET_FLAGS.costUsd} ${budgets.costUsd}: the plan's pods are estimated at USD ${plan.estimatedCostUsd.toFixed(2)}`);
+    // Worker time counts as the pods do (lib/worker-time.ts): a bound, and unpriced worker time leaves the cost unknown.
+    const workers = plan.workerTime !== undefined;
+    if (plan.estimatedCostUsd === undefined) { if (pods > 0 || workers) out.push(`${BUDGET_FLAGS.costUsd} ${budgets.costUsd}: the cost is unknown (the catalog gives no price for the ${pods > 0 ? 'pods the run makes' : ''}${pods > 0 && workers ? ' or the ' : ''}${workers ? "workers of the run's endpoints" : ''})`); }
+    else if (plan.estimatedCostUsd > budgets.costUsd) out.push(`${BUDGET_FLAGS.costUsd} ${budgets.costUsd}: the plan's pods${workers ? ' and worker time are' : ' are'} estimated at USD ${plan.estimatedCostUsd.toFixed(2)}`);
   }
   return out;
 }

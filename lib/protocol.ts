@@ -15,6 +15,7 @@ import type { SuiteName } from './suites.js';
 import type { Budgets, Counts, PoolName, PriceTable } from './plan.js';
 import type { PacingStats } from './client/pacing.js';
 import type { KeyRole } from './client/api.js';
+import type { ObservedWorkerTime, WorkerTimePlan } from './worker-time.js';
 
 /** The surfaces a conforming variant of the emulator changes (emulator/variants.ts). */
 export type VariantSurface = 'rest-v2' | 'serverless' | 'rest-v1' | 'graphql';
@@ -295,13 +296,19 @@ export interface UsageFile {
   estimatedCostUsd?: number;
   /** Pods whose type or flavor the catalog gave no price for. */
   unpriced: number;
+  /** The provisioned endpoints' lifetimes and the worker-minutes they bound (lib/worker-time.ts); absent when the run provisioned none. */
+  workerTime?: ObservedWorkerTime;
   requests: number;
   writtenAt: string;
 }
 
 /** `plan.json`: what preflight planned for a run on a deployment (run/preflight.ts). */
 export interface PlanFile {
-  counts: Counts; pools: PoolName[]; requests: number; estimatedCostUsd?: number;
+  counts: Counts; pools: PoolName[]; requests: number;
+  /** USD at most: the pods' estimate and the worker time's bound; absent when either is unpriced. */
+  estimatedCostUsd?: number;
+  /** The job tests' worker time on the run's endpoints, a bound (lib/worker-time.ts); absent when no test sends jobs. */
+  workerTime?: WorkerTimePlan;
   /** Preflight's rule forecast (run/provision/forecast.ts): which rules run, which are skipped and why. */
   forecast?: { runs: string[]; skipped: { rule: string; reasons: string[] }[] };
 }

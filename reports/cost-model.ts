@@ -8,6 +8,7 @@
  */
 
 import { COUNT_KINDS, type Counts } from '../lib/plan.js';
+import type { ObservedWorkerTime, WorkerTimePlan } from '../lib/worker-time.js';
 
 /** Resources by kind, as lib/plan.ts counts them (pods split into GPU and CPU pods). */
 export type CostCounts = Counts;
@@ -44,6 +45,13 @@ export interface CostSection {
   };
   /** The rest of preflight's plan. */
   plan?: { pools: string[]; requests: number; estimatedCostUsd?: number };
+  /**
+   * Worker time on the run's endpoints (report 2.4), priced from the catalog's serverless
+   * prices (no price when the catalog has none): `planned`, preflight's bound from the job
+   * tests' declarations (`plan.json`); `observed`, the provisioned endpoints' lifetimes times
+   * their `workersMax` (`usage.json`). Both bounds; the run measures no billed worker time.
+   */
+  workerTime?: { planned?: WorkerTimePlan; observed?: ObservedWorkerTime };
   /** GPU type or CPU flavor → minutes from each pod's creation to its deletion (`usage.json`). */
   podMinutes?: { gpu: Record<string, number>; cpu: Record<string, number> };
   /** USD from pod-minutes and catalog prices; absent when the catalog gives no prices. */

@@ -11,6 +11,7 @@ import { REPORT_SCHEMA_VERSION } from './model.js';
 import type { RawTestResult } from './raw.js';
 import { COST_KINDS, TOP_TESTS, type CostCounts, type CostLeftover, type CostSection, type TestRequests } from './cost-model.js';
 import { titleOf } from './verdicts.js';
+import { addWorkerTime, type ObservedWorkerTime, type WorkerTimePlan } from '../lib/worker-time.js';
 
 /** The files beside the report that the section reads. */
 export const COST_FILES = { usage: 'usage.json', pacing: 'pacing.json', leftovers: 'leftovers.json', plan: 'plan.json' } as const;
@@ -114,6 +115,23 @@ function readJson(path: string, window?: { from: string; to: string }): Record<s
   }
 }
 
+/** The plan's worker time as the file holds it: its figures checked, a price kept only with its cost. */
+function workerTimeOf(v: unknown): WorkerTimePlan | undefined {
+  if (!isRecord(v)) return undefined;
+  const tier = str(v.tier);
+  const hourly = optionalAmount(v.usdPerHour);
+  const cost = optionalAmount(v.estimatedCostUsd);
+  return { ...(tier ? { tier } : {}), jobs: count(v.jobs), workMs: Math.round(amount(v.workMs)), boundMs: Math.round(amount(v.boundMs)),
+    ...(hourly !== undefined && cost !== undefined ? { usdPerHour: hourly, estimatedCostUsd: cost } : {}) };
+}
+
+/** The provisioned endpoints' worker time as usage.json holds it. */
+function observedOf(v: unknown): ObservedWorkerTime | undefined {
+  if (!isRecord(v)) return undefined;
+  const cost = optionalAmount(v.estimatedCostUsd);
+  return { endpoints: count(v.endpoints), endpointMinutes: amount(v.endpointMinutes), workerMinutesAtMost: amount(v.workerMinutesAtMost), ...(cost !== undefined ? { estimatedCostUsd: cost } : {}) };
+}
+
 /** Reads the files beside the report in `dir`; with `window`, only those written between the run's start and end. */
 export function readCostFiles(dir: string, window?: { from: string; to: string }): CostFiles {
   const files: CostFiles = {};
@@ -126,6 +144,8 @@ export function readCostFiles(dir: string, window?: { from: string; to: string }
       podMinutes: { gpu: numbersOf(minutes.gpu, false), cpu: numbersOf(minutes.cpu, false) },
       ...(cost !== undefined ? { estimatedCostUsd: cost } : {}), unpriced: count(usage.unpriced), requests: count(usage.requests),
     };
+    const observed = observedOf(usage.workerTime);
+    if (observed) files.usage.workerTime = observed;
   }
   const pacing = readJson(join(dir, COST_FILES.pacing), window);
   if (pacing) files.pacing = { totalMs: Math.round(amount(pacing.totalMs)), retried: count(pacing.retried), gaveUp: count(pacing.gaveUp), tests: Array.isArray(pacing.tests) ? pacing.tests.length : 0 };
@@ -141,7 +161,8 @@ export function readCostFiles(dir: string, window?: { from: string; to: string }
   const plan = readJson(join(dir, COST_FILES.plan), window);
   if (plan) {
     const cost = optionalAmount(plan.estimatedCostUsd);
-    files.plan = { counts: countsOf(plan.counts), pools: Array.isArray(plan.pools) ? plan.pools.filter((p): p is string => typeof p === 'string') : [], requests: count(plan.requests), ...(cost !== undefined ? { estimatedCostUsd: cost } : {}) };
+    const workerTime = workerTimeOf(plan.workerTime);
+    files.plan = { counts: countsOf(plan.counts), pools: Array.isArray(plan.pools) ? plan.pools.filter((p): p is string => typeof p === 'string') : [], requests: count(plan.requests), ...(cost !== undefined ? { estimatedCostUsd: cost } : {}), ...(workerTime ? { workerTime } : {}) };
   }
   return files;
 }
@@ -161,6 +182,7 @@ export function addCostFiles(section: CostSection | undefined, files: CostFiles)
     s.podMinutes = { gpu: { ...u.podMinutes.gpu }, cpu: { ...u.podMinutes.cpu } };
     if (u.estimatedCostUsd !== undefined) s.estimatedCostUsd = u.estimatedCostUsd;
     s.unpriced = u.unpriced;
+    if (u.workerTime) s.workerTime = { ...s.workerTime, observed: { ...u.workerTime } };
   }
   if (files.pacing) {
     s.sources.pacing = true;
@@ -174,6 +196,7 @@ export function addCostFiles(section: CostSection | undefined, files: CostFiles)
     s.sources.plan = true;
     s.created.planned = { ...files.plan.counts };
     s.plan = { pools: [...files.plan.pools], requests: files.plan.requests, ...(files.plan.estimatedCostUsd !== undefined ? { estimatedCostUsd: files.plan.estimatedCostUsd } : {}) };
+    if (files.plan.workerTime) s.workerTime = { ...s.workerTime, planned: { ...files.plan.workerTime } };
   }
   return s;
 }
@@ -227,6 +250,9 @@ export function mergeCost(sections: readonly (CostSection | undefined)[]): CostS
     return { pools: [...new Set([...a.pools, ...b.pools])].sort(), requests: a.requests + b.requests, ...(cost !== undefined ? { estimatedCostUsd: cost } : {}) };
   });
   if (plan) s.plan = plan;
+  const plannedWork = present.map((p) => p.workerTime?.planned).reduce<WorkerTimePlan | undefined>((a, w) => addWorkerTime(a, w), undefined);
+  const observedWork = sumOptional(present.map((p) => p.workerTime?.observed), addObserved);
+  if (plannedWork || observedWork) s.workerTime = { ...(plannedWork ? { planned: plannedWork } : {}), ...(observedWork ? { observed: observedWork } : {}) };
   const minutes = sumOptional(present.map((p) => p.podMinutes), (a, b) => ({ gpu: addNumbers(a.gpu, b.gpu), cpu: addNumbers(a.cpu, b.cpu) }));
   if (minutes) s.podMinutes = minutes;
   const cost = sumNumber(present.map((p) => p.estimatedCostUsd));
@@ -239,6 +265,12 @@ export function mergeCost(sections: readonly (CostSection | undefined)[]): CostS
   if (left) s.leftovers = left;
   return s;
 }
+
+/** Two shards' provisioned endpoints: lifetimes add up; priced only when both are. */
+const addObserved = (a: ObservedWorkerTime, b: ObservedWorkerTime): ObservedWorkerTime => {
+  const cost = a.estimatedCostUsd !== undefined && b.estimatedCostUsd !== undefined ? a.estimatedCostUsd + b.estimatedCostUsd : undefined;
+  return { endpoints: a.endpoints + b.endpoints, endpointMinutes: a.endpointMinutes + b.endpointMinutes, workerMinutesAtMost: a.workerMinutesAtMost + b.workerMinutesAtMost, ...(cost !== undefined ? { estimatedCostUsd: cost } : {}) };
+};
 
 /** Every creation the section knows of: the run's record when there is one, else the tests' own. */
 export const createdOf = (c: CostSection): CostCounts => c.created.run ?? c.created.tests;

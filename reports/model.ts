@@ -16,7 +16,7 @@ export type { MutationSection } from './mutation-model.js';
 export type { CostSection } from './cost-model.js';
 
 /** Major.minor.patch; a reader accepts every report of its own major version. */
-export const REPORT_SCHEMA_VERSION = '2.3.0';
+export const REPORT_SCHEMA_VERSION = '2.4.0';
 
 /**
  * `blocked`: every test that declares the rule stopped before checking it, because something

@@ -10,7 +10,7 @@ const validators = (function () {
 const exports = {};
 "use strict";
 exports.report = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/reports/report.schema.json","title":"Conformance report","description":"The result model of one conformance run (reports/model.ts): target identity (URLs, never keys), run, per-rule verdicts with evidence, tests, property counterexamples, load results, the baseline status and the cost section. Readers accept every report whose schemaVersion has their major version.","type":"object","additionalProperties":false,"required":["schemaVersion","suite","target","run","summary","rules","tests"],"properties":{"schemaVersion":{"type":"string","pattern":"^2\\.[0-9]+\\.[0-9]+$"},"suite":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1},"version":{"type":"string","minLength":1}}},"target":{"type":"object","additionalProperties":false,"required":["kind","keys","emulator","faults"],"properties":{"kind":{"enum":["embedded","remote"]},"name":{"description":"The label of the target's history (--target-name): by default the base URL, or 'embedded emulator'.","type":"string","minLength":1},"baseUrl":{"$ref":"#/$defs/url"},"serverlessUrl":{"$ref":"#/$defs/url"},"restV1Url":{"$ref":"#/$defs/url"},"endpointId":{"type":"string","minLength":1},"keys":{"description":"Which keys were configured; never the keys themselves.","type":"object","additionalProperties":false,"required":["main","readonly","other"],"properties":{"main":{"type":"boolean"},"readonly":{"type":"boolean"},"other":{"type":"boolean"}}},"emulator":{"type":"boolean"},"variants":{"type":"array","description":"Conforming variants every emulator world answered with (report 2.2).","items":{"type":"string","minLength":1}},"chaos":{"type":"object","description":"Legal chaos in every emulator world (report 2.2).","additionalProperties":false,"required":["seed"],"properties":{"seed":{"type":"integer","minimum":0},"realTime":{"type":"boolean"},"latencyMs":{"type":"number","minimum":0},"capacityShare":{"type":"number","minimum":0},"capacityOnly":{"type":"boolean"}}},"faults":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1},"rule":{"type":"string"},"description":{"type":"string"}}}}}},"run":{"type":"object","additionalProperties":false,"required":["startedAt","finishedAt","durationMs","complete","configuration"],"properties":{"startedAt":{"type":"string","format":"date-time"},"finishedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"complete":{"type":"boolean"},"interruption":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"replay":{"type":"string","minLength":1},"configuration":{"type":"object","additionalProperties":{"type":["string","number","boolean"]}}}},"summary":{"type":"object","additionalProperties":false,"required":["rules","bySurface","byLevel","tests","conformant"],"properties":{"rules":{"$ref":"#/$defs/counts"},"bySurface":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"byLevel":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"tests":{"type":"object","additionalProperties":false,"required":["total","passed","failed","skipped","interrupted","notRun"],"properties":{"total":{"$ref":"#/$defs/count"},"passed":{"$ref":"#/$defs/count"},"failed":{"$ref":"#/$defs/count"},"skipped":{"$ref":"#/$defs/count"},"interrupted":{"$ref":"#/$defs/count"},"notRun":{"$ref":"#/$defs/count"}}},"conformant":{"type":"boolean"},"must":{"type":"object","description":"How many MUST rules the run decided (pass or fail) of all of them, and the undecided ones grouped by cause (report 2.3).","additionalProperties":false,"required":["total","decided","undecided"],"properties":{"total":{"type":"integer","minimum":0},"decided":{"type":"integer","minimum":0},"undecided":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["cause","count"],"properties":{"cause":{"type":"string"},"count":{"type":"integer","minimum":1}}}}}}}},"rules":{"type":"array","items":{"$ref":"#/$defs/ruleResult"}},"tests":{"type":"array","items":{"$ref":"#/$defs/testOutcome"}},"load":{"$ref":"#/$defs/loadSection"},"baseline":{"$ref":"#/$defs/baselineStatus"},"detection":{"$ref":"#/$defs/detectionSection"},"blastRadius":{"$ref":"#/$defs/blastRadiusSection"},"mutation":{"$ref":"#/$defs/mutationSection"},"changes":{"$ref":"#/$defs/changesSection"},"cost":{"$ref":"#/$defs/costSection"}},"$defs":{"url":{"type":"string","pattern":"^https?://[^\\s?#]+$"},"count":{"type":"integer","minimum":0},"verdict":{"enum":["pass","fail","blocked","skip","observed","untested"]},"counts":{"type":"object","additionalProperties":false,"required":["total","pass","fail","blocked","skip","observed","untested"],"properties":{"total":{"$ref":"#/$defs/count"},"pass":{"$ref":"#/$defs/count"},"fail":{"$ref":"#/$defs/count"},"blocked":{"$ref":"#/$defs/count"},"skip":{"$ref":"#/$defs/count"},"observed":{"$ref":"#/$defs/count"},"untested":{"$ref":"#/$defs/count"}}},"ruleResult":{"type":"object","additionalProperties":false,"required":["id","level","surface","section","statement","verdict","tests"],"properties":{"id":{"type":"string","minLength":1},"level":{"enum":["MUST","OBSERVED"]},"surface":{"enum":["rest-v2","serverless","rest-v1","graphql","all"]},"section":{"type":"string"},"statement":{"type":"string"},"observedExpectation":{"type":"string"},"verdict":{"$ref":"#/$defs/verdict"},"tests":{"type":"array","items":{"type":"string"}},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","value"],"properties":{"test":{"type":"string"},"value":{}}}},"skipReasons":{"type":"array","items":{"type":"string"}},"blockedReasons":{"description":"For blocked: what stopped each test before it checked the rule.","type":"array","items":{"type":"object","additionalProperties":false,"required":["test","reason"],"properties":{"test":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"reason":{"type":"string"}}}},"failures":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","message"],"properties":{"test":{"type":"string"},"message":{"type":"string"}}}},"baseline":{"type":"object","additionalProperties":false,"required":["expected","status"],"properties":{"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming"]},"status":{"enum":["as-expected","changed"]},"note":{"type":"string"}}}}},"evidence":{"type":"object","additionalProperties":false,"required":["request","curl"],"properties":{"operation":{"type":"string"},"request":{"type":"object","additionalProperties":false,"required":["method","url","headers","bodyBytes"],"properties":{"method":{"type":"string"},"url":{"type":"string"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"}}},"response":{"type":"object","additionalProperties":false,"required":["status","headers","bodyBytes","durationMs"],"properties":{"status":{"type":"integer"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"},"durationMs":{"type":"number","minimum":0}}},"curl":{"type":"string"},"error":{"type":"string"},"brokeRules":{"type":"array","description":"The rules whose findings were read from this exchange: it is shown first for them.","items":{"type":"string"}}}},"headers":{"type":"object","additionalProperties":{"type":"string"}},"property":{"type":"object","additionalProperties":false,"required":["seed","numRuns"],"properties":{"seed":{"type":"integer"},"numRuns":{"type":"integer","minimum":0},"path":{"type":"string"},"counterexample":{"type":"string"},"replay":{"type":"string"}}},"testOutcome":{"type":"object","additionalProperties":false,"required":["id","kind","title","file","status","durationMs","rules","failedRules"],"properties":{"id":{"type":"string","minLength":1},"kind":{"enum":["contract","property","load","other"]},"title":{"type":"string"},"file":{"type":"string"},"status":{"enum":["passed","failed","skipped","interrupted","notRun"]},"durationMs":{"type":"integer","minimum":0},"rules":{"type":"array","items":{"type":"string"}},"failedRules":{"type":"array","items":{"type":"string"}},"unchecked":{"type":"array","description":"Declared rules the test could not check on this target, and why: each counts skip from this test (report 2.3).","items":{"type":"object","additionalProperties":false,"required":["rule","reason"],"properties":{"rule":{"type":"string"},"reason":{"type":"string"}}}},"skipReason":{"type":"string"},"requests":{"type":"integer","minimum":0,"description":"Requests the test sent, every attempt summed (report 2.2)."},"blocked":{"type":"string","description":"A skipped test that the target's circumstances stopped before its checks (no GPU capacity on any candidate, a budget reached): its rules are blocked with this reason."},"error":{"type":"string"},"evidence":{"type":"array","items":{"$ref":"#/$defs/evidence"}},"property":{"$ref":"#/$defs/property"},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","value"],"properties":{"rule":{"type":"string"},"value":{}}}}}},"series":{"type":"array","items":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"minItems":2,"items":false}},"loadSummary":{"description":"What a k6 scenario's handleSummary writes to reports/out/load/*.json (fields outside this list are dropped when read).","type":"object","additionalProperties":false,"required":["scenario","thresholds","checks","metrics"],"properties":{"scenario":{"type":"string","minLength":1},"description":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"startedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"number","minimum":0},"thresholds":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"}}}},"checks":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","passes","fails"],"properties":{"name":{"type":"string"},"passes":{"$ref":"#/$defs/count"},"fails":{"$ref":"#/$defs/count"}}}},"metrics":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":["number","null"]}}},"series":{"type":"object","additionalProperties":{"$ref":"#/$defs/series"}}}},"loadSection":{"type":"object","additionalProperties":false,"required":["dir","scenarios","errors"],"properties":{"dir":{"type":"string"},"scenarios":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","writtenAt","ok","failedThresholds","summary"],"properties":{"file":{"type":"string"},"writtenAt":{"type":"string","format":"date-time"},"ok":{"type":"boolean"},"failedThresholds":{"type":"array","items":{"type":"string"}},"summary":{"$ref":"#/$defs/loadSummary"}}}},"errors":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","message"],"properties":{"file":{"type":"string"},"message":{"type":"string"}}}}}},"baselineStatus":{"type":"object","additionalProperties":false,"required":["file","updated","matched","entries","changes"],"properties":{"file":{"type":"string"},"updated":{"type":"boolean"},"matched":{"type":"boolean"},"entries":{"$ref":"#/$defs/count"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","expected","actual","kind"],"properties":{"rule":{"type":"string"},"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming","absent"]},"actual":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"kind":{"enum":["new-failure","new-pass","changed","stale-entry"]},"note":{"type":"string"}}}}}},"detectionSection":{"description":"The detection matrix: each emulator fault breaks one MUST rule; the suite must fail that rule with the fault on.","type":"object","additionalProperties":false,"required":["generatedAt","faults","detected","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"faults":{"type":"integer","minimum":0},"detected":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","description","detection","tests","failedTests","failedRules"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"description":{"type":"string"},"detection":{"enum":["detected","other-rule","missed","no-tests"]},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"failedRules":{"type":"array","items":{"type":"string"}},"witness":{"type":"string"},"failedMust":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}},"overLimit":{"type":"integer","minimum":0}}},"mutationSection":{"description":"Mutation testing of the emulator's validation and state-machine code (npm run mutation, StrykerJS): counts, score and every surviving mutant, listed as equivalent (with a reason) or unresolved.","type":"object","additionalProperties":false,"required":["score","scoreExcludingEquivalent","killed","survived","timeout","noCoverage","total","ignored","generatedAt","file","equivalent","unresolved"],"properties":{"score":{"type":"number","minimum":0,"maximum":100},"scoreExcludingEquivalent":{"type":"number","minimum":0,"maximum":100},"killed":{"$ref":"#/$defs/count"},"survived":{"$ref":"#/$defs/count"},"timeout":{"$ref":"#/$defs/count"},"noCoverage":{"$ref":"#/$defs/count"},"total":{"$ref":"#/$defs/count"},"ignored":{"$ref":"#/$defs/count"},"generatedAt":{"type":"string","format":"date-time"},"file":{"type":"string"},"equivalent":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator","reason"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"},"reason":{"type":"string","minLength":1}}}},"unresolved":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"}}}}}},"blastRadiusSection":{"description":"cpc detect --full: the whole contract and property suite run once per emulator fault; the MUST rules that failed with each fault on. The fault's own rule must be among them, and at most `limit` rules.","type":"object","additionalProperties":false,"required":["generatedAt","durationMs","faults","limit","median","max","missingOwnRule","overLimit","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"faults":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":0},"median":{"type":"number","minimum":0},"max":{"type":"integer","minimum":0},"missingOwnRule":{"type":"integer","minimum":0},"overLimit":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","failedMust","ownRule","tests","failedTests","blockedTests"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"failedMust":{"type":"array","items":{"type":"string"}},"ownRule":{"type":"boolean"},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}}}},"trailVerdict":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"trailRun":{"type":"object","additionalProperties":false,"required":["startedAt","suiteVersion","comparable"],"properties":{"startedAt":{"type":"string","format":"date-time"},"suiteVersion":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"comparable":{"type":"boolean"},"file":{"type":"string","minLength":1}}},"changesSection":{"description":"What changed since a previous report of the same target (reports/changes.ts).","type":"object","additionalProperties":false,"required":["previous","changed","runs","trail","unstable"],"properties":{"previous":{"$ref":"#/$defs/trailRun"},"changed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","from","to"],"properties":{"rule":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/trailVerdict"},"to":{"$ref":"#/$defs/trailVerdict"}}}},"runs":{"type":"array","minItems":2,"items":{"$ref":"#/$defs/trailRun"}},"trail":{"type":"object","additionalProperties":{"type":"array","items":{"$ref":"#/$defs/trailVerdict"}}},"unstable":{"type":"array","items":{"type":"string","minLength":1}}}},"costCounts":{"description":"Resources by kind (lib/plan.ts Counts); warmEndpoints are endpoints with workersMin > 0, also counted in endpoints.","type":"object","additionalProperties":false,"required":["gpuPods","cpuPods","networkVolumes","endpoints","warmEndpoints","templates","secrets"],"properties":{"gpuPods":{"$ref":"#/$defs/count"},"cpuPods":{"$ref":"#/$defs/count"},"networkVolumes":{"$ref":"#/$defs/count"},"endpoints":{"$ref":"#/$defs/count"},"warmEndpoints":{"$ref":"#/$defs/count"},"templates":{"$ref":"#/$defs/count"},"secrets":{"$ref":"#/$defs/count"}}},"costSection":{"description":"What the run made and spent on its target (since 2.2): requests and creations summed from the tests' usage annotations, and from the files a deployment run writes beside the report (usage.json, pacing.json, leftovers.json, plan.json) pod-minutes, the estimated cost, rate-limit waits, leftovers and the plan. A part whose input was absent is absent: not measured on this target.","type":"object","additionalProperties":false,"required":["sources","requests","created"],"properties":{"sources":{"description":"What the section was built from: how many test records carried usage, and which files were there.","type":"object","additionalProperties":false,"required":["tests","usage","pacing","leftovers","plan"],"properties":{"tests":{"$ref":"#/$defs/count"},"usage":{"type":"boolean"},"pacing":{"type":"boolean"},"leftovers":{"type":"boolean"},"plan":{"type":"boolean"}}},"requests":{"type":"object","additionalProperties":false,"required":["total","bySurface","top"],"properties":{"total":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}},"run":{"description":"Every request of the run, the teardown's included (usage.json).","$ref":"#/$defs/count"},"top":{"description":"The tests that sent the most, most first.","type":"array","maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["id","title","total","bySurface"],"properties":{"id":{"type":"string"},"title":{"type":"string"},"total":{"$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}}}}},"created":{"type":"object","additionalProperties":false,"required":["tests"],"properties":{"tests":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/costCounts"},"run":{"description":"The run's record of its creations (usage.json), pooled resources included.","$ref":"#/$defs/costCounts"},"planned":{"description":"Preflight's plan (plan.json).","$ref":"#/$defs/costCounts"},"byShape":{"description":"Shape → how many (usage.json).","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}},"plan":{"type":"object","additionalProperties":false,"required":["pools","requests"],"properties":{"pools":{"type":"array","items":{"type":"string"}},"requests":{"$ref":"#/$defs/count"},"estimatedCostUsd":{"type":"number","minimum":0}}},"podMinutes":{"description":"GPU type or CPU flavor → minutes from each pod's creation to its deletion (usage.json).","type":"object","additionalProperties":false,"required":["gpu","cpu"],"properties":{"gpu":{"description":"GPU type → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}},"cpu":{"description":"CPU flavor → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}}}},"estimatedCostUsd":{"description":"USD from pod-minutes and catalog prices; absent when the catalog gives no prices.","type":"number","minimum":0},"unpriced":{"description":"Pods the catalog gave no price for.","$ref":"#/$defs/count"},"rateLimit":{"description":"The time tests waited for the target's rate limit (pacing.json).","type":"object","additionalProperties":false,"required":["waitedMs","retried","gaveUp","tests"],"properties":{"waitedMs":{"$ref":"#/$defs/count"},"retried":{"$ref":"#/$defs/count"},"gaveUp":{"$ref":"#/$defs/count"},"tests":{"$ref":"#/$defs/count"}}},"leftovers":{"description":"What the run could not delete (leftovers.json): ids and names, never a key.","type":"object","additionalProperties":false,"required":["created","items"],"properties":{"created":{"$ref":"#/$defs/count"},"items":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["kind","reason","test"],"properties":{"kind":{"type":"string","minLength":1},"id":{"type":"string"},"name":{"type":"string"},"reason":{"type":"string"},"test":{"type":"string"}}}}}}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/reports/report.schema.json","title":"Conformance report","description":"The result model of one conformance run (reports/model.ts): target identity (URLs, never keys), run, per-rule verdicts with evidence, tests, property counterexamples, load results, the baseline status and the cost section. Readers accept every report whose schemaVersion has their major version.","type":"object","additionalProperties":false,"required":["schemaVersion","suite","target","run","summary","rules","tests"],"properties":{"schemaVersion":{"type":"string","pattern":"^2\\.[0-9]+\\.[0-9]+$"},"suite":{"type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"type":"string","minLength":1},"version":{"type":"string","minLength":1}}},"target":{"type":"object","additionalProperties":false,"required":["kind","keys","emulator","faults"],"properties":{"kind":{"enum":["embedded","remote"]},"name":{"description":"The label of the target's history (--target-name): by default the base URL, or 'embedded emulator'.","type":"string","minLength":1},"baseUrl":{"$ref":"#/$defs/url"},"serverlessUrl":{"$ref":"#/$defs/url"},"restV1Url":{"$ref":"#/$defs/url"},"endpointId":{"type":"string","minLength":1},"keys":{"description":"Which keys were configured; never the keys themselves.","type":"object","additionalProperties":false,"required":["main","readonly","other"],"properties":{"main":{"type":"boolean"},"readonly":{"type":"boolean"},"other":{"type":"boolean"}}},"emulator":{"type":"boolean"},"variants":{"type":"array","description":"Conforming variants every emulator world answered with (report 2.2).","items":{"type":"string","minLength":1}},"chaos":{"type":"object","description":"Legal chaos in every emulator world (report 2.2).","additionalProperties":false,"required":["seed"],"properties":{"seed":{"type":"integer","minimum":0},"realTime":{"type":"boolean"},"latencyMs":{"type":"number","minimum":0},"capacityShare":{"type":"number","minimum":0},"capacityOnly":{"type":"boolean"}}},"faults":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1},"rule":{"type":"string"},"description":{"type":"string"}}}}}},"run":{"type":"object","additionalProperties":false,"required":["startedAt","finishedAt","durationMs","complete","configuration"],"properties":{"startedAt":{"type":"string","format":"date-time"},"finishedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"complete":{"type":"boolean"},"interruption":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"replay":{"type":"string","minLength":1},"configuration":{"type":"object","additionalProperties":{"type":["string","number","boolean"]}}}},"summary":{"type":"object","additionalProperties":false,"required":["rules","bySurface","byLevel","tests","conformant"],"properties":{"rules":{"$ref":"#/$defs/counts"},"bySurface":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"byLevel":{"type":"object","additionalProperties":{"$ref":"#/$defs/counts"}},"tests":{"type":"object","additionalProperties":false,"required":["total","passed","failed","skipped","interrupted","notRun"],"properties":{"total":{"$ref":"#/$defs/count"},"passed":{"$ref":"#/$defs/count"},"failed":{"$ref":"#/$defs/count"},"skipped":{"$ref":"#/$defs/count"},"interrupted":{"$ref":"#/$defs/count"},"notRun":{"$ref":"#/$defs/count"}}},"conformant":{"type":"boolean"},"must":{"type":"object","description":"How many MUST rules the run decided (pass or fail) of all of them, and the undecided ones grouped by cause (report 2.3).","additionalProperties":false,"required":["total","decided","undecided"],"properties":{"total":{"type":"integer","minimum":0},"decided":{"type":"integer","minimum":0},"undecided":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["cause","count"],"properties":{"cause":{"type":"string"},"count":{"type":"integer","minimum":1}}}}}}}},"rules":{"type":"array","items":{"$ref":"#/$defs/ruleResult"}},"tests":{"type":"array","items":{"$ref":"#/$defs/testOutcome"}},"load":{"$ref":"#/$defs/loadSection"},"baseline":{"$ref":"#/$defs/baselineStatus"},"detection":{"$ref":"#/$defs/detectionSection"},"blastRadius":{"$ref":"#/$defs/blastRadiusSection"},"mutation":{"$ref":"#/$defs/mutationSection"},"changes":{"$ref":"#/$defs/changesSection"},"cost":{"$ref":"#/$defs/costSection"}},"$defs":{"url":{"type":"string","pattern":"^https?://[^\\s?#]+$"},"count":{"type":"integer","minimum":0},"verdict":{"enum":["pass","fail","blocked","skip","observed","untested"]},"counts":{"type":"object","additionalProperties":false,"required":["total","pass","fail","blocked","skip","observed","untested"],"properties":{"total":{"$ref":"#/$defs/count"},"pass":{"$ref":"#/$defs/count"},"fail":{"$ref":"#/$defs/count"},"blocked":{"$ref":"#/$defs/count"},"skip":{"$ref":"#/$defs/count"},"observed":{"$ref":"#/$defs/count"},"untested":{"$ref":"#/$defs/count"}}},"ruleResult":{"type":"object","additionalProperties":false,"required":["id","level","surface","section","statement","verdict","tests"],"properties":{"id":{"type":"string","minLength":1},"level":{"enum":["MUST","OBSERVED"]},"surface":{"enum":["rest-v2","serverless","rest-v1","graphql","all"]},"section":{"type":"string"},"statement":{"type":"string"},"observedExpectation":{"type":"string"},"verdict":{"$ref":"#/$defs/verdict"},"tests":{"type":"array","items":{"type":"string"}},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","value"],"properties":{"test":{"type":"string"},"value":{}}}},"skipReasons":{"type":"array","items":{"type":"string"}},"blockedReasons":{"description":"For blocked: what stopped each test before it checked the rule.","type":"array","items":{"type":"object","additionalProperties":false,"required":["test","reason"],"properties":{"test":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"reason":{"type":"string"}}}},"failures":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["test","message"],"properties":{"test":{"type":"string"},"message":{"type":"string"}}}},"baseline":{"type":"object","additionalProperties":false,"required":["expected","status"],"properties":{"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming"]},"status":{"enum":["as-expected","changed"]},"note":{"type":"string"}}}}},"evidence":{"type":"object","additionalProperties":false,"required":["request","curl"],"properties":{"operation":{"type":"string"},"request":{"type":"object","additionalProperties":false,"required":["method","url","headers","bodyBytes"],"properties":{"method":{"type":"string"},"url":{"type":"string"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"}}},"response":{"type":"object","additionalProperties":false,"required":["status","headers","bodyBytes","durationMs"],"properties":{"status":{"type":"integer"},"headers":{"$ref":"#/$defs/headers"},"body":{"type":"string"},"bodyBytes":{"$ref":"#/$defs/count"},"durationMs":{"type":"number","minimum":0}}},"curl":{"type":"string"},"error":{"type":"string"},"brokeRules":{"type":"array","description":"The rules whose findings were read from this exchange: it is shown first for them.","items":{"type":"string"}}}},"headers":{"type":"object","additionalProperties":{"type":"string"}},"property":{"type":"object","additionalProperties":false,"required":["seed","numRuns"],"properties":{"seed":{"type":"integer"},"numRuns":{"type":"integer","minimum":0},"path":{"type":"string"},"counterexample":{"type":"string"},"replay":{"type":"string"}}},"testOutcome":{"type":"object","additionalProperties":false,"required":["id","kind","title","file","status","durationMs","rules","failedRules"],"properties":{"id":{"type":"string","minLength":1},"kind":{"enum":["contract","property","load","other"]},"title":{"type":"string"},"file":{"type":"string"},"status":{"enum":["passed","failed","skipped","interrupted","notRun"]},"durationMs":{"type":"integer","minimum":0},"rules":{"type":"array","items":{"type":"string"}},"failedRules":{"type":"array","items":{"type":"string"}},"unchecked":{"type":"array","description":"Declared rules the test could not check on this target, and why: each counts skip from this test (report 2.3).","items":{"type":"object","additionalProperties":false,"required":["rule","reason"],"properties":{"rule":{"type":"string"},"reason":{"type":"string"}}}},"skipReason":{"type":"string"},"requests":{"type":"integer","minimum":0,"description":"Requests the test sent, every attempt summed (report 2.2)."},"blocked":{"type":"string","description":"A skipped test that the target's circumstances stopped before its checks (no GPU capacity on any candidate, a budget reached): its rules are blocked with this reason."},"error":{"type":"string"},"evidence":{"type":"array","items":{"$ref":"#/$defs/evidence"}},"property":{"$ref":"#/$defs/property"},"observed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","value"],"properties":{"rule":{"type":"string"},"value":{}}}}}},"series":{"type":"array","items":{"type":"array","prefixItems":[{"type":"number"},{"type":"number"}],"minItems":2,"items":false}},"loadSummary":{"description":"What a k6 scenario's handleSummary writes to reports/out/load/*.json (fields outside this list are dropped when read).","type":"object","additionalProperties":false,"required":["scenario","thresholds","checks","metrics"],"properties":{"scenario":{"type":"string","minLength":1},"description":{"type":"string"},"rules":{"type":"array","items":{"type":"string"}},"startedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"number","minimum":0},"thresholds":{"type":"object","additionalProperties":{"type":"object","additionalProperties":false,"required":["ok"],"properties":{"ok":{"type":"boolean"}}}},"checks":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["name","passes","fails"],"properties":{"name":{"type":"string"},"passes":{"$ref":"#/$defs/count"},"fails":{"$ref":"#/$defs/count"}}}},"metrics":{"type":"object","additionalProperties":{"type":"object","additionalProperties":{"type":["number","null"]}}},"series":{"type":"object","additionalProperties":{"$ref":"#/$defs/series"}}}},"loadSection":{"type":"object","additionalProperties":false,"required":["dir","scenarios","errors"],"properties":{"dir":{"type":"string"},"scenarios":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","writtenAt","ok","failedThresholds","summary"],"properties":{"file":{"type":"string"},"writtenAt":{"type":"string","format":"date-time"},"ok":{"type":"boolean"},"failedThresholds":{"type":"array","items":{"type":"string"}},"summary":{"$ref":"#/$defs/loadSummary"}}}},"errors":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["file","message"],"properties":{"file":{"type":"string"},"message":{"type":"string"}}}}}},"baselineStatus":{"type":"object","additionalProperties":false,"required":["file","updated","matched","entries","changes"],"properties":{"file":{"type":"string"},"updated":{"type":"boolean"},"matched":{"type":"boolean"},"entries":{"$ref":"#/$defs/count"},"changes":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","expected","actual","kind"],"properties":{"rule":{"type":"string"},"expected":{"enum":["pass","fail","blocked","skip","observed","untested","conforming","absent"]},"actual":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"kind":{"enum":["new-failure","new-pass","changed","stale-entry"]},"note":{"type":"string"}}}}}},"detectionSection":{"description":"The detection matrix: each emulator fault breaks one MUST rule; the suite must fail that rule with the fault on.","type":"object","additionalProperties":false,"required":["generatedAt","faults","detected","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"faults":{"type":"integer","minimum":0},"detected":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","description","detection","tests","failedTests","failedRules"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"description":{"type":"string"},"detection":{"enum":["detected","other-rule","missed","no-tests"]},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"failedRules":{"type":"array","items":{"type":"string"}},"witness":{"type":"string"},"failedMust":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}},"overLimit":{"type":"integer","minimum":0}}},"mutationSection":{"description":"Mutation testing of the emulator's validation and state-machine code (npm run mutation, StrykerJS): counts, score and every surviving mutant, listed as equivalent (with a reason) or unresolved.","type":"object","additionalProperties":false,"required":["score","scoreExcludingEquivalent","killed","survived","timeout","noCoverage","total","ignored","generatedAt","file","equivalent","unresolved"],"properties":{"score":{"type":"number","minimum":0,"maximum":100},"scoreExcludingEquivalent":{"type":"number","minimum":0,"maximum":100},"killed":{"$ref":"#/$defs/count"},"survived":{"$ref":"#/$defs/count"},"timeout":{"$ref":"#/$defs/count"},"noCoverage":{"$ref":"#/$defs/count"},"total":{"$ref":"#/$defs/count"},"ignored":{"$ref":"#/$defs/count"},"generatedAt":{"type":"string","format":"date-time"},"file":{"type":"string"},"equivalent":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator","reason"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"},"reason":{"type":"string","minLength":1}}}},"unresolved":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["id","file","line","mutator"],"properties":{"id":{"type":"string"},"file":{"type":"string"},"line":{"type":"integer","minimum":1},"mutator":{"type":"string"},"replacement":{"type":"string"}}}}}},"blastRadiusSection":{"description":"cpc detect --full: the whole contract and property suite run once per emulator fault; the MUST rules that failed with each fault on. The fault's own rule must be among them, and at most `limit` rules.","type":"object","additionalProperties":false,"required":["generatedAt","durationMs","faults","limit","median","max","missingOwnRule","overLimit","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"durationMs":{"type":"integer","minimum":0},"faults":{"type":"integer","minimum":0},"limit":{"type":"integer","minimum":0},"median":{"type":"number","minimum":0},"max":{"type":"integer","minimum":0},"missingOwnRule":{"type":"integer","minimum":0},"overLimit":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","failedMust","ownRule","tests","failedTests","blockedTests"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"failedMust":{"type":"array","items":{"type":"string"}},"ownRule":{"type":"boolean"},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}}}},"trailVerdict":{"enum":["pass","fail","blocked","skip","observed","untested","absent"]},"trailRun":{"type":"object","additionalProperties":false,"required":["startedAt","suiteVersion","comparable"],"properties":{"startedAt":{"type":"string","format":"date-time"},"suiteVersion":{"type":"string","minLength":1},"seed":{"type":"integer","minimum":0,"maximum":2147483647},"comparable":{"type":"boolean"},"file":{"type":"string","minLength":1}}},"changesSection":{"description":"What changed since a previous report of the same target (reports/changes.ts).","type":"object","additionalProperties":false,"required":["previous","changed","runs","trail","unstable"],"properties":{"previous":{"$ref":"#/$defs/trailRun"},"changed":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["rule","from","to"],"properties":{"rule":{"type":"string","minLength":1},"from":{"$ref":"#/$defs/trailVerdict"},"to":{"$ref":"#/$defs/trailVerdict"}}}},"runs":{"type":"array","minItems":2,"items":{"$ref":"#/$defs/trailRun"}},"trail":{"type":"object","additionalProperties":{"type":"array","items":{"$ref":"#/$defs/trailVerdict"}}},"unstable":{"type":"array","items":{"type":"string","minLength":1}}}},"costCounts":{"description":"Resources by kind (lib/plan.ts Counts); warmEndpoints are endpoints with workersMin > 0, also counted in endpoints.","type":"object","additionalProperties":false,"required":["gpuPods","cpuPods","networkVolumes","endpoints","warmEndpoints","templates","secrets"],"properties":{"gpuPods":{"$ref":"#/$defs/count"},"cpuPods":{"$ref":"#/$defs/count"},"networkVolumes":{"$ref":"#/$defs/count"},"endpoints":{"$ref":"#/$defs/count"},"warmEndpoints":{"$ref":"#/$defs/count"},"templates":{"$ref":"#/$defs/count"},"secrets":{"$ref":"#/$defs/count"}}},"costSection":{"description":"What the run made and spent on its target (since 2.2): requests and creations summed from the tests' usage annotations, and from the files a deployment run writes beside the report (usage.json, pacing.json, leftovers.json, plan.json) pod-minutes, the estimated cost, rate-limit waits, leftovers and the plan. A part whose input was absent is absent: not measured on this target.","type":"object","additionalProperties":false,"required":["sources","requests","created"],"properties":{"sources":{"description":"What the section was built from: how many test records carried usage, and which files were there.","type":"object","additionalProperties":false,"required":["tests","usage","pacing","leftovers","plan"],"properties":{"tests":{"$ref":"#/$defs/count"},"usage":{"type":"boolean"},"pacing":{"type":"boolean"},"leftovers":{"type":"boolean"},"plan":{"type":"boolean"}}},"requests":{"type":"object","additionalProperties":false,"required":["total","bySurface","top"],"properties":{"total":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}},"run":{"description":"Every request of the run, the teardown's included (usage.json).","$ref":"#/$defs/count"},"top":{"description":"The tests that sent the most, most first.","type":"array","maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["id","title","total","bySurface"],"properties":{"id":{"type":"string"},"title":{"type":"string"},"total":{"$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}}}}},"created":{"type":"object","additionalProperties":false,"required":["tests"],"properties":{"tests":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/costCounts"},"run":{"description":"The run's record of its creations (usage.json), pooled resources included.","$ref":"#/$defs/costCounts"},"planned":{"description":"Preflight's plan (plan.json).","$ref":"#/$defs/costCounts"},"byShape":{"description":"Shape → how many (usage.json).","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}},"plan":{"type":"object","additionalProperties":false,"required":["pools","requests"],"properties":{"pools":{"type":"array","items":{"type":"string"}},"requests":{"$ref":"#/$defs/count"},"estimatedCostUsd":{"type":"number","minimum":0}}},"workerTime":{"description":"Worker time on the run's endpoints (since 2.4): two bounds, never billed time. Priced at the dearest serverless price of the endpoints' GPU pool; usdPerHour and estimatedCostUsd are absent when the catalog gives none (unpriced, never zero).","type":"object","additionalProperties":false,"properties":{"planned":{"description":"Preflight's bound (plan.json). The handler time the tests declare plus a start and idle allowance per job attempt, priced at the dearest serverless price of the endpoints' GPU tier; usdPerHour and estimatedCostUsd are absent when the catalog gives no serverless price (unpriced, never zero).","type":"object","additionalProperties":false,"required":["jobs","workMs","boundMs"],"properties":{"tier":{"description":"The endpoints' GPU tier (gpuIds); absent when unknown (an endpoint the run did not make that GraphQL does not list) or when two endpoints differ.","type":"string"},"jobs":{"description":"Job attempts planned.","$ref":"#/$defs/count"},"workMs":{"description":"Handler time the jobs ask for, ms.","type":"number","minimum":0},"boundMs":{"description":"The bound: the handler time and each attempt's start and idle allowance, ms.","type":"number","minimum":0},"usdPerHour":{"description":"USD per hour of one worker: the tier's dearest serverless price.","type":"number","minimum":0},"estimatedCostUsd":{"description":"USD for the bound.","type":"number","minimum":0}}},"observed":{"description":"The provisioned endpoints' lifetimes from the run's record (usage.json), and the worker-minutes they bound (each minute times workersMax).","type":"object","additionalProperties":false,"required":["endpoints","endpointMinutes","workerMinutesAtMost"],"properties":{"endpoints":{"$ref":"#/$defs/count"},"endpointMinutes":{"type":"number","minimum":0},"workerMinutesAtMost":{"type":"number","minimum":0},"estimatedCostUsd":{"type":"number","minimum":0}}}}},"podMinutes":{"description":"GPU type or CPU flavor → minutes from each pod's creation to its deletion (usage.json).","type":"object","additionalProperties":false,"required":["gpu","cpu"],"properties":{"gpu":{"description":"GPU type → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}},"cpu":{"description":"CPU flavor → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}}}},"estimatedCostUsd":{"description":"USD from pod-minutes and catalog prices; absent when the catalog gives no prices.","type":"number","minimum":0},"unpriced":{"description":"Pods the catalog gave no price for.","$ref":"#/$defs/count"},"rateLimit":{"description":"The time tests waited for the target's rate limit (pacing.json).","type":"object","additionalProperties":false,"required":["waitedMs","retried","gaveUp","tests"],"properties":{"waitedMs":{"$ref":"#/$defs/count"},"retried":{"$ref":"#/$defs/count"},"gaveUp":{"$ref":"#/$defs/count"},"tests":{"$ref":"#/$defs/count"}}},"leftovers":{"description":"What the run could not delete (leftovers.json): ids and names, never a key.","type":"object","additionalProperties":false,"required":["created","items"],"properties":{"created":{"$ref":"#/$defs/count"},"items":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["kind","reason","test"],"properties":{"kind":{"type":"string","minLength":1},"id":{"type":"string"},"name":{"type":"string"},"reason":{"type":"string"},"test":{"type":"string"}}}}}}}}}};
 const schema32 = {"type":"string","pattern":"^https?://[^\\s?#]+$"};
 const schema36 = {"type":"integer","minimum":0};
 const schema65 = {"description":"The detection matrix: each emulator fault breaks one MUST rule; the suite must fail that rule with the fault on.","type":"object","additionalProperties":false,"required":["generatedAt","faults","detected","rows"],"properties":{"generatedAt":{"type":"string","format":"date-time"},"faults":{"type":"integer","minimum":0},"detected":{"type":"integer","minimum":0},"rows":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["fault","rule","description","detection","tests","failedTests","failedRules"],"properties":{"fault":{"type":"string"},"rule":{"type":"string"},"description":{"type":"string"},"detection":{"enum":["detected","other-rule","missed","no-tests"]},"tests":{"type":"integer","minimum":0},"failedTests":{"type":"integer","minimum":0},"failedRules":{"type":"array","items":{"type":"string"}},"witness":{"type":"string"},"failedMust":{"type":"integer","minimum":0},"blockedTests":{"type":"integer","minimum":0}}}},"overLimit":{"type":"integer","minimum":0}}};
@@ -4658,7 +4658,7 @@ return errors === 0;
 }
 validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema80 = {"description":"What the run made and spent on its target (since 2.2): requests and creations summed from the tests' usage annotations, and from the files a deployment run writes beside the report (usage.json, pacing.json, leftovers.json, plan.json) pod-minutes, the estimated cost, rate-limit waits, leftovers and the plan. A part whose input was absent is absent: not measured on this target.","type":"object","additionalProperties":false,"required":["sources","requests","created"],"properties":{"sources":{"description":"What the section was built from: how many test records carried usage, and which files were there.","type":"object","additionalProperties":false,"required":["tests","usage","pacing","leftovers","plan"],"properties":{"tests":{"$ref":"#/$defs/count"},"usage":{"type":"boolean"},"pacing":{"type":"boolean"},"leftovers":{"type":"boolean"},"plan":{"type":"boolean"}}},"requests":{"type":"object","additionalProperties":false,"required":["total","bySurface","top"],"properties":{"total":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}},"run":{"description":"Every request of the run, the teardown's included (usage.json).","$ref":"#/$defs/count"},"top":{"description":"The tests that sent the most, most first.","type":"array","maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["id","title","total","bySurface"],"properties":{"id":{"type":"string"},"title":{"type":"string"},"total":{"$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}}}}},"created":{"type":"object","additionalProperties":false,"required":["tests"],"properties":{"tests":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/costCounts"},"run":{"description":"The run's record of its creations (usage.json), pooled resources included.","$ref":"#/$defs/costCounts"},"planned":{"description":"Preflight's plan (plan.json).","$ref":"#/$defs/costCounts"},"byShape":{"description":"Shape → how many (usage.json).","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}},"plan":{"type":"object","additionalProperties":false,"required":["pools","requests"],"properties":{"pools":{"type":"array","items":{"type":"string"}},"requests":{"$ref":"#/$defs/count"},"estimatedCostUsd":{"type":"number","minimum":0}}},"podMinutes":{"description":"GPU type or CPU flavor → minutes from each pod's creation to its deletion (usage.json).","type":"object","additionalProperties":false,"required":["gpu","cpu"],"properties":{"gpu":{"description":"GPU type → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}},"cpu":{"description":"CPU flavor → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}}}},"estimatedCostUsd":{"description":"USD from pod-minutes and catalog prices; absent when the catalog gives no prices.","type":"number","minimum":0},"unpriced":{"description":"Pods the catalog gave no price for.","$ref":"#/$defs/count"},"rateLimit":{"description":"The time tests waited for the target's rate limit (pacing.json).","type":"object","additionalProperties":false,"required":["waitedMs","retried","gaveUp","tests"],"properties":{"waitedMs":{"$ref":"#/$defs/count"},"retried":{"$ref":"#/$defs/count"},"gaveUp":{"$ref":"#/$defs/count"},"tests":{"$ref":"#/$defs/count"}}},"leftovers":{"description":"What the run could not delete (leftovers.json): ids and names, never a key.","type":"object","additionalProperties":false,"required":["created","items"],"properties":{"created":{"$ref":"#/$defs/count"},"items":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["kind","reason","test"],"properties":{"kind":{"type":"string","minLength":1},"id":{"type":"string"},"name":{"type":"string"},"reason":{"type":"string"},"test":{"type":"string"}}}}}}}};
+const schema80 = {"description":"What the run made and spent on its target (since 2.2): requests and creations summed from the tests' usage annotations, and from the files a deployment run writes beside the report (usage.json, pacing.json, leftovers.json, plan.json) pod-minutes, the estimated cost, rate-limit waits, leftovers and the plan. A part whose input was absent is absent: not measured on this target.","type":"object","additionalProperties":false,"required":["sources","requests","created"],"properties":{"sources":{"description":"What the section was built from: how many test records carried usage, and which files were there.","type":"object","additionalProperties":false,"required":["tests","usage","pacing","leftovers","plan"],"properties":{"tests":{"$ref":"#/$defs/count"},"usage":{"type":"boolean"},"pacing":{"type":"boolean"},"leftovers":{"type":"boolean"},"plan":{"type":"boolean"}}},"requests":{"type":"object","additionalProperties":false,"required":["total","bySurface","top"],"properties":{"total":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}},"run":{"description":"Every request of the run, the teardown's included (usage.json).","$ref":"#/$defs/count"},"top":{"description":"The tests that sent the most, most first.","type":"array","maxItems":10,"items":{"type":"object","additionalProperties":false,"required":["id","title","total","bySurface"],"properties":{"id":{"type":"string"},"title":{"type":"string"},"total":{"$ref":"#/$defs/count"},"bySurface":{"description":"Surface → requests.","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}}}}},"created":{"type":"object","additionalProperties":false,"required":["tests"],"properties":{"tests":{"description":"Summed over the tests' usage annotations.","$ref":"#/$defs/costCounts"},"run":{"description":"The run's record of its creations (usage.json), pooled resources included.","$ref":"#/$defs/costCounts"},"planned":{"description":"Preflight's plan (plan.json).","$ref":"#/$defs/costCounts"},"byShape":{"description":"Shape → how many (usage.json).","type":"object","additionalProperties":{"$ref":"#/$defs/count"}}}},"plan":{"type":"object","additionalProperties":false,"required":["pools","requests"],"properties":{"pools":{"type":"array","items":{"type":"string"}},"requests":{"$ref":"#/$defs/count"},"estimatedCostUsd":{"type":"number","minimum":0}}},"workerTime":{"description":"Worker time on the run's endpoints (since 2.4): two bounds, never billed time. Priced at the dearest serverless price of the endpoints' GPU pool; usdPerHour and estimatedCostUsd are absent when the catalog gives none (unpriced, never zero).","type":"object","additionalProperties":false,"properties":{"planned":{"description":"Preflight's bound (plan.json). The handler time the tests declare plus a start and idle allowance per job attempt, priced at the dearest serverless price of the endpoints' GPU tier; usdPerHour and estimatedCostUsd are absent when the catalog gives no serverless price (unpriced, never zero).","type":"object","additionalProperties":false,"required":["jobs","workMs","boundMs"],"properties":{"tier":{"description":"The endpoints' GPU tier (gpuIds); absent when unknown (an endpoint the run did not make that GraphQL does not list) or when two endpoints differ.","type":"string"},"jobs":{"description":"Job attempts planned.","$ref":"#/$defs/count"},"workMs":{"description":"Handler time the jobs ask for, ms.","type":"number","minimum":0},"boundMs":{"description":"The bound: the handler time and each attempt's start and idle allowance, ms.","type":"number","minimum":0},"usdPerHour":{"description":"USD per hour of one worker: the tier's dearest serverless price.","type":"number","minimum":0},"estimatedCostUsd":{"description":"USD for the bound.","type":"number","minimum":0}}},"observed":{"description":"The provisioned endpoints' lifetimes from the run's record (usage.json), and the worker-minutes they bound (each minute times workersMax).","type":"object","additionalProperties":false,"required":["endpoints","endpointMinutes","workerMinutesAtMost"],"properties":{"endpoints":{"$ref":"#/$defs/count"},"endpointMinutes":{"type":"number","minimum":0},"workerMinutesAtMost":{"type":"number","minimum":0},"estimatedCostUsd":{"type":"number","minimum":0}}}}},"podMinutes":{"description":"GPU type or CPU flavor → minutes from each pod's creation to its deletion (usage.json).","type":"object","additionalProperties":false,"required":["gpu","cpu"],"properties":{"gpu":{"description":"GPU type → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}},"cpu":{"description":"CPU flavor → minutes.","type":"object","additionalProperties":{"type":"number","minimum":0}}}},"estimatedCostUsd":{"description":"USD from pod-minutes and catalog prices; absent when the catalog gives no prices.","type":"number","minimum":0},"unpriced":{"description":"Pods the catalog gave no price for.","$ref":"#/$defs/count"},"rateLimit":{"description":"The time tests waited for the target's rate limit (pacing.json).","type":"object","additionalProperties":false,"required":["waitedMs","retried","gaveUp","tests"],"properties":{"waitedMs":{"$ref":"#/$defs/count"},"retried":{"$ref":"#/$defs/count"},"gaveUp":{"$ref":"#/$defs/count"},"tests":{"$ref":"#/$defs/count"}}},"leftovers":{"description":"What the run could not delete (leftovers.json): ids and names, never a key.","type":"object","additionalProperties":false,"required":["created","items"],"properties":{"created":{"$ref":"#/$defs/count"},"items":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["kind","reason","test"],"properties":{"kind":{"type":"string","minLength":1},"id":{"type":"string"},"name":{"type":"string"},"reason":{"type":"string"},"test":{"type":"string"}}}}}}}};
 const schema87 = {"description":"Resources by kind (lib/plan.ts Counts); warmEndpoints are endpoints with workersMin > 0, also counted in endpoints.","type":"object","additionalProperties":false,"required":["gpuPods","cpuPods","networkVolumes","endpoints","warmEndpoints","templates","secrets"],"properties":{"gpuPods":{"$ref":"#/$defs/count"},"cpuPods":{"$ref":"#/$defs/count"},"networkVolumes":{"$ref":"#/$defs/count"},"endpoints":{"$ref":"#/$defs/count"},"warmEndpoints":{"$ref":"#/$defs/count"},"templates":{"$ref":"#/$defs/count"},"secrets":{"$ref":"#/$defs/count"}}};
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -5698,11 +5698,12 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data.podMinutes !== undefined){
-let data29 = data.podMinutes;
+if(data.workerTime !== undefined){
+let data29 = data.workerTime;
 if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-if(data29.gpu === undefined){
-const err60 = {instancePath:instancePath+"/podMinutes",schemaPath:"#/properties/podMinutes/required",keyword:"required",params:{missingProperty: "gpu"},message:"must have required property '"+"gpu"+"'"};
+for(const key9 in data29){
+if(!((key9 === "planned") || (key9 === "observed"))){
+const err60 = {instancePath:instancePath+"/workerTime",schemaPath:"#/properties/workerTime/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -5711,8 +5712,12 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(data29.cpu === undefined){
-const err61 = {instancePath:instancePath+"/podMinutes",schemaPath:"#/properties/podMinutes/required",keyword:"required",params:{missingProperty: "cpu"},message:"must have required property '"+"cpu"+"'"};
+}
+if(data29.planned !== undefined){
+let data30 = data29.planned;
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+if(data30.jobs === undefined){
+const err61 = {instancePath:instancePath+"/workerTime/planned",schemaPath:"#/properties/workerTime/properties/planned/required",keyword:"required",params:{missingProperty: "jobs"},message:"must have required property '"+"jobs"+"'"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -5721,9 +5726,8 @@ vErrors.push(err61);
 }
 errors++;
 }
-for(const key9 in data29){
-if(!((key9 === "gpu") || (key9 === "cpu"))){
-const err62 = {instancePath:instancePath+"/podMinutes",schemaPath:"#/properties/podMinutes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if(data30.workMs === undefined){
+const err62 = {instancePath:instancePath+"/workerTime/planned",schemaPath:"#/properties/workerTime/properties/planned/required",keyword:"required",params:{missingProperty: "workMs"},message:"must have required property '"+"workMs"+"'"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -5732,15 +5736,8 @@ vErrors.push(err62);
 }
 errors++;
 }
-}
-if(data29.gpu !== undefined){
-let data30 = data29.gpu;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-for(const key10 in data30){
-let data31 = data30[key10];
-if((typeof data31 == "number") && (isFinite(data31))){
-if(data31 < 0 || isNaN(data31)){
-const err63 = {instancePath:instancePath+"/podMinutes/gpu/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/podMinutes/properties/gpu/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data30.boundMs === undefined){
+const err63 = {instancePath:instancePath+"/workerTime/planned",schemaPath:"#/properties/workerTime/properties/planned/required",keyword:"required",params:{missingProperty: "boundMs"},message:"must have required property '"+"boundMs"+"'"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -5749,9 +5746,9 @@ vErrors.push(err63);
 }
 errors++;
 }
-}
-else {
-const err64 = {instancePath:instancePath+"/podMinutes/gpu/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/podMinutes/properties/gpu/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"};
+for(const key10 in data30){
+if(!((((((key10 === "tier") || (key10 === "jobs")) || (key10 === "workMs")) || (key10 === "boundMs")) || (key10 === "usdPerHour")) || (key10 === "estimatedCostUsd"))){
+const err64 = {instancePath:instancePath+"/workerTime/planned",schemaPath:"#/properties/workerTime/properties/planned/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -5761,9 +5758,9 @@ vErrors.push(err64);
 errors++;
 }
 }
-}
-else {
-const err65 = {instancePath:instancePath+"/podMinutes/gpu",schemaPath:"#/properties/podMinutes/properties/gpu/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data30.tier !== undefined){
+if(typeof data30.tier !== "string"){
+const err65 = {instancePath:instancePath+"/workerTime/planned/tier",schemaPath:"#/properties/workerTime/properties/planned/properties/tier/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -5773,14 +5770,10 @@ vErrors.push(err65);
 errors++;
 }
 }
-if(data29.cpu !== undefined){
-let data32 = data29.cpu;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-for(const key11 in data32){
-let data33 = data32[key11];
-if((typeof data33 == "number") && (isFinite(data33))){
-if(data33 < 0 || isNaN(data33)){
-const err66 = {instancePath:instancePath+"/podMinutes/cpu/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/podMinutes/properties/cpu/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data30.jobs !== undefined){
+let data32 = data30.jobs;
+if(!(((typeof data32 == "number") && (!(data32 % 1) && !isNaN(data32))) && (isFinite(data32)))){
+const err66 = {instancePath:instancePath+"/workerTime/planned/jobs",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -5789,9 +5782,9 @@ vErrors.push(err66);
 }
 errors++;
 }
-}
-else {
-const err67 = {instancePath:instancePath+"/podMinutes/cpu/" + key11.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/podMinutes/properties/cpu/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if((typeof data32 == "number") && (isFinite(data32))){
+if(data32 < 0 || isNaN(data32)){
+const err67 = {instancePath:instancePath+"/workerTime/planned/jobs",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -5802,8 +5795,11 @@ errors++;
 }
 }
 }
-else {
-const err68 = {instancePath:instancePath+"/podMinutes/cpu",schemaPath:"#/properties/podMinutes/properties/cpu/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data30.workMs !== undefined){
+let data33 = data30.workMs;
+if((typeof data33 == "number") && (isFinite(data33))){
+if(data33 < 0 || isNaN(data33)){
+const err68 = {instancePath:instancePath+"/workerTime/planned/workMs",schemaPath:"#/properties/workerTime/properties/planned/properties/workMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -5813,9 +5809,8 @@ vErrors.push(err68);
 errors++;
 }
 }
-}
 else {
-const err69 = {instancePath:instancePath+"/podMinutes",schemaPath:"#/properties/podMinutes/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err69 = {instancePath:instancePath+"/workerTime/planned/workMs",schemaPath:"#/properties/workerTime/properties/planned/properties/workMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -5825,11 +5820,11 @@ vErrors.push(err69);
 errors++;
 }
 }
-if(data.estimatedCostUsd !== undefined){
-let data34 = data.estimatedCostUsd;
+if(data30.boundMs !== undefined){
+let data34 = data30.boundMs;
 if((typeof data34 == "number") && (isFinite(data34))){
 if(data34 < 0 || isNaN(data34)){
-const err70 = {instancePath:instancePath+"/estimatedCostUsd",schemaPath:"#/properties/estimatedCostUsd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err70 = {instancePath:instancePath+"/workerTime/planned/boundMs",schemaPath:"#/properties/workerTime/properties/planned/properties/boundMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -5840,7 +5835,7 @@ errors++;
 }
 }
 else {
-const err71 = {instancePath:instancePath+"/estimatedCostUsd",schemaPath:"#/properties/estimatedCostUsd/type",keyword:"type",params:{type: "number"},message:"must be number"};
+const err71 = {instancePath:instancePath+"/workerTime/planned/boundMs",schemaPath:"#/properties/workerTime/properties/planned/properties/boundMs/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -5850,10 +5845,11 @@ vErrors.push(err71);
 errors++;
 }
 }
-if(data.unpriced !== undefined){
-let data35 = data.unpriced;
-if(!(((typeof data35 == "number") && (!(data35 % 1) && !isNaN(data35))) && (isFinite(data35)))){
-const err72 = {instancePath:instancePath+"/unpriced",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data30.usdPerHour !== undefined){
+let data35 = data30.usdPerHour;
+if((typeof data35 == "number") && (isFinite(data35))){
+if(data35 < 0 || isNaN(data35)){
+const err72 = {instancePath:instancePath+"/workerTime/planned/usdPerHour",schemaPath:"#/properties/workerTime/properties/planned/properties/usdPerHour/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -5862,9 +5858,9 @@ vErrors.push(err72);
 }
 errors++;
 }
-if((typeof data35 == "number") && (isFinite(data35))){
-if(data35 < 0 || isNaN(data35)){
-const err73 = {instancePath:instancePath+"/unpriced",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err73 = {instancePath:instancePath+"/workerTime/planned/usdPerHour",schemaPath:"#/properties/workerTime/properties/planned/properties/usdPerHour/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -5874,12 +5870,11 @@ vErrors.push(err73);
 errors++;
 }
 }
-}
-if(data.rateLimit !== undefined){
-let data36 = data.rateLimit;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-if(data36.waitedMs === undefined){
-const err74 = {instancePath:instancePath+"/rateLimit",schemaPath:"#/properties/rateLimit/required",keyword:"required",params:{missingProperty: "waitedMs"},message:"must have required property '"+"waitedMs"+"'"};
+if(data30.estimatedCostUsd !== undefined){
+let data36 = data30.estimatedCostUsd;
+if((typeof data36 == "number") && (isFinite(data36))){
+if(data36 < 0 || isNaN(data36)){
+const err74 = {instancePath:instancePath+"/workerTime/planned/estimatedCostUsd",schemaPath:"#/properties/workerTime/properties/planned/properties/estimatedCostUsd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -5888,8 +5883,9 @@ vErrors.push(err74);
 }
 errors++;
 }
-if(data36.retried === undefined){
-const err75 = {instancePath:instancePath+"/rateLimit",schemaPath:"#/properties/rateLimit/required",keyword:"required",params:{missingProperty: "retried"},message:"must have required property '"+"retried"+"'"};
+}
+else {
+const err75 = {instancePath:instancePath+"/workerTime/planned/estimatedCostUsd",schemaPath:"#/properties/workerTime/properties/planned/properties/estimatedCostUsd/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -5898,8 +5894,10 @@ vErrors.push(err75);
 }
 errors++;
 }
-if(data36.gaveUp === undefined){
-const err76 = {instancePath:instancePath+"/rateLimit",schemaPath:"#/properties/rateLimit/required",keyword:"required",params:{missingProperty: "gaveUp"},message:"must have required property '"+"gaveUp"+"'"};
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/workerTime/planned",schemaPath:"#/properties/workerTime/properties/planned/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -5908,8 +5906,12 @@ vErrors.push(err76);
 }
 errors++;
 }
-if(data36.tests === undefined){
-const err77 = {instancePath:instancePath+"/rateLimit",schemaPath:"#/properties/rateLimit/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'"};
+}
+if(data29.observed !== undefined){
+let data37 = data29.observed;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+if(data37.endpoints === undefined){
+const err77 = {instancePath:instancePath+"/workerTime/observed",schemaPath:"#/properties/workerTime/properties/observed/required",keyword:"required",params:{missingProperty: "endpoints"},message:"must have required property '"+"endpoints"+"'"};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -5918,9 +5920,8 @@ vErrors.push(err77);
 }
 errors++;
 }
-for(const key12 in data36){
-if(!((((key12 === "waitedMs") || (key12 === "retried")) || (key12 === "gaveUp")) || (key12 === "tests"))){
-const err78 = {instancePath:instancePath+"/rateLimit",schemaPath:"#/properties/rateLimit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
+if(data37.endpointMinutes === undefined){
+const err78 = {instancePath:instancePath+"/workerTime/observed",schemaPath:"#/properties/workerTime/properties/observed/required",keyword:"required",params:{missingProperty: "endpointMinutes"},message:"must have required property '"+"endpointMinutes"+"'"};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -5929,11 +5930,8 @@ vErrors.push(err78);
 }
 errors++;
 }
-}
-if(data36.waitedMs !== undefined){
-let data37 = data36.waitedMs;
-if(!(((typeof data37 == "number") && (!(data37 % 1) && !isNaN(data37))) && (isFinite(data37)))){
-const err79 = {instancePath:instancePath+"/rateLimit/waitedMs",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data37.workerMinutesAtMost === undefined){
+const err79 = {instancePath:instancePath+"/workerTime/observed",schemaPath:"#/properties/workerTime/properties/observed/required",keyword:"required",params:{missingProperty: "workerMinutesAtMost"},message:"must have required property '"+"workerMinutesAtMost"+"'"};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -5942,9 +5940,9 @@ vErrors.push(err79);
 }
 errors++;
 }
-if((typeof data37 == "number") && (isFinite(data37))){
-if(data37 < 0 || isNaN(data37)){
-const err80 = {instancePath:instancePath+"/rateLimit/waitedMs",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key11 in data37){
+if(!((((key11 === "endpoints") || (key11 === "endpointMinutes")) || (key11 === "workerMinutesAtMost")) || (key11 === "estimatedCostUsd"))){
+const err80 = {instancePath:instancePath+"/workerTime/observed",schemaPath:"#/properties/workerTime/properties/observed/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -5954,11 +5952,10 @@ vErrors.push(err80);
 errors++;
 }
 }
-}
-if(data36.retried !== undefined){
-let data38 = data36.retried;
+if(data37.endpoints !== undefined){
+let data38 = data37.endpoints;
 if(!(((typeof data38 == "number") && (!(data38 % 1) && !isNaN(data38))) && (isFinite(data38)))){
-const err81 = {instancePath:instancePath+"/rateLimit/retried",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+const err81 = {instancePath:instancePath+"/workerTime/observed/endpoints",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -5969,7 +5966,7 @@ errors++;
 }
 if((typeof data38 == "number") && (isFinite(data38))){
 if(data38 < 0 || isNaN(data38)){
-const err82 = {instancePath:instancePath+"/rateLimit/retried",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+const err82 = {instancePath:instancePath+"/workerTime/observed/endpoints",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -5980,10 +5977,11 @@ errors++;
 }
 }
 }
-if(data36.gaveUp !== undefined){
-let data39 = data36.gaveUp;
-if(!(((typeof data39 == "number") && (!(data39 % 1) && !isNaN(data39))) && (isFinite(data39)))){
-const err83 = {instancePath:instancePath+"/rateLimit/gaveUp",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data37.endpointMinutes !== undefined){
+let data39 = data37.endpointMinutes;
+if((typeof data39 == "number") && (isFinite(data39))){
+if(data39 < 0 || isNaN(data39)){
+const err83 = {instancePath:instancePath+"/workerTime/observed/endpointMinutes",schemaPath:"#/properties/workerTime/properties/observed/properties/endpointMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -5992,9 +5990,9 @@ vErrors.push(err83);
 }
 errors++;
 }
-if((typeof data39 == "number") && (isFinite(data39))){
-if(data39 < 0 || isNaN(data39)){
-const err84 = {instancePath:instancePath+"/rateLimit/gaveUp",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err84 = {instancePath:instancePath+"/workerTime/observed/endpointMinutes",schemaPath:"#/properties/workerTime/properties/observed/properties/endpointMinutes/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -6004,11 +6002,11 @@ vErrors.push(err84);
 errors++;
 }
 }
-}
-if(data36.tests !== undefined){
-let data40 = data36.tests;
-if(!(((typeof data40 == "number") && (!(data40 % 1) && !isNaN(data40))) && (isFinite(data40)))){
-const err85 = {instancePath:instancePath+"/rateLimit/tests",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data37.workerMinutesAtMost !== undefined){
+let data40 = data37.workerMinutesAtMost;
+if((typeof data40 == "number") && (isFinite(data40))){
+if(data40 < 0 || isNaN(data40)){
+const err85 = {instancePath:instancePath+"/workerTime/observed/workerMinutesAtMost",schemaPath:"#/properties/workerTime/properties/observed/properties/workerMinutesAtMost/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -6017,9 +6015,9 @@ vErrors.push(err85);
 }
 errors++;
 }
-if((typeof data40 == "number") && (isFinite(data40))){
-if(data40 < 0 || isNaN(data40)){
-const err86 = {instancePath:instancePath+"/rateLimit/tests",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+else {
+const err86 = {instancePath:instancePath+"/workerTime/observed/workerMinutesAtMost",schemaPath:"#/properties/workerTime/properties/observed/properties/workerMinutesAtMost/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -6029,10 +6027,11 @@ vErrors.push(err86);
 errors++;
 }
 }
-}
-}
-else {
-const err87 = {instancePath:instancePath+"/rateLimit",schemaPath:"#/properties/rateLimit/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data37.estimatedCostUsd !== undefined){
+let data41 = data37.estimatedCostUsd;
+if((typeof data41 == "number") && (isFinite(data41))){
+if(data41 < 0 || isNaN(data41)){
+const err87 = {instancePath:instancePath+"/workerTime/observed/estimatedCostUsd",schemaPath:"#/properties/workerTime/properties/observed/properties/estimatedCostUsd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -6042,11 +6041,8 @@ vErrors.push(err87);
 errors++;
 }
 }
-if(data.leftovers !== undefined){
-let data41 = data.leftovers;
-if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
-if(data41.created === undefined){
-const err88 = {instancePath:instancePath+"/leftovers",schemaPath:"#/properties/leftovers/required",keyword:"required",params:{missingProperty: "created"},message:"must have required property '"+"created"+"'"};
+else {
+const err88 = {instancePath:instancePath+"/workerTime/observed/estimatedCostUsd",schemaPath:"#/properties/workerTime/properties/observed/properties/estimatedCostUsd/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -6055,8 +6051,10 @@ vErrors.push(err88);
 }
 errors++;
 }
-if(data41.items === undefined){
-const err89 = {instancePath:instancePath+"/leftovers",schemaPath:"#/properties/leftovers/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
+}
+}
+else {
+const err89 = {instancePath:instancePath+"/workerTime/observed",schemaPath:"#/properties/workerTime/properties/observed/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -6065,9 +6063,10 @@ vErrors.push(err89);
 }
 errors++;
 }
-for(const key13 in data41){
-if(!((key13 === "created") || (key13 === "items"))){
-const err90 = {instancePath:instancePath+"/leftovers",schemaPath:"#/properties/leftovers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"};
+}
+}
+else {
+const err90 = {instancePath:instancePath+"/workerTime",schemaPath:"#/properties/workerTime/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -6077,10 +6076,11 @@ vErrors.push(err90);
 errors++;
 }
 }
-if(data41.created !== undefined){
-let data42 = data41.created;
-if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
-const err91 = {instancePath:instancePath+"/leftovers/created",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data.podMinutes !== undefined){
+let data42 = data.podMinutes;
+if(data42 && typeof data42 == "object" && !Array.isArray(data42)){
+if(data42.gpu === undefined){
+const err91 = {instancePath:instancePath+"/podMinutes",schemaPath:"#/properties/podMinutes/required",keyword:"required",params:{missingProperty: "gpu"},message:"must have required property '"+"gpu"+"'"};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -6089,9 +6089,8 @@ vErrors.push(err91);
 }
 errors++;
 }
-if((typeof data42 == "number") && (isFinite(data42))){
-if(data42 < 0 || isNaN(data42)){
-const err92 = {instancePath:instancePath+"/leftovers/created",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data42.cpu === undefined){
+const err92 = {instancePath:instancePath+"/podMinutes",schemaPath:"#/properties/podMinutes/required",keyword:"required",params:{missingProperty: "cpu"},message:"must have required property '"+"cpu"+"'"};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -6100,17 +6099,9 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-}
-if(data41.items !== undefined){
-let data43 = data41.items;
-if(Array.isArray(data43)){
-const len2 = data43.length;
-for(let i2=0; i2<len2; i2++){
-let data44 = data43[i2];
-if(data44 && typeof data44 == "object" && !Array.isArray(data44)){
-if(data44.kind === undefined){
-const err93 = {instancePath:instancePath+"/leftovers/items/" + i2,schemaPath:"#/properties/leftovers/properties/items/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+for(const key12 in data42){
+if(!((key12 === "gpu") || (key12 === "cpu"))){
+const err93 = {instancePath:instancePath+"/podMinutes",schemaPath:"#/properties/podMinutes/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -6119,8 +6110,15 @@ vErrors.push(err93);
 }
 errors++;
 }
-if(data44.reason === undefined){
-const err94 = {instancePath:instancePath+"/leftovers/items/" + i2,schemaPath:"#/properties/leftovers/properties/items/items/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+}
+if(data42.gpu !== undefined){
+let data43 = data42.gpu;
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+for(const key13 in data43){
+let data44 = data43[key13];
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 < 0 || isNaN(data44)){
+const err94 = {instancePath:instancePath+"/podMinutes/gpu/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/podMinutes/properties/gpu/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -6129,8 +6127,9 @@ vErrors.push(err94);
 }
 errors++;
 }
-if(data44.test === undefined){
-const err95 = {instancePath:instancePath+"/leftovers/items/" + i2,schemaPath:"#/properties/leftovers/properties/items/items/required",keyword:"required",params:{missingProperty: "test"},message:"must have required property '"+"test"+"'"};
+}
+else {
+const err95 = {instancePath:instancePath+"/podMinutes/gpu/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/podMinutes/properties/gpu/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -6139,9 +6138,10 @@ vErrors.push(err95);
 }
 errors++;
 }
-for(const key14 in data44){
-if(!(((((key14 === "kind") || (key14 === "id")) || (key14 === "name")) || (key14 === "reason")) || (key14 === "test"))){
-const err96 = {instancePath:instancePath+"/leftovers/items/" + i2,schemaPath:"#/properties/leftovers/properties/items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"};
+}
+}
+else {
+const err96 = {instancePath:instancePath+"/podMinutes/gpu",schemaPath:"#/properties/podMinutes/properties/gpu/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -6151,11 +6151,14 @@ vErrors.push(err96);
 errors++;
 }
 }
-if(data44.kind !== undefined){
-let data45 = data44.kind;
-if(typeof data45 === "string"){
-if(func2(data45) < 1){
-const err97 = {instancePath:instancePath+"/leftovers/items/" + i2+"/kind",schemaPath:"#/properties/leftovers/properties/items/items/properties/kind/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(data42.cpu !== undefined){
+let data45 = data42.cpu;
+if(data45 && typeof data45 == "object" && !Array.isArray(data45)){
+for(const key14 in data45){
+let data46 = data45[key14];
+if((typeof data46 == "number") && (isFinite(data46))){
+if(data46 < 0 || isNaN(data46)){
+const err97 = {instancePath:instancePath+"/podMinutes/cpu/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/podMinutes/properties/cpu/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -6166,7 +6169,7 @@ errors++;
 }
 }
 else {
-const err98 = {instancePath:instancePath+"/leftovers/items/" + i2+"/kind",schemaPath:"#/properties/leftovers/properties/items/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err98 = {instancePath:instancePath+"/podMinutes/cpu/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/podMinutes/properties/cpu/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -6176,9 +6179,9 @@ vErrors.push(err98);
 errors++;
 }
 }
-if(data44.id !== undefined){
-if(typeof data44.id !== "string"){
-const err99 = {instancePath:instancePath+"/leftovers/items/" + i2+"/id",schemaPath:"#/properties/leftovers/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err99 = {instancePath:instancePath+"/podMinutes/cpu",schemaPath:"#/properties/podMinutes/properties/cpu/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -6188,9 +6191,9 @@ vErrors.push(err99);
 errors++;
 }
 }
-if(data44.name !== undefined){
-if(typeof data44.name !== "string"){
-const err100 = {instancePath:instancePath+"/leftovers/items/" + i2+"/name",schemaPath:"#/properties/leftovers/properties/items/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err100 = {instancePath:instancePath+"/podMinutes",schemaPath:"#/properties/podMinutes/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -6200,9 +6203,11 @@ vErrors.push(err100);
 errors++;
 }
 }
-if(data44.reason !== undefined){
-if(typeof data44.reason !== "string"){
-const err101 = {instancePath:instancePath+"/leftovers/items/" + i2+"/reason",schemaPath:"#/properties/leftovers/properties/items/items/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(data.estimatedCostUsd !== undefined){
+let data47 = data.estimatedCostUsd;
+if((typeof data47 == "number") && (isFinite(data47))){
+if(data47 < 0 || isNaN(data47)){
+const err101 = {instancePath:instancePath+"/estimatedCostUsd",schemaPath:"#/properties/estimatedCostUsd/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -6212,9 +6217,8 @@ vErrors.push(err101);
 errors++;
 }
 }
-if(data44.test !== undefined){
-if(typeof data44.test !== "string"){
-const err102 = {instancePath:instancePath+"/leftovers/items/" + i2+"/test",schemaPath:"#/properties/leftovers/properties/items/items/properties/test/type",keyword:"type",params:{type: "string"},message:"must be string"};
+else {
+const err102 = {instancePath:instancePath+"/estimatedCostUsd",schemaPath:"#/properties/estimatedCostUsd/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -6224,9 +6228,10 @@ vErrors.push(err102);
 errors++;
 }
 }
-}
-else {
-const err103 = {instancePath:instancePath+"/leftovers/items/" + i2,schemaPath:"#/properties/leftovers/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.unpriced !== undefined){
+let data48 = data.unpriced;
+if(!(((typeof data48 == "number") && (!(data48 % 1) && !isNaN(data48))) && (isFinite(data48)))){
+const err103 = {instancePath:instancePath+"/unpriced",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -6235,10 +6240,9 @@ vErrors.push(err103);
 }
 errors++;
 }
-}
-}
-else {
-const err104 = {instancePath:instancePath+"/leftovers/items",schemaPath:"#/properties/leftovers/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if((typeof data48 == "number") && (isFinite(data48))){
+if(data48 < 0 || isNaN(data48)){
+const err104 = {instancePath:instancePath+"/unpriced",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -6249,8 +6253,11 @@ errors++;
 }
 }
 }
-else {
-const err105 = {instancePath:instancePath+"/leftovers",schemaPath:"#/properties/leftovers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data.rateLimit !== undefined){
+let data49 = data.rateLimit;
+if(data49 && typeof data49 == "object" && !Array.isArray(data49)){
+if(data49.waitedMs === undefined){
+const err105 = {instancePath:instancePath+"/rateLimit",schemaPath:"#/properties/rateLimit/required",keyword:"required",params:{missingProperty: "waitedMs"},message:"must have required property '"+"waitedMs"+"'"};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -6259,15 +6266,386 @@ vErrors.push(err105);
 }
 errors++;
 }
-}
-}
-else {
-const err106 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data49.retried === undefined){
+const err106 = {instancePath:instancePath+"/rateLimit",schemaPath:"#/properties/rateLimit/required",keyword:"required",params:{missingProperty: "retried"},message:"must have required property '"+"retried"+"'"};
 if(vErrors === null){
 vErrors = [err106];
 }
 else {
 vErrors.push(err106);
+}
+errors++;
+}
+if(data49.gaveUp === undefined){
+const err107 = {instancePath:instancePath+"/rateLimit",schemaPath:"#/properties/rateLimit/required",keyword:"required",params:{missingProperty: "gaveUp"},message:"must have required property '"+"gaveUp"+"'"};
+if(vErrors === null){
+vErrors = [err107];
+}
+else {
+vErrors.push(err107);
+}
+errors++;
+}
+if(data49.tests === undefined){
+const err108 = {instancePath:instancePath+"/rateLimit",schemaPath:"#/properties/rateLimit/required",keyword:"required",params:{missingProperty: "tests"},message:"must have required property '"+"tests"+"'"};
+if(vErrors === null){
+vErrors = [err108];
+}
+else {
+vErrors.push(err108);
+}
+errors++;
+}
+for(const key15 in data49){
+if(!((((key15 === "waitedMs") || (key15 === "retried")) || (key15 === "gaveUp")) || (key15 === "tests"))){
+const err109 = {instancePath:instancePath+"/rateLimit",schemaPath:"#/properties/rateLimit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key15},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err109];
+}
+else {
+vErrors.push(err109);
+}
+errors++;
+}
+}
+if(data49.waitedMs !== undefined){
+let data50 = data49.waitedMs;
+if(!(((typeof data50 == "number") && (!(data50 % 1) && !isNaN(data50))) && (isFinite(data50)))){
+const err110 = {instancePath:instancePath+"/rateLimit/waitedMs",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err110];
+}
+else {
+vErrors.push(err110);
+}
+errors++;
+}
+if((typeof data50 == "number") && (isFinite(data50))){
+if(data50 < 0 || isNaN(data50)){
+const err111 = {instancePath:instancePath+"/rateLimit/waitedMs",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err111];
+}
+else {
+vErrors.push(err111);
+}
+errors++;
+}
+}
+}
+if(data49.retried !== undefined){
+let data51 = data49.retried;
+if(!(((typeof data51 == "number") && (!(data51 % 1) && !isNaN(data51))) && (isFinite(data51)))){
+const err112 = {instancePath:instancePath+"/rateLimit/retried",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err112];
+}
+else {
+vErrors.push(err112);
+}
+errors++;
+}
+if((typeof data51 == "number") && (isFinite(data51))){
+if(data51 < 0 || isNaN(data51)){
+const err113 = {instancePath:instancePath+"/rateLimit/retried",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err113];
+}
+else {
+vErrors.push(err113);
+}
+errors++;
+}
+}
+}
+if(data49.gaveUp !== undefined){
+let data52 = data49.gaveUp;
+if(!(((typeof data52 == "number") && (!(data52 % 1) && !isNaN(data52))) && (isFinite(data52)))){
+const err114 = {instancePath:instancePath+"/rateLimit/gaveUp",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err114];
+}
+else {
+vErrors.push(err114);
+}
+errors++;
+}
+if((typeof data52 == "number") && (isFinite(data52))){
+if(data52 < 0 || isNaN(data52)){
+const err115 = {instancePath:instancePath+"/rateLimit/gaveUp",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err115];
+}
+else {
+vErrors.push(err115);
+}
+errors++;
+}
+}
+}
+if(data49.tests !== undefined){
+let data53 = data49.tests;
+if(!(((typeof data53 == "number") && (!(data53 % 1) && !isNaN(data53))) && (isFinite(data53)))){
+const err116 = {instancePath:instancePath+"/rateLimit/tests",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err116];
+}
+else {
+vErrors.push(err116);
+}
+errors++;
+}
+if((typeof data53 == "number") && (isFinite(data53))){
+if(data53 < 0 || isNaN(data53)){
+const err117 = {instancePath:instancePath+"/rateLimit/tests",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err117];
+}
+else {
+vErrors.push(err117);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err118 = {instancePath:instancePath+"/rateLimit",schemaPath:"#/properties/rateLimit/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err118];
+}
+else {
+vErrors.push(err118);
+}
+errors++;
+}
+}
+if(data.leftovers !== undefined){
+let data54 = data.leftovers;
+if(data54 && typeof data54 == "object" && !Array.isArray(data54)){
+if(data54.created === undefined){
+const err119 = {instancePath:instancePath+"/leftovers",schemaPath:"#/properties/leftovers/required",keyword:"required",params:{missingProperty: "created"},message:"must have required property '"+"created"+"'"};
+if(vErrors === null){
+vErrors = [err119];
+}
+else {
+vErrors.push(err119);
+}
+errors++;
+}
+if(data54.items === undefined){
+const err120 = {instancePath:instancePath+"/leftovers",schemaPath:"#/properties/leftovers/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'"};
+if(vErrors === null){
+vErrors = [err120];
+}
+else {
+vErrors.push(err120);
+}
+errors++;
+}
+for(const key16 in data54){
+if(!((key16 === "created") || (key16 === "items"))){
+const err121 = {instancePath:instancePath+"/leftovers",schemaPath:"#/properties/leftovers/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key16},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err121];
+}
+else {
+vErrors.push(err121);
+}
+errors++;
+}
+}
+if(data54.created !== undefined){
+let data55 = data54.created;
+if(!(((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55))) && (isFinite(data55)))){
+const err122 = {instancePath:instancePath+"/leftovers/created",schemaPath:"#/$defs/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err122];
+}
+else {
+vErrors.push(err122);
+}
+errors++;
+}
+if((typeof data55 == "number") && (isFinite(data55))){
+if(data55 < 0 || isNaN(data55)){
+const err123 = {instancePath:instancePath+"/leftovers/created",schemaPath:"#/$defs/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err123];
+}
+else {
+vErrors.push(err123);
+}
+errors++;
+}
+}
+}
+if(data54.items !== undefined){
+let data56 = data54.items;
+if(Array.isArray(data56)){
+const len2 = data56.length;
+for(let i2=0; i2<len2; i2++){
+let data57 = data56[i2];
+if(data57 && typeof data57 == "object" && !Array.isArray(data57)){
+if(data57.kind === undefined){
+const err124 = {instancePath:instancePath+"/leftovers/items/" + i2,schemaPath:"#/properties/leftovers/properties/items/items/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'"};
+if(vErrors === null){
+vErrors = [err124];
+}
+else {
+vErrors.push(err124);
+}
+errors++;
+}
+if(data57.reason === undefined){
+const err125 = {instancePath:instancePath+"/leftovers/items/" + i2,schemaPath:"#/properties/leftovers/properties/items/items/required",keyword:"required",params:{missingProperty: "reason"},message:"must have required property '"+"reason"+"'"};
+if(vErrors === null){
+vErrors = [err125];
+}
+else {
+vErrors.push(err125);
+}
+errors++;
+}
+if(data57.test === undefined){
+const err126 = {instancePath:instancePath+"/leftovers/items/" + i2,schemaPath:"#/properties/leftovers/properties/items/items/required",keyword:"required",params:{missingProperty: "test"},message:"must have required property '"+"test"+"'"};
+if(vErrors === null){
+vErrors = [err126];
+}
+else {
+vErrors.push(err126);
+}
+errors++;
+}
+for(const key17 in data57){
+if(!(((((key17 === "kind") || (key17 === "id")) || (key17 === "name")) || (key17 === "reason")) || (key17 === "test"))){
+const err127 = {instancePath:instancePath+"/leftovers/items/" + i2,schemaPath:"#/properties/leftovers/properties/items/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key17},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err127];
+}
+else {
+vErrors.push(err127);
+}
+errors++;
+}
+}
+if(data57.kind !== undefined){
+let data58 = data57.kind;
+if(typeof data58 === "string"){
+if(func2(data58) < 1){
+const err128 = {instancePath:instancePath+"/leftovers/items/" + i2+"/kind",schemaPath:"#/properties/leftovers/properties/items/items/properties/kind/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err128];
+}
+else {
+vErrors.push(err128);
+}
+errors++;
+}
+}
+else {
+const err129 = {instancePath:instancePath+"/leftovers/items/" + i2+"/kind",schemaPath:"#/properties/leftovers/properties/items/items/properties/kind/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err129];
+}
+else {
+vErrors.push(err129);
+}
+errors++;
+}
+}
+if(data57.id !== undefined){
+if(typeof data57.id !== "string"){
+const err130 = {instancePath:instancePath+"/leftovers/items/" + i2+"/id",schemaPath:"#/properties/leftovers/properties/items/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err130];
+}
+else {
+vErrors.push(err130);
+}
+errors++;
+}
+}
+if(data57.name !== undefined){
+if(typeof data57.name !== "string"){
+const err131 = {instancePath:instancePath+"/leftovers/items/" + i2+"/name",schemaPath:"#/properties/leftovers/properties/items/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err131];
+}
+else {
+vErrors.push(err131);
+}
+errors++;
+}
+}
+if(data57.reason !== undefined){
+if(typeof data57.reason !== "string"){
+const err132 = {instancePath:instancePath+"/leftovers/items/" + i2+"/reason",schemaPath:"#/properties/leftovers/properties/items/items/properties/reason/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err132];
+}
+else {
+vErrors.push(err132);
+}
+errors++;
+}
+}
+if(data57.test !== undefined){
+if(typeof data57.test !== "string"){
+const err133 = {instancePath:instancePath+"/leftovers/items/" + i2+"/test",schemaPath:"#/properties/leftovers/properties/items/items/properties/test/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err133];
+}
+else {
+vErrors.push(err133);
+}
+errors++;
+}
+}
+}
+else {
+const err134 = {instancePath:instancePath+"/leftovers/items/" + i2,schemaPath:"#/properties/leftovers/properties/items/items/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err134];
+}
+else {
+vErrors.push(err134);
+}
+errors++;
+}
+}
+}
+else {
+const err135 = {instancePath:instancePath+"/leftovers/items",schemaPath:"#/properties/leftovers/properties/items/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err135];
+}
+else {
+vErrors.push(err135);
+}
+errors++;
+}
+}
+}
+else {
+const err136 = {instancePath:instancePath+"/leftovers",schemaPath:"#/properties/leftovers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err136];
+}
+else {
+vErrors.push(err136);
+}
+errors++;
+}
+}
+}
+else {
+const err137 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err137];
+}
+else {
+vErrors.push(err137);
 }
 errors++;
 }
@@ -9601,7 +9979,7 @@ return errors === 0;
 validate47.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 exports.baseline = validate48;
-const schema107 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/reports/baseline.schema.json","title":"Baseline of known differences","description":"A target's expectations file (cpc conformance --baseline FILE): the verdict each listed rule is expected to have, with a note saying why. A rule the file does not list is expected to conform (pass, or observed for an OBSERVED rule). A run fails on any change, a new failure as much as a new pass; --update-baseline rewrites the file on purpose.","type":"object","additionalProperties":false,"required":["rules"],"properties":{"$schema":{"type":"string"},"description":{"type":"string"},"target":{"type":"string","description":"Which deployment the file describes (free text, never a key)."},"updatedAt":{"type":"string","format":"date-time"},"rules":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Z0-9]+(\\.[A-Z0-9_]+)+$"},"additionalProperties":{"type":"object","additionalProperties":false,"required":["verdict","note"],"properties":{"verdict":{"enum":["pass","fail","blocked","skip","observed","untested"]},"note":{"type":"string","minLength":1}}}}}};
+const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://schemas.compute-platform.test/reports/baseline.schema.json","title":"Baseline of known differences","description":"A target's expectations file (cpc conformance --baseline FILE): the verdict each listed rule is expected to have, with a note saying why. A rule the file does not list is expected to conform (pass, or observed for an OBSERVED rule). A run fails on any change, a new failure as much as a new pass; --update-baseline rewrites the file on purpose.","type":"object","additionalProperties":false,"required":["rules"],"properties":{"$schema":{"type":"string"},"description":{"type":"string"},"target":{"type":"string","description":"Which deployment the file describes (free text, never a key)."},"updatedAt":{"type":"string","format":"date-time"},"rules":{"type":"object","propertyNames":{"type":"string","pattern":"^[A-Z0-9]+(\\.[A-Z0-9_]+)+$"},"additionalProperties":{"type":"object","additionalProperties":false,"required":["verdict","note"],"properties":{"verdict":{"enum":["pass","fail","blocked","skip","observed","untested"]},"note":{"type":"string","minLength":1}}}}}};
 const pattern8 = new RegExp("^[A-Z0-9]+(\\.[A-Z0-9_]+)+$", "u");
 
 function validate48(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -9776,7 +10154,7 @@ errors++;
 if(data5.verdict !== undefined){
 let data6 = data5.verdict;
 if(!((((((data6 === "pass") || (data6 === "fail")) || (data6 === "blocked")) || (data6 === "skip")) || (data6 === "observed")) || (data6 === "untested"))){
-const err13 = {instancePath:instancePath+"/rules/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/verdict",schemaPath:"#/properties/rules/additionalProperties/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema107.properties.rules.additionalProperties.properties.verdict.enum},message:"must be equal to one of the allowed values"};
+const err13 = {instancePath:instancePath+"/rules/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/verdict",schemaPath:"#/properties/rules/additionalProperties/properties/verdict/enum",keyword:"enum",params:{allowedValues: schema109.properties.rules.additionalProperties.properties.verdict.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -9853,4 +10231,4 @@ validate48.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 return exports;
 })();
-module.exports = { digest: "e759c34f3ad19357106dd0670f890c49f99a388e16714deb2e4c85ca97204cf1", validators };
+module.exports = { digest: "fb467369ac662119212f3a6b4c4d71001dff087c9adbf5cf9e764cfdea528299", validators };

@@ -177,8 +177,8 @@ async function preflightStep(r: Resolved, s: Started): Promise<Handed> {
     process.stdout.write(`Preflight: ready (${pre.plan ? `${pre.plan.runs.length} rule(s) will run, ${pre.plan.skipped.length} skipped by capability; ` : ''}${c ? `plan: ${c.counts.gpuPods} GPU + ${c.counts.cpuPods} CPU pods, ${c.counts.networkVolumes} volumes, ${c.counts.endpoints} endpoints, about ${c.requests} requests, ${c.estimatedCostUsd !== undefined ? `USD ${c.estimatedCostUsd.toFixed(2)} at most` : 'cost unknown'}; ` : ''}cpc preflight shows the plan)\n`);
     if (c) {
       mkdirSync(outDir, { recursive: true });
-      const { catalog, counts, pools, requests, estimatedCostUsd } = c;
-      const planFile: PlanFile = { counts, pools, requests, ...(estimatedCostUsd !== undefined ? { estimatedCostUsd } : {}), ...(pre.plan ? { forecast: pre.plan } : {}) };
+      const { catalog, counts, pools, requests, estimatedCostUsd, workerTime } = c;
+      const planFile: PlanFile = { counts, pools, requests, ...(estimatedCostUsd !== undefined ? { estimatedCostUsd } : {}), ...(workerTime ? { workerTime } : {}), ...(pre.plan ? { forecast: pre.plan } : {}) };
       writeFileSync(join(outDir, 'plan.json'), JSON.stringify(planFile, null, 2) + '\n');
       // The catalog as preflight read it: the run reads it once, not once per worker or test.
       const catalogFile = join(tmpdir(), `cpc-catalog-${given.runId}.json`);

@@ -8,7 +8,8 @@ import type { PacingFile, RunConfig, UsageFile } from '../lib/protocol.js';
 import { ApiClient, type KeyRole } from '../lib/client/api.js';
 import { undiciTransport } from '../lib/client/transport.js';
 import { Pacer, pacedTransport } from '../lib/client/pacing.js';
-import { provision, provisionChoice } from './provision/worker.js';
+import { provision, provisionChoice, PROVISIONING } from './provision/worker.js';
+import { observedWorkerTime } from '../lib/worker-time.js';
 import { countKindOf, describeLeftovers, leftoversPath, Registry, stillHeld, strays, sweep, writeLeftovers } from '../lib/cleanup.js';
 
 /**
@@ -129,7 +130,10 @@ export function usageOf(runId: string, registry: Registry, run: RunConfig, now =
     else cost += hourly * minutes / 60;
   }
   const requests = run.budgetFiles ? (() => { try { return statSync(run.budgetFiles.requests).size; } catch { return 0; } })() : 0;
-  return { runId, created, byShape, podMinutes, ...(run.prices ? { estimatedCostUsd: cost } : {}), unpriced, requests, writtenAt: new Date(now).toISOString() };
+  // The endpoints provisioned from the worker image: their lifetimes bound their workers' time (lib/worker-time.ts).
+  const provisioned = registry.records().filter((r) => r.kind === 'endpoint' && r.test === PROVISIONING).map((r) => ({ ...r, ...(r.shape?.workersMax !== undefined ? { workersMax: r.shape.workersMax } : {}) }));
+  const workerTime = observedWorkerTime(provisioned, run.prices, now);
+  return { runId, created, byShape, podMinutes, ...(run.prices ? { estimatedCostUsd: cost } : {}), unpriced, ...(workerTime ? { workerTime } : {}), requests, writtenAt: new Date(now).toISOString() };
 }
 
 /** The tests' waits for the rate limit (one JSON line per test that waited), summed for `pacing.json`. */

@@ -12,6 +12,7 @@ import { workersFor } from '../lib/run-config.js';
 import { estimateCost } from './preflight/catalog.js';
 import { probeTarget } from './preflight/probe.js';
 import { forecastHas, forecastRules, provisionCreates, provisionFor } from './provision/forecast.js';
+import { plannedWorkerTime } from './provision/worker-time.js';
 import type { ListedTest, PreflightResult, RequestEstimates, RulePlan } from './preflight/types.js';
 
 export { listedTests } from './preflight/rules.js';
@@ -51,6 +52,8 @@ export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'tem
       if (provision.endpoint || provision.hold || provision.template) creates.provision = provision;
       // The tests' own requests, and the teardown's: a deletion per pooled or provisioned resource and the two listings of strays.
       creates.requests = estimateRequests(running, options.requestEstimates) + (capabilities.control ? 0 : planned.pools.length + 2) + 2 * ((provisioned.templates ?? 0) + (provisioned.endpoints ?? 0));
+      const workerTime = plannedWorkerTime(running.map((t) => t.creates), capabilities, provision, creates.prices);
+      if (workerTime) creates.workerTime = workerTime;
       const cost = estimateCost(creates, run.profile);
       if (cost !== undefined) creates.estimatedCostUsd = cost;
     }

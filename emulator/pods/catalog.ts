@@ -60,6 +60,8 @@ export const GPU_TYPES: readonly GpuTypeEntry[] = [
   { id: 'NVIDIA L40S', pool: 'ADA_48_PRO', displayName: 'L40S', manufacturer: 'NVIDIA', memoryInGb: 48, maxGpuCount: 8, securePrice: 0.86, communityPrice: 0.79, serverlessPrice: 1.9 },
   { id: 'NVIDIA A100 80GB PCIe', pool: 'AMPERE_80', displayName: 'A100 PCIe', manufacturer: 'NVIDIA', memoryInGb: 80, maxGpuCount: 8, securePrice: 1.64, communityPrice: 1.19, serverlessPrice: 2.72 },
   { id: 'NVIDIA H100 80GB HBM3', pool: 'ADA_80_PRO', displayName: 'H100 SXM', manufacturer: 'NVIDIA', memoryInGb: 80, maxGpuCount: 8, securePrice: 2.99, communityPrice: 2.69, serverlessPrice: 4.47 },
+  // After the other NVIDIA types, so those the tests pick first stay first: the AMPERE_16 pool the provisioned endpoints ask for.
+  { id: 'NVIDIA RTX A4000', pool: 'AMPERE_16', displayName: 'RTX A4000', manufacturer: 'NVIDIA', memoryInGb: 16, maxGpuCount: 8, securePrice: 0.25, communityPrice: 0.17, serverlessPrice: 0.58 },
   { id: 'AMD Instinct MI300X OAM', pool: null, displayName: 'MI300X', manufacturer: 'AMD', memoryInGb: 192, maxGpuCount: 8, securePrice: 2.49, communityPrice: 2.49 },
 ];
 

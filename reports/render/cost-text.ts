@@ -43,13 +43,18 @@ export function notMeasured(c: CostSection): string[] {
 export function costTotals(c: CostSection): string {
   const parts: string[] = [];
   if (c.sources.usage) {
-    parts.push(c.estimatedCostUsd !== undefined ? `≈ ${usd(c.estimatedCostUsd)} estimated${c.unpriced ? ` (${plural(c.unpriced, 'pod')} unpriced)` : ''}` : `no cost estimate (no catalog prices${c.unpriced ? `, ${plural(c.unpriced, 'pod')} unpriced` : ''})`);
+    parts.push(c.estimatedCostUsd !== undefined ? `≈ ${usd(c.estimatedCostUsd)} estimated${c.workerTime ? ' for pods' : ''}${c.unpriced ? ` (${plural(c.unpriced, 'pod')} unpriced)` : ''}` : `no cost estimate (no catalog prices${c.unpriced ? `, ${plural(c.unpriced, 'pod')} unpriced` : ''})`);
   }
   const created = createdOf(c);
   const total = resourceTotal(created);
   parts.push(total ? `${plural(total, 'resource')} created${c.created.run ? '' : ' by the tests'} (${kindsText(created)})` : `nothing created${c.created.run ? '' : ' by the tests'}`);
   const mins = podMinutesOf(c);
   if (mins !== undefined) parts.push(`${minutes(mins)} pod-minutes`);
+  const priced = (cost: number | undefined): string => (cost !== undefined ? `≈ ${usd(cost)} at most` : 'unpriced');
+  const planned = c.workerTime?.planned;
+  const observed = c.workerTime?.observed;
+  if (planned) parts.push(`≤ ${minutes(planned.boundMs / 60_000)} worker-minutes planned (${priced(planned.estimatedCostUsd)})`);
+  if (observed) parts.push(`≤ ${minutes(observed.workerMinutesAtMost)} worker-minutes observed (${priced(observed.estimatedCostUsd)})`);
   parts.push(`${int(c.requests.run ?? c.requests.total)} requests`);
   if (c.rateLimit) parts.push(`${waited(c.rateLimit.waitedMs)} waited for the rate limit`);
   if (c.leftovers) parts.push(c.leftovers.items.length ? `${int(c.leftovers.items.length)} LEFT BEHIND` : 'nothing left behind');
@@ -78,3 +83,20 @@ export function minuteRows(c: CostSection): { kind: 'GPU' | 'CPU'; type: string;
 
 /** Requests by surface, most first. */
 export const surfaceRows = (c: CostSection): [string, number][] => Object.entries(c.requests.bySurface).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+
+/** The worker-time facts in words, planned then observed (each a bound, priced or unpriced, never a zero for a missing price). */
+export function workerTimeFacts(c: CostSection): { label: string; text: string }[] {
+  const out: { label: string; text: string }[] = [];
+  const p = c.workerTime?.planned;
+  if (p) {
+    const price = p.estimatedCostUsd !== undefined && p.usdPerHour !== undefined
+      ? `≈ ${usd(p.estimatedCostUsd)} at most, at ${usd(p.usdPerHour)} per worker-hour (the dearest serverless price of ${p.tier ?? 'the tier'})`
+      : `unpriced: the catalog gives no serverless price for ${p.tier ? `the ${p.tier} pool` : "the endpoint's GPU tier"}`;
+    out.push({ label: 'Worker time, planned', text: `at most ${minutes(p.boundMs / 60_000)} worker-minutes${p.tier ? ` on ${p.tier}` : ''} for ${int(p.jobs)} job attempt(s): ${minutes(p.workMs / 60_000)} minutes of handler time the tests declare, the rest each attempt's start and idle allowance; ${price}` });
+  }
+  const o = c.workerTime?.observed;
+  if (o) {
+    out.push({ label: 'Worker time, observed', text: `the ${int(o.endpoints)} provisioned endpoint(s) lived ${minutes(o.endpointMinutes)} minutes: their workers ran at most ${minutes(o.workerMinutesAtMost)} worker-minutes (each minute times workersMax); ${o.estimatedCostUsd !== undefined ? `≈ ${usd(o.estimatedCostUsd)} at most` : 'unpriced: the catalog gives no serverless price for their tier'}` });
+  }
+  return out;
+}

@@ -70,6 +70,15 @@ function costProperties(c: CostSection): [string, string][] {
   }
   for (const [kind, m] of Object.entries(c.podMinutes ?? {})) for (const [type, n] of Object.entries(m)) out.push([`cost.podMinutes.${kind}.${type}`, n.toFixed(1)]);
   if (c.estimatedCostUsd !== undefined) out.push(['cost.estimatedUsd', c.estimatedCostUsd.toFixed(2)]);
+  const planned = c.workerTime?.planned;
+  if (planned) {
+    out.push(['cost.workerTime.planned.boundMinutes', (planned.boundMs / 60_000).toFixed(1)], ['cost.workerTime.planned.jobs', String(planned.jobs)],
+      ['cost.workerTime.planned.usd', planned.estimatedCostUsd !== undefined ? planned.estimatedCostUsd.toFixed(2) : 'unpriced']);
+    if (planned.tier) out.push(['cost.workerTime.planned.tier', planned.tier]);
+  }
+  const observed = c.workerTime?.observed;
+  if (observed) out.push(['cost.workerTime.observed.endpointMinutes', observed.endpointMinutes.toFixed(1)], ['cost.workerTime.observed.workerMinutesAtMost', observed.workerMinutesAtMost.toFixed(1)],
+    ['cost.workerTime.observed.usd', observed.estimatedCostUsd !== undefined ? observed.estimatedCostUsd.toFixed(2) : 'unpriced']);
   if (c.unpriced !== undefined) out.push(['cost.unpricedPods', String(c.unpriced)]);
   if (c.rateLimit) out.push(['cost.rateLimit.waitedMs', String(c.rateLimit.waitedMs)], ['cost.rateLimit.retried', String(c.rateLimit.retried)], ['cost.rateLimit.gaveUp', String(c.rateLimit.gaveUp)]);
   if (c.leftovers) out.push(['cost.leftovers', String(c.leftovers.items.length)], ...c.leftovers.items.map((l, i): [string, string] => [`cost.leftover.${i + 1}`, `${l.kind} ${l.id ?? ''}${l.name ? ` (${l.name})` : ''}: ${l.reason}`]));

@@ -5,7 +5,7 @@ import { exchangeFor } from '../../lib/evidence.js';
 import { capped, htmlText, mdBlock, mdCode, mdTable, mdText } from './md.js';
 import type { Renderer } from './renderer.js';
 import { blockedLead, sinceSection, verdictLine } from './markdown-lead.js';
-import { KIND_LABEL, costTotals, int, notMeasured, kindRows, minuteRows, minutes, surfaceRows, usd, waited } from './cost-text.js';
+import { KIND_LABEL, costTotals, int, notMeasured, kindRows, minuteRows, minutes, surfaceRows, usd, waited, workerTimeFacts } from './cost-text.js';
 
 const COLS = ['pass', 'fail', 'blocked', 'observed', 'skip', 'untested'] as const;
 
@@ -134,6 +134,7 @@ function cost(r: ConformanceReport): string {
   if (surfaces.length) facts.push(`**Requests by surface:** ${surfaces.map(([s, n]) => `${mdText(s)} ${int(n)}`).join(' · ')}${c.requests.run !== undefined ? ` (the whole run, teardown included: ${int(c.requests.run)})` : ''}`);
   const mins = minuteRows(c);
   if (mins.length) facts.push(`**Pod-minutes:** ${mins.map((m) => `${m.kind} ${mdText(m.type)} ${minutes(m.minutes)}`).join(' · ')}`);
+  for (const f of workerTimeFacts(c)) facts.push(`**${f.label}:** ${mdMoney(f.text)}`);
   if (c.plan) facts.push(`**Plan:** ${int(c.plan.requests)} requests${c.plan.estimatedCostUsd !== undefined ? `, ≈ ${mdMoney(usd(c.plan.estimatedCostUsd))} at most` : ''}${c.plan.pools.length ? `; pools: ${mdText(c.plan.pools.join(', '))}` : ''}`);
   if (c.rateLimit) facts.push(`**Rate limit:** ${waited(c.rateLimit.waitedMs)} waited by ${int(c.rateLimit.tests)} test(s); ${int(c.rateLimit.retried)} 429 answer(s) waited out, ${int(c.rateLimit.gaveUp)} given back`);
   if (facts.length) lines.push(facts.join('  \n'));

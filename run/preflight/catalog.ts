@@ -7,14 +7,18 @@ import type { TargetProfile } from '../../lib/profile.js';
 import type { CpuFlavor, DataCenter } from '../../lib/types.gen.js';
 import { gpuCandidates, listOf, picks, vcpuCounts, type GpuEntry, type PodCatalog } from '../../lib/pod-catalog.js';
 import { hourlyPrice, podCostUsd, zeroCounts, type PriceTable } from '../../lib/plan.js';
+import { serverlessPrices } from '../../lib/worker-time.js';
 import type { AddCheck, CreationPlan } from './types.js';
 
 /** How long one preflight request may take before the surface counts as not answering. */
 export const TIMEOUT_MS = 10_000;
 
-/** The catalog's prices: a GPU type's `price` ({secure, community} or a number), a CPU flavor's `securePerVcpu` (or a number). */
+/**
+ * The catalog's prices: a GPU type's `price` ({secure, community} or a number), a CPU flavor's
+ * `securePerVcpu` (or a number), and each serverless pool's dearest `price.serverless`.
+ */
 export function pricesOf(catalog: PodCatalog): PriceTable {
-  const table: PriceTable = { gpu: {}, cpu: {} };
+  const table: PriceTable = { gpu: {}, cpu: {}, serverless: serverlessPrices(catalog.gpus) };
   for (const g of catalog.gpus) {
     const p = (g as { price?: unknown }).price;
     if (typeof p === 'number') table.gpu[g.id] = { secure: p, community: p };
@@ -31,12 +35,16 @@ export function pricesOf(catalog: PodCatalog): PriceTable {
   return table;
 }
 
-/** Every planned pod priced for the readiness timeout (a bound); undefined when one is not priced. */
+/**
+ * Every planned pod priced for the readiness timeout, and the planned worker time (both
+ * bounds); undefined when a pod or the worker time is not priced.
+ */
 export function estimateCost(plan: CreationPlan, profile: TargetProfile): number | undefined {
+  if (plan.workerTime && plan.workerTime.estimatedCostUsd === undefined) return undefined;
   const gpu = plan.gpuType ? hourlyPrice(plan.prices, { gpu: { id: plan.gpuType } }) : undefined;
   const cpu = plan.cpuFlavor ? hourlyPrice(plan.prices, { cpu: { id: plan.cpuFlavor, ...(plan.cpuVcpus ? { vcpuCount: plan.cpuVcpus } : {}) } }) : undefined;
   if ((plan.counts.gpuPods > 0 && gpu === undefined) || (plan.counts.cpuPods > 0 && cpu === undefined)) return undefined;
-  return podCostUsd((gpu ?? 0) * plan.counts.gpuPods + (cpu ?? 0) * plan.counts.cpuPods, profile.readyTimeoutMs);
+  return podCostUsd((gpu ?? 0) * plan.counts.gpuPods + (cpu ?? 0) * plan.counts.cpuPods, profile.readyTimeoutMs) + (plan.workerTime?.estimatedCostUsd ?? 0);
 }
 
 /** Reads the catalog with the main key and checks the profile's choices against it. */

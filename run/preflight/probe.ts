@@ -14,6 +14,7 @@ import { undiciTransport } from '../../lib/client/transport.js';
 import { clientSettingsOf, ENV_VARS, type Target } from '../../lib/config.js';
 import type { TargetProfile } from '../../lib/profile.js';
 import { zeroCounts } from '../../lib/plan.js';
+import { endpointTier } from '../provision/worker-time.js';
 import { readCatalog, TIMEOUT_MS } from './catalog.js';
 import type { Capabilities, CreationPlan, PreflightCheck } from './types.js';
 import { answered, GRAPHQL_MYSELF, notTheAnswer, REST_V1_REFUSED, REST_V2_LIST, SERVERLESS_HEALTH, SERVERLESS_UNKNOWN, type SpecAnswer } from './answers.js';
@@ -149,7 +150,12 @@ export async function probeTarget(config: Target & { kind: 'remote' }, profile: 
       if (health) {
         add({ name: 'serverless answers', status: 'ok', required: true, detail: `/v2/{endpoint}/health answered ${answered(health)}` });
         if (health.status === 404) add({ name: `${ENV_VARS.endpointId} exists`, status: 'fail', required: true, setting: ENV_VARS.endpointId, detail: '/health of the endpoint answered 404' });
-        else if (authCheck('serverless', health, 'main', ENV_VARS.apiKey)) capabilities.endpointId = true;
+        else if (authCheck('serverless', health, 'main', ENV_VARS.apiKey)) {
+          capabilities.endpointId = true;
+          // Its GPU tier prices the job tests' worker time (lib/worker-time.ts); unknown, that time is unpriced.
+          const tier = gql ? await endpointTier(api, endpointId, TIMEOUT_MS) : undefined;
+          if (tier) capabilities.endpointTier = tier;
+        }
       }
     } else {
       const any = judged('serverless answers', await reach('serverless', config.serverlessUrl, () => api.call('serverless', 'GET', '/v2/cpc-preflight-no-such-endpoint/health', { auth: 'none', timeoutMs: TIMEOUT_MS })), SERVERLESS_UNKNOWN);

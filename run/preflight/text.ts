@@ -1,6 +1,7 @@
 /** A preflight as text: its checks, the rules that run or are skipped, what the run will create. */
 import { redactText } from '../../lib/redact.js';
 import type { Counts } from '../../lib/plan.js';
+import { WORKER_TIME_BASIS, workerTimeText } from '../../lib/worker-time.js';
 import type { CheckStatus, PreflightResult } from './types.js';
 
 /** What keeps the target from being ready: the variables (or checks) at fault, each once. */
@@ -29,7 +30,9 @@ export function preflightText(r: PreflightResult): string {
     out.push(`  network volumes: ${n.networkVolumes}${upTo('networkVolumes')}; endpoints: ${n.endpoints}${upTo('endpoints')} (${n.warmEndpoints} with workersMin > 0); templates: ${n.templates}${upTo('templates')}; secrets: ${n.secrets}${upTo('secrets')}`);
     if (c.provision) out.push(`  provisioned from the worker image (deleted when the run ends): a serverless template${c.provision.endpoint ? ', a queue-based endpoint on it (workersMin 0, workersMax 3) for the job tests' : ''}${c.provision.hold ? ', an endpoint with workersMax 1 that holds jobs in its queue' : ''}${c.provision.template ? '; the template also serves the REST v1 creation checks' : ''}`);
     out.push(`  requests: about ${c.requests}`);
-    out.push(`  estimated cost: ${c.estimatedCostUsd !== undefined ? `USD ${c.estimatedCostUsd.toFixed(2)} at most (every pod priced for the readiness timeout)` : 'unknown (the catalog gives no price for the pods the run makes)'}`);
+    if (c.workerTime) out.push(`  worker time: ${workerTimeText(c.workerTime)} (${WORKER_TIME_BASIS})`);
+    const basis = `every pod priced for the readiness timeout${c.workerTime ? ', and the worker time\'s bound' : ''}`;
+    out.push(`  estimated cost: ${c.estimatedCostUsd !== undefined ? `USD ${c.estimatedCostUsd.toFixed(2)} at most (${basis})` : `unknown (the catalog gives no price for the pods the run makes${c.workerTime ? ' or for its workers' : ''})`}`);
   }
   out.push('', r.ready ? 'Ready.' : `Not ready: ${blockers(r).join(', ')}`);
   return redactText(out.join('\n'));

@@ -2,6 +2,7 @@
 import type { PodCatalog } from '../../lib/pod-catalog.js';
 import type { Counts, Creates, PoolName, PriceTable } from '../../lib/plan.js';
 import type { Provision } from '../../lib/protocol.js';
+import type { WorkerTimePlan } from '../../lib/worker-time.js';
 
 export type CheckStatus = 'ok' | 'warn' | 'missing' | 'fail';
 
@@ -21,6 +22,8 @@ export interface Capabilities {
   readonlyKey: boolean;
   otherKey: boolean;
   endpointId: boolean;
+  /** The GPU tier (`gpuIds`) of CPC_ENDPOINT_ID's endpoint, as GraphQL `myself` lists it: the price of its worker time. */
+  endpointTier?: string;
   templateId: boolean;
   modelEndpointId: boolean;
 }
@@ -39,8 +42,13 @@ export interface CreationPlan {
   pools: PoolName[];
   /** Requests the run is expected to send (contract/request-estimates.json per test, measured on a deployment-like run). */
   requests: number;
-  /** USD: every pod priced for the profile's readiness timeout; absent when the catalog gives no price for a pod the run makes. */
+  /**
+   * USD: every pod priced for the profile's readiness timeout, and the worker time's bound;
+   * absent when the catalog gives no price for a pod the run makes or for its workers.
+   */
   estimatedCostUsd?: number;
+  /** The job tests' worker time, a bound, priced from the catalog's serverless prices (lib/worker-time.ts). */
+  workerTime?: WorkerTimePlan;
   /** Catalog prices, for the run's cost budget and report. */
   prices?: PriceTable;
   gpuType?: string;

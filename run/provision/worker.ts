@@ -6,7 +6,8 @@
  * holds later ones in the queue (the queue's rules decided in real time). Both are named by the run and recorded in its cleanup record
  * like every creation, so the run's teardown deletes them (the endpoint scaled to 0 first).
  *
- * The endpoint has `workersMin` 0 (no always-on worker) and `workersMax` {@link WORKERS_MAX}.
+ * The endpoint has `workersMin` 0 (no always-on worker), `workersMax` {@link WORKERS_MAX} and
+ * `idleTimeout` 5 s (the worker-time bound's idle allowance, lib/worker-time.ts).
  * CPC_ENDPOINT_ID and CPC_TEMPLATE_ID still name existing ones: then nothing of that kind is made.
  */
 import { writeFileSync } from 'node:fs';
@@ -14,11 +15,15 @@ import type { ApiClient } from '../../lib/client/api.js';
 import { Registry, TestTracker } from '../../lib/cleanup.js';
 import type { Provision, RunConfig } from '../../lib/protocol.js';
 import type { Provisioned } from '../../lib/provisioned.js';
+import { WORKER_ALLOWANCE } from '../../lib/worker-time.js';
 
 /** Workers of the provisioned endpoint: enough for the job tests of one Playwright worker to overlap a little. */
 export const WORKERS_MAX = 3;
 /** The GPU tier the provisioned endpoint asks for (the spec's first `gpuIds` value). */
 export const WORKER_GPU_IDS = 'AMPERE_16';
+
+/** Seconds an idle worker is kept: the idle allowance of the worker-time bound (lib/worker-time.ts). */
+const IDLE_TIMEOUT_S = WORKER_ALLOWANCE.idleMs / 1000;
 
 /** The test title provisioning's creations are recorded under. */
 export const PROVISIONING = '(provisioning from the worker image)';
@@ -51,7 +56,7 @@ export async function provision(api: ApiClient, run: RunConfig, choice: Provisio
     out.templateId = templateId;
     const endpoint = async (suffix: string, workersMax: number): Promise<string> => {
       const ep = await api.graphql<{ data?: { saveEndpoint?: { id?: string } } }>(
-        `mutation { saveEndpoint(input: {name: ${str(name + suffix)}, gpuIds: ${str(WORKER_GPU_IDS)}, templateId: ${str(templateId)}, workersMin: 0, workersMax: ${workersMax}}) { id } }`);
+        `mutation { saveEndpoint(input: {name: ${str(name + suffix)}, gpuIds: ${str(WORKER_GPU_IDS)}, templateId: ${str(templateId)}, workersMin: 0, workersMax: ${workersMax}, idleTimeout: ${IDLE_TIMEOUT_S}}) { id } }`);
       const id = ep.body?.data?.saveEndpoint?.id;
       if (ep.status !== 200 || typeof id !== 'string') throw new Error(`saveEndpoint answered ${ep.status}: ${ep.text.slice(0, 200)}`);
       return id;

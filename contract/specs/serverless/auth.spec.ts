@@ -1,5 +1,6 @@
 import { countsAreOwn, test } from '../../support/fixtures.js';
-import { conform, must, needs, observe, rules, type Finding } from '../../support/rules.js';
+import { conform, creates, must, needs, observe, rules, type Finding } from '../../support/rules.js';
+import { jobWork } from '../../../lib/worker-time.js';
 import { statusCodeConformance } from '../../checks/status.js';
 import { jobCounters } from '../../checks/health-conformance.js';
 import { statusOf } from '../../checks/job-conformance.js';
@@ -108,7 +109,7 @@ test.describe('serverless authentication', () => {
     );
   });
 
-  test("another account's endpoint and jobs are out of reach", rules('AUTH.SERVERLESS.OTHER_ACCOUNT', 'AUTH.SERVERLESS.OTHER_ACCOUNT_STATUS', needs('otherKey', 'workerEndpoint')), async ({ api, emu, target }) => {
+  test("another account's endpoint and jobs are out of reach", rules('AUTH.SERVERLESS.OTHER_ACCOUNT', 'AUTH.SERVERLESS.OTHER_ACCOUNT_STATUS', needs('otherKey', 'workerEndpoint'), creates({ work: jobWork(600_000, { ms: 0, runs: 2, failing: true }) })), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const running = await jobs.submit({ sleepMs: 600_000 });
     const failed = await jobs.submit({ fail: 'other' });

@@ -1,5 +1,6 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, needs, observe, rules } from '../../support/rules.js';
+import { conform, creates, must, needs, observe, rules } from '../../support/rules.js';
+import { jobWork } from '../../../lib/worker-time.js';
 import { jobHandleConformance, statusOf } from '../../checks/job-conformance.js';
 import { jobsFor, setTimings } from './support/jobs.js';
 
@@ -23,7 +24,7 @@ test.describe('/cancel', () => {
   });
 
   test('cancelling a running job stops it at once: CANCELLED, never COMPLETED', rules(
-    'JOB.STATE.CANCEL_IN_PROGRESS', 'JOB.STATE.CANCEL_IMMEDIATE', 'JOB.CANCEL.RESPONSE', needs('workerEndpoint'),
+    'JOB.STATE.CANCEL_IN_PROGRESS', 'JOB.STATE.CANCEL_IMMEDIATE', 'JOB.CANCEL.RESPONSE', needs('workerEndpoint'), creates({ work: jobWork(60_000) }),
   ), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const id = await jobs.submit({ sleepMs: 60_000 });
@@ -50,6 +51,8 @@ test.describe('/cancel', () => {
   // while it waits again, each form purges before it retries.
   test('cancel, retry and purge-queue sent with no request body are carried out; with an empty body and with {} they are recorded', rules(
     'JOB.HTTP.NO_REQUEST_BODY', 'JOB.STATE.RETRY_SAME_ID', 'JOB.HTTP.EMPTY_BODY_POST', needs('workerEndpoint'),
+    // The waiting job, the failed one (sent, then retried three times) and a 60 s job per form.
+    creates({ work: jobWork(600_000, { ms: 0, runs: 4, failing: true }, { ms: 60_000, runs: 2 }) }),
   ), async ({ api, emu, target }) => {
     const rule = 'JOB.HTTP.NO_REQUEST_BODY';
     const jobs = jobsFor({ api, emu, target });

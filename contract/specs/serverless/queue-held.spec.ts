@@ -1,5 +1,6 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, needs, rules, unchecked } from '../../support/rules.js';
+import { conform, creates, must, needs, rules, unchecked } from '../../support/rules.js';
+import { jobWork } from '../../../lib/worker-time.js';
 import { jobHandleConformance, statusOf } from '../../checks/job-conformance.js';
 import { schemaConformance } from '../../checks/schema.js';
 import { holdEndpoint } from '../../support/needs.js';
@@ -41,7 +42,7 @@ async function stillHolding(jobs: Jobs, blocker: string, what: string): Promise<
 
 test.describe('jobs held in the queue (workersMax 1, real time)', () => {
   test('/run behind a running job answers IN_QUEUE; /cancel of the waiting job makes it CANCELLED for good', rules(
-    'JOB.STATE.RUN_IN_QUEUE', 'JOB.RUN.RESPONSE', 'JOB.STATE.CANCEL_QUEUED', 'JOB.CANCEL.RESPONSE', 'JOB.OBJECT.ID', needs('holdEndpoint'),
+    'JOB.STATE.RUN_IN_QUEUE', 'JOB.RUN.RESPONSE', 'JOB.STATE.CANCEL_QUEUED', 'JOB.CANCEL.RESPONSE', 'JOB.OBJECT.ID', needs('holdEndpoint'), creates({ work: jobWork(HOLD_MS, 1_000) }),
   ), async ({ api, emu }) => {
     const jobs = new Jobs(api, holdEndpoint(test.info(), emu.world !== undefined), emu);
     const blocker = await held(jobs);
@@ -63,7 +64,7 @@ test.describe('jobs held in the queue (workersMax 1, real time)', () => {
   });
 
   test('/purge-queue removes the waiting jobs, counts them, and lets the running job finish; /health counts them meanwhile', rules(
-    'JOB.STATE.PURGE_REMOVES_QUEUED', 'JOB.STATE.PURGE_KEEPS_RUNNING', 'JOB.PURGE.REMOVED_COUNT', 'JOB.PURGE.RESPONSE', 'HEALTH.JOBS.COUNTS', 'HEALTH.JOBS', needs('holdEndpoint'),
+    'JOB.STATE.PURGE_REMOVES_QUEUED', 'JOB.STATE.PURGE_KEEPS_RUNNING', 'JOB.PURGE.REMOVED_COUNT', 'JOB.PURGE.RESPONSE', 'HEALTH.JOBS.COUNTS', 'HEALTH.JOBS', needs('holdEndpoint'), creates({ work: jobWork(HOLD_MS, { ms: 1_000, runs: 3 }) }),
   ), async ({ api, emu }) => {
     const jobs = new Jobs(api, holdEndpoint(test.info(), emu.world !== undefined), emu);
     const start = jobCounters(await jobs.health());

@@ -1,5 +1,6 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, needs, rules, unchecked, type Finding } from '../../support/rules.js';
+import { conform, creates, must, needs, rules, unchecked, type Finding } from '../../support/rules.js';
+import { jobWork } from '../../../lib/worker-time.js';
 import { statusOf } from '../../checks/job-conformance.js';
 import { jobsFor, stopUnlessPassing, TERMINAL, type Jobs } from './support/jobs.js';
 import { SetupError } from '../../../lib/errors.js';
@@ -75,6 +76,8 @@ test.describe('result retention in real time', () => {
   test('the retention windows side by side: 1 minute, 5 minutes with wait, 30 minutes for /run, wait is not retention, no /retry after expiry', rules(
     'LIMIT.RUNSYNC.RETENTION_1_MIN', 'LIMIT.RUNSYNC.RETENTION_WAIT_5_MIN', 'LIMIT.RUNSYNC.WAIT_NOT_RETENTION', 'LIMIT.RUN.RETENTION_30_MIN', 'LIMIT.RETRY.AFTER_EXPIRY',
     needs('longWaits', 'workerEndpoint'),
+    // Five quick jobs, and the failing one (and its /retry, should the target take it).
+    creates({ work: jobWork({ ms: 0, runs: 5 }, { ms: 0, runs: 2, failing: true }) }),
   ), async ({ api, emu, target }) => {
     test.setTimeout(RETENTION_MS.run + 10 * 60_000);
     const jobs = jobsFor({ api, emu, target });

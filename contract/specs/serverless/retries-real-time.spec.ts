@@ -1,5 +1,6 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, needs, rules } from '../../support/rules.js';
+import { conform, creates, must, needs, rules } from '../../support/rules.js';
+import { jobWork } from '../../../lib/worker-time.js';
 import { statusOf } from '../../checks/job-conformance.js';
 import { jobsFor, stopUnlessPassing, TERMINAL } from './support/jobs.js';
 
@@ -13,7 +14,7 @@ const ATTEMPT_MS = 10_000;
 const READ_EVERY_MS = 2_000;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-test('a failing job is retried automatically: in real time, from the job\'s statuses', rules('SERVICE.QB.AUTOMATIC_RETRIES', needs('realClock', 'workerEndpoint')), async ({ api, emu, target }) => {
+test('a failing job is retried automatically: in real time, from the job\'s statuses', rules('SERVICE.QB.AUTOMATIC_RETRIES', needs('realClock', 'workerEndpoint'), creates({ work: jobWork({ ms: ATTEMPT_MS, failing: true }) })), async ({ api, emu, target }) => {
   test.setTimeout(5 * 60_000);
   const jobs = jobsFor({ api, emu, target });
   const sent = Date.now();

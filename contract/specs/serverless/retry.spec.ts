@@ -1,5 +1,6 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, needs, observe, rules, unchecked } from '../../support/rules.js';
+import { conform, creates, must, needs, observe, rules, unchecked } from '../../support/rules.js';
+import { jobWork } from '../../../lib/worker-time.js';
 import { jobHandleConformance, statusOf } from '../../checks/job-conformance.js';
 import { jobCounters } from '../../checks/health-conformance.js';
 import { statusCodeConformance } from '../../checks/status.js';
@@ -43,12 +44,15 @@ async function failedThenRetried(jobs: Jobs, skipUnless?: (first: ApiResult) => 
   return { id, first, firstPendingMs: watch.pendingMs, res, right, readAfterMs, readInTime: jobs.emu.available || readAfterMs < sleepMs, sleepMs };
 }
 
+/** The work of {@link failedThenRetried} in real time: the failing 20 s job, sent and retried, each run with its automatic retries. */
+const FAILED_THEN_RETRIED = jobWork({ ms: 20_000, runs: 2, failing: true });
+
 const lateRead = (r: { readAfterMs: number; sleepMs: number }): string =>
   `the status was read ${(r.readAfterMs / 1000).toFixed(1)} s after /retry (the rate limit held it back), when the retried attempt (${r.sleepMs / 1000} s) may already have ended: the state right after /retry was not seen`;
 
 test.describe('/retry', () => {
   test('retrying a FAILED job requeues the same id with the original input', rules(
-    'JOB.STATE.RETRY_FAILED', 'JOB.RETRY.RESPONSE', 'JOB.STATE.RETRY_SAME_ID', 'JOB.STATE.RETRY_INPUT_REUSED', needs('workerEndpoint'),
+    'JOB.STATE.RETRY_FAILED', 'JOB.RETRY.RESPONSE', 'JOB.STATE.RETRY_SAME_ID', 'JOB.STATE.RETRY_INPUT_REUSED', needs('workerEndpoint'), creates({ work: FAILED_THEN_RETRIED }),
   ), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     const r = await failedThenRetried(jobs);
@@ -89,7 +93,7 @@ test.describe('/retry', () => {
   // there (a deployment ignores the world option).
   test.describe('a FAILED job that shows output', () => {
     test.use({ worldOptions: { variants: ['jobs.failed-shows-output'] } });
-    test('retrying a FAILED job that shows output removes that output', rules('JOB.STATE.RETRY_OUTPUT_REMOVED', needs('workerEndpoint')), async ({ api, emu, target }) => {
+    test('retrying a FAILED job that shows output removes that output', rules('JOB.STATE.RETRY_OUTPUT_REMOVED', needs('workerEndpoint'), creates({ work: FAILED_THEN_RETRIED })), async ({ api, emu, target }) => {
       const jobs = jobsFor({ api, emu, target });
       const r = await failedThenRetried(jobs, (first) => ((first.body as { output?: unknown }).output === undefined
         ? 'the FAILED job showed no output ("output: Optional"; the conformance handler\'s failure carries none): /retry had no previous output to remove'
@@ -106,7 +110,7 @@ test.describe('/retry', () => {
   // In real time the job carries its own execution timeout (`policy.executionTimeout`, 6 s; the
   // platform notes show it, the spec names only `input`): a target that ignores it leaves the job
   // running, and the test is skipped deciding nothing.
-  test('retrying a TIMED_OUT job requeues it', rules('JOB.STATE.RETRY_TIMED_OUT', 'JOB.RETRY.RESPONSE', 'JOB.STATE.RETRY_SAME_ID', needs('workerEndpoint')), async ({ api, emu, target }) => {
+  test('retrying a TIMED_OUT job requeues it', rules('JOB.STATE.RETRY_TIMED_OUT', 'JOB.RETRY.RESPONSE', 'JOB.STATE.RETRY_SAME_ID', needs('workerEndpoint'), creates({ work: jobWork({ ms: 6_000, runs: 2, failing: true }) })), async ({ api, emu, target }) => {
     const jobs = jobsFor({ api, emu, target });
     let id: string;
     if (emu.available) {

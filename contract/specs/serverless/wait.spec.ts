@@ -1,5 +1,6 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, needs, observe, rules } from '../../support/rules.js';
+import { conform, creates, must, needs, observe, rules } from '../../support/rules.js';
+import { jobWork } from '../../../lib/worker-time.js';
 import { jobObjectConformance, statusOf, statusText } from '../../checks/job-conformance.js';
 import { EARLY_ANSWER_WINDOW_MS, inFlight, jobsFor, judgeWithinWait, release, settlesWithin, TERMINAL, type WaitJudgement } from './support/jobs.js';
 
@@ -23,7 +24,7 @@ import { WAIT_MS } from '../../../lib/iso/spec-constants.js';
 test.describe('/runsync wait', () => {
   // In real time the request is simply waited for (about 80 s): a queue or a cold start that
   // ends the job past the wait decides nothing (judgeWithinWait), never a failure.
-  test('without wait, /runsync waits up to 90 s: a job ending at 80 s is answered COMPLETED', rules('LIMIT.RUNSYNC.DEFAULT_WAIT_90S', needs('workerEndpoint')), async ({ api, emu, target }) => {
+  test('without wait, /runsync waits up to 90 s: a job ending at 80 s is answered COMPLETED', rules('LIMIT.RUNSYNC.DEFAULT_WAIT_90S', needs('workerEndpoint'), creates({ work: jobWork(80_000) })), async ({ api, emu, target }) => {
     if (!emu.available) test.setTimeout(WAIT_MS.default + 60_000);
     const jobs = jobsFor({ api, emu, target });
     const pending = inFlight(jobs.runsync({ sleepMs: 80_000 }));

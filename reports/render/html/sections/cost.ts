@@ -1,6 +1,6 @@
 import type { ConformanceReport } from '../../../model.js';
 import { html, type Html } from '../escape.js';
-import { KIND_LABEL, costTotals, int, kindRows, minuteRows, minutes, notMeasured, surfaceRows, usd, waited } from '../../cost-text.js';
+import { KIND_LABEL, costTotals, int, kindRows, minuteRows, minutes, notMeasured, surfaceRows, usd, waited, workerTimeFacts } from '../../cost-text.js';
 
 /**
  * The cost section: the totals in one line (the report is read every morning), then small
@@ -39,8 +39,9 @@ ${shapes.length ? html`<table id="cost-shapes"><thead><tr><th>Shape</th><th clas
 ${shapes.map(([s, n]) => html`<tr><th>${s}</th><td class="num">${int(n)}</td></tr>`)}
 </tbody></table>` : ''}
 </div>
-${c.plan || c.rateLimit || c.estimatedCostUsd !== undefined || c.unpriced ? html`<dl class="facts">
+${c.plan || c.rateLimit || c.workerTime || c.estimatedCostUsd !== undefined || c.unpriced ? html`<dl class="facts">
 ${c.estimatedCostUsd !== undefined ? html`<dt>Estimated cost</dt><dd>${usd(c.estimatedCostUsd)} from pod-minutes and catalog prices${c.unpriced ? `; ${int(c.unpriced)} pod(s) without a price are not in it` : ''}</dd>` : c.unpriced ? html`<dt>Estimated cost</dt><dd>none: ${int(c.unpriced)} pod(s) without a catalog price</dd>` : ''}
+${workerTimeFacts(c).map((f) => html`<dt>${f.label}</dt><dd>${f.text}</dd>`)}
 ${c.plan ? html`<dt>Plan</dt><dd>${int(c.plan.requests)} requests${c.plan.estimatedCostUsd !== undefined ? `, at most ${usd(c.plan.estimatedCostUsd)}` : ''}${c.plan.pools.length ? `; pools: ${c.plan.pools.join(', ')}` : ''}</dd>` : ''}
 ${c.rateLimit ? html`<dt>Rate limit</dt><dd>${waited(c.rateLimit.waitedMs)} waited by ${int(c.rateLimit.tests)} test(s); ${int(c.rateLimit.retried)} 429 answer(s) waited out, ${int(c.rateLimit.gaveUp)} given back when the budget ran out</dd>` : ''}
 </dl>` : ''}
