@@ -7,6 +7,7 @@ import type { PlanFile, RunConfig } from '../lib/protocol.js';
 import type { SuiteName } from '../lib/suites.js';
 import { ConfigError } from '../lib/errors.js';
 import { budgetBreaches, type Budgets } from '../lib/plan.js';
+import { lanesFor, totalWorkers } from '../lib/lanes.js';
 import { faultCatalog, isFaultId } from '../emulator/faults.js';
 import { formatChaos, type ChaosOptions } from '../lib/chaos/options.js';
 import { checkEmulatorSettings } from './emulator-settings.js';
@@ -174,7 +175,7 @@ async function preflightStep(r: Resolved, s: Started): Promise<Handed> {
       throw new ConfigError(`the plan is over budget: ${breaches.join('; ')}; nothing was run (raise the budget, or --skip-preflight to run until it is reached)`, breaches[0]!.split(':')[0]);
     }
     const c = pre.creates;
-    process.stdout.write(`Preflight: ready (${pre.plan ? `${pre.plan.runs.length} rule(s) will run, ${pre.plan.skipped.length} skipped by capability; ` : ''}${c ? `plan: ${c.counts.gpuPods} GPU + ${c.counts.cpuPods} CPU pods, ${c.counts.networkVolumes} volumes, ${c.counts.endpoints} endpoints, about ${c.requests} requests, ${c.estimatedCostUsd !== undefined ? `USD ${c.estimatedCostUsd.toFixed(2)} at most` : 'cost unknown'}; ` : ''}cpc preflight shows the plan)\n`);
+    process.stdout.write(`Preflight: ready (${pre.plan ? `${pre.plan.runs.length} rule(s) will run, ${pre.plan.skipped.length} skipped by capability; ` : ''}${pre.longWaitLane ? `the long waits run beside the suite in a worker of their own (${pre.longWaitLane.tests} test(s)); ` : ''}${c ? `plan: ${c.counts.gpuPods} GPU + ${c.counts.cpuPods} CPU pods, ${c.counts.networkVolumes} volumes, ${c.counts.endpoints} endpoints, about ${c.requests} requests, ${c.estimatedCostUsd !== undefined ? `USD ${c.estimatedCostUsd.toFixed(2)} at most` : 'cost unknown'}; ` : ''}cpc preflight shows the plan)\n`);
     if (c) {
       mkdirSync(outDir, { recursive: true });
       const { catalog, counts, pools, requests, estimatedCostUsd } = c;
@@ -208,7 +209,8 @@ interface Ran {
 async function runSuites(r: Resolved, s: Started, handed: Handed): Promise<Ran> {
   const { options, outDir } = r;
   const args = [...(options.grep ? ['--grep', options.grep] : []),
-    `--workers=${handed.workers}`, ...(options.quiet ? [DOT_REPORTERS] : []),
+    // The suite's workers, and the long-wait lane's one beside them on a deployment that opts in (lib/lanes.ts).
+    `--workers=${totalWorkers(lanesFor(handed.workers, { control: s.target.control, allowLongWaits: handed.allowLongWaits }))}`, ...(options.quiet ? [DOT_REPORTERS] : []),
     `--output=${resolve(options.artifactsDir ?? join(outputRoot(), 'test-results'))}`,
     ...(options.shard ? [`--shard=${options.shard.index}/${options.shard.total}`] : [])];
   const wantLoad = options.load === 'on' || ((options.load ?? 'auto') === 'auto' && s.target.kind === 'embedded' && (options.shard?.index ?? 1) === 1);
