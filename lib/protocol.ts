@@ -159,6 +159,9 @@ export interface RawTestResult {
   status: 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
   expectedStatus: 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
   durationMs: number;
+  /** When the test started, and the worker slot it ran in (Playwright's `parallelIndex`): how the run was scheduled. */
+  startedAt?: string;
+  parallelIndex?: number;
   /** Rule ids the test declares. */
   rules: string[];
   /** Rule ids a failing check attributed its failure to. */
