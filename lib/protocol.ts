@@ -309,6 +309,12 @@ export interface PlanFile {
   forecast?: { runs: string[]; skipped: { rule: string; reasons: string[] }[] };
 }
 
+/**
+ * `forecast-check.json` beside the report: preflight's forecast (plan.json) against what the run
+ * decided (run/provision/forecast-check.ts); `held` when they agree on every rule.
+ */
+export interface ForecastCheckFile { held: boolean; runs: number; skipped: number; mismatches: string[] }
+
 /** The budget files (run/..., contract/support/budget.ts): one byte per request; one line per pod reservation or release. */
 export interface BudgetFiles { requests: string; pods: string }
 export interface PodReservationLine { id?: string; gpu?: boolean; usd?: number; release?: string }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { keysOf, type ConfigKey, type Target, type TargetSetting } from '../lib/config.js';
 import { parseRunConfig, workersFor } from '../lib/run-config.js';
-import type { PlanFile, RunConfig } from '../lib/protocol.js';
+import type { ForecastCheckFile, PlanFile, RunConfig } from '../lib/protocol.js';
 import type { SuiteName } from '../lib/suites.js';
 import { ConfigError } from '../lib/errors.js';
 import { budgetBreaches, type Budgets } from '../lib/plan.js';
@@ -159,6 +159,7 @@ async function preflightStep(r: Resolved, s: Started): Promise<Handed> {
   const budgets = budgetsOf(given.profile, options.budgets ?? {});
   let deployment: Partial<RunConfig> = {};
   rmSync(join(outDir, 'plan.json'), { force: true });
+  rmSync(join(outDir, FORECAST_CHECK_FILE), { force: true });
   if (s.target.kind === 'remote' && !options.skipPreflight) {
     const [{ blockers, preflight, preflightText, listedTests }, { listPlaywright }] = await Promise.all([import('./preflight.js'), import('./playwright.js')]);
     // The plan is of the tests this run selects (its suites, --grep and --shard).
@@ -316,7 +317,14 @@ async function publishStep(r: Resolved, ran: Ran, report: ConformanceReport): Pr
   return { ...published, exitCode: exitCodeOfReport(published.report, ran.run.interruptedBy !== undefined, options.failOnBlocked, requireAllMust) };
 }
 
-/** After a run preflight planned: where the run decided otherwise than the forecast, it says so. */
+/** Where the check of preflight's forecast against the run is written, beside the report. */
+const FORECAST_CHECK_FILE = 'forecast-check.json';
+
+/**
+ * After a run preflight planned: where the run decided otherwise than the forecast, it says so,
+ * and writes the check beside the report ({@link FORECAST_CHECK_FILE}; plan.json stays as
+ * preflight wrote it, read with the run's time window by the cost section).
+ */
 async function checkForecast(outDir: string, report: ConformanceReport): Promise<void> {
   const file = join(outDir, 'plan.json');
   if (!existsSync(file)) return;
@@ -324,6 +332,8 @@ async function checkForecast(outDir: string, report: ConformanceReport): Promise
   if (!forecast) return;
   const { forecastMismatches } = await import('./provision/forecast-check.js');
   const differ = forecastMismatches(forecast, report.rules);
+  const check: ForecastCheckFile = { held: differ.length === 0, runs: forecast.runs.length, skipped: forecast.skipped.length, mismatches: differ };
+  writeFileSync(join(outDir, FORECAST_CHECK_FILE), JSON.stringify(check, null, 2) + '\n');
   process.stdout.write(differ.length ? `preflight's forecast and the run differ on ${differ.length} rule(s):\n${differ.map((d) => `  ${d}`).join('\n')}\n` : `preflight's forecast held: ${forecast.runs.length} rule(s) forecast to run, ${forecast.skipped.length} to be skipped\n`);
 }
 
