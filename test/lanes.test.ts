@@ -9,7 +9,9 @@ import { SUITE_FILES, SUITE_PROJECT } from '../lib/suites.js';
 import { parseRunConfig } from '../lib/run-config.js';
 import { listPlaywright } from '../run/playwright.js';
 import { listedTests } from '../run/preflight.js';
+import { toOutcomes } from '../reports/verdicts.js';
 import type { Creates } from '../lib/plan.js';
+import type { RawTestResult } from '../lib/protocol.js';
 
 const files = [SUITE_FILES.contract, SUITE_FILES.property];
 
@@ -64,4 +66,12 @@ test('lanes: listed as preflight lists a deployment run, the lane holds exactly 
   // Each test is listed once, in one project, and the lane's tag is no rule.
   assert.equal(new Set(listed.map((t) => `${t.file} › ${t.title}`)).size, listed.length);
   assert.ok(lane.every((t) => t.rules.length > 0 && !t.rules.some((r) => r.includes('long-waits'))), JSON.stringify(lane.map((t) => t.rules)));
+});
+
+test('lanes: the report counts a lane test as its file\'s suite, as the suite project\'s', () => {
+  const raw = (project: string): RawTestResult => ({
+    id: project, project, file: 'contract/specs/serverless/retention-real-time.spec.ts', title: 't', titlePath: ['t'], status: 'passed', expectedStatus: 'passed',
+    durationMs: 1, rules: ['LIMIT.RUN.RETENTION_30_MIN'], failedRules: [], observed: [],
+  });
+  assert.deepEqual(toOutcomes([raw(LONG_WAIT_PROJECT), raw(SUITE_PROJECT)]).map((o) => o.kind), ['contract', 'contract']);
 });
