@@ -3,12 +3,17 @@ import { detectionProjects } from './run/detection/projects.js';
 import { variantProjects } from './run/variants/projects.js';
 import { runConfig, workersFor } from './lib/run-config.js';
 import { RAW_REPORTER } from './run/paths.js';
-import { SUITE_FILES, SUITE_PROJECT } from './lib/suites.js';
+import { SUITE_FILES } from './lib/suites.js';
+import { conformanceProjects, lanesFor, totalWorkers } from './lib/lanes.js';
 
 // The run's configuration (lib/run-config.ts): the one the command line handed down, or, for a
 // plain `npx playwright test`, resolved once from the user's variables by the runner process
 // (its workers read the runner's). Nothing here changes it.
 const run = runConfig();
+// Whether the target has the emulator's control surface, decided once; a plain run decides it from the target it names.
+const control = run.target.kind === 'pending' ? run.target.setting.kind === 'embedded' : run.target.control;
+// The suite's workers and, on a deployment that opts in to long waits, the long-wait lane's one (lib/lanes.ts).
+const lanes = lanesFor(workersFor(run.workers, control), { control, allowLongWaits: run.allowLongWaits });
 
 /**
  * Contract and property suites. No browser: API tests send through undici (one pool per worker). The
@@ -18,8 +23,8 @@ export default defineConfig<object, { faults: string[]; variants: string[]; dete
   globalSetup: './run/global-setup.ts',
   forbidOnly: !!process.env.CI,
   fullyParallel: true,
-  // Decided once (lib/run-config.ts); a plain run decides it from the target it names.
-  workers: workersFor(run.workers, run.target.kind === 'pending' ? run.target.setting.kind === 'embedded' : run.target.control),
+  // Decided once (lib/run-config.ts); the long-wait lane's worker is one more (a `cpc conformance` run's only).
+  workers: run.suites ? totalWorkers(lanes) : lanes.suite,
   retries: 0,
   timeout: 60_000,
   reporter: [['list'], [RAW_REPORTER]],
@@ -34,10 +39,9 @@ export default defineConfig<object, { faults: string[]; variants: string[]; dete
   // Faults and conforming variants (emulator/variants.ts) every test world answers with.
   use: { faults: run.faults, variants: run.variants },
   // A matrix run (cpc detect, the variant matrix) names its plan in the run configuration;
-  // `cpc conformance` names its suites, run in one project so its workers serve both.
-  projects: run.plan?.kind === 'detection' ? detectionProjects() : run.plan?.kind === 'variants' ? variantProjects() : run.suites ? [
-    { name: SUITE_PROJECT, testDir: '.', testMatch: run.suites.map((s) => SUITE_FILES[s]) },
-  ] : [
+  // `cpc conformance` names its suites, run in one project so its workers serve both (beside
+  // it, on a deployment, the long-wait lane's project: lib/lanes.ts).
+  projects: run.plan?.kind === 'detection' ? detectionProjects() : run.plan?.kind === 'variants' ? variantProjects() : run.suites ? conformanceProjects(run.suites.map((s) => SUITE_FILES[s]), lanes) : [
     { name: 'contract', testDir: './contract/specs', testMatch: /.*\.spec\.ts$/ },
     { name: 'property', testDir: './property', testMatch: /.*\.prop\.ts$/ },
     // The HTML report in a real browser (npm run test:report-ui); never part of a conformance run.

@@ -160,6 +160,9 @@ export interface RawTestResult {
   status: 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
   expectedStatus: 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
   durationMs: number;
+  /** When the test started, and the worker slot it ran in (Playwright's `parallelIndex`): how the run was scheduled. */
+  startedAt?: string;
+  parallelIndex?: number;
   /** Rule ids the test declares. */
   rules: string[];
   /** Rule ids a failing check attributed its failure to. */
@@ -312,6 +315,12 @@ export interface PlanFile {
   /** Preflight's rule forecast (run/provision/forecast.ts): which rules run, which are skipped and why. */
   forecast?: { runs: string[]; skipped: { rule: string; reasons: string[] }[] };
 }
+
+/**
+ * `forecast-check.json` beside the report: preflight's forecast (plan.json) against what the run
+ * decided (run/provision/forecast-check.ts); `held` when they agree on every rule.
+ */
+export interface ForecastCheckFile { held: boolean; runs: number; skipped: number; mismatches: string[] }
 
 /** The budget files (run/..., contract/support/budget.ts): one byte per request; one line per pod reservation or release. */
 export interface BudgetFiles { requests: string; pods: string }

@@ -73,7 +73,8 @@ export function chooseSeed(env: Env = process.env, fallback?: number, name = 'CP
 /**
  * The run's Playwright workers, decided here only: the user's (`--workers`, CPC_WORKERS), else 2
  * against an emulator and 1 on a deployment, whose rate limit, not the workers, sets the pace
- * and where pooled resources are made once per worker (lib/plan.ts).
+ * and where pooled resources are made once per worker (lib/plan.ts). These are the suite's: on a
+ * deployment that opts in to long waits, the long-wait lane's one worker runs beside them (lib/lanes.ts).
  */
 export const workersFor = (given: number | undefined, control: boolean): number => given ?? (control ? 2 : 1);
 

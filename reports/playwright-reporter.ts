@@ -76,6 +76,8 @@ export default class RawResultsReporter implements Reporter {
       status: result.status,
       expectedStatus: test.expectedStatus,
       durationMs: result.duration,
+      startedAt: result.startTime.toISOString(),
+      parallelIndex: result.parallelIndex,
       failedRules,
       ...(unchecked.length ? { uncheckedRules: unchecked } : {}),
       observed,

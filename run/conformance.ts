@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { keysOf, type ConfigKey, type Target, type TargetSetting } from '../lib/config.js';
 import { parseRunConfig, workersFor } from '../lib/run-config.js';
-import type { PlanFile, RunConfig } from '../lib/protocol.js';
+import type { ForecastCheckFile, PlanFile, RunConfig } from '../lib/protocol.js';
 import type { SuiteName } from '../lib/suites.js';
 import { ConfigError } from '../lib/errors.js';
 import { budgetBreaches, type Budgets } from '../lib/plan.js';
+import { lanesFor, totalWorkers } from '../lib/lanes.js';
 import { faultCatalog, isFaultId } from '../emulator/faults.js';
 import { formatChaos, type ChaosOptions } from '../lib/chaos/options.js';
 import { checkEmulatorSettings } from './emulator-settings.js';
@@ -158,6 +159,7 @@ async function preflightStep(r: Resolved, s: Started): Promise<Handed> {
   const budgets = budgetsOf(given.profile, options.budgets ?? {});
   let deployment: Partial<RunConfig> = {};
   rmSync(join(outDir, 'plan.json'), { force: true });
+  rmSync(join(outDir, FORECAST_CHECK_FILE), { force: true });
   if (s.target.kind === 'remote' && !options.skipPreflight) {
     const [{ blockers, preflight, preflightText, listedTests }, { listPlaywright }] = await Promise.all([import('./preflight.js'), import('./playwright.js')]);
     // The plan is of the tests this run selects (its suites, --grep and --shard).
@@ -174,7 +176,7 @@ async function preflightStep(r: Resolved, s: Started): Promise<Handed> {
       throw new ConfigError(`the plan is over budget: ${breaches.join('; ')}; nothing was run (raise the budget, or --skip-preflight to run until it is reached)`, breaches[0]!.split(':')[0]);
     }
     const c = pre.creates;
-    process.stdout.write(`Preflight: ready (${pre.plan ? `${pre.plan.runs.length} rule(s) will run, ${pre.plan.skipped.length} skipped by capability; ` : ''}${c ? `plan: ${c.counts.gpuPods} GPU + ${c.counts.cpuPods} CPU pods, ${c.counts.networkVolumes} volumes, ${c.counts.endpoints} endpoints, about ${c.requests} requests, ${c.estimatedCostUsd !== undefined ? `USD ${c.estimatedCostUsd.toFixed(2)} at most` : 'cost unknown'}; ` : ''}cpc preflight shows the plan)\n`);
+    process.stdout.write(`Preflight: ready (${pre.plan ? `${pre.plan.runs.length} rule(s) will run, ${pre.plan.skipped.length} skipped by capability; ` : ''}${pre.longWaitLane ? `the long waits run beside the suite in a worker of their own (${pre.longWaitLane.tests} test(s)); ` : ''}${c ? `plan: ${c.counts.gpuPods} GPU + ${c.counts.cpuPods} CPU pods, ${c.counts.networkVolumes} volumes, ${c.counts.endpoints} endpoints, about ${c.requests} requests, ${c.estimatedCostUsd !== undefined ? `USD ${c.estimatedCostUsd.toFixed(2)} at most` : 'cost unknown'}; ` : ''}cpc preflight shows the plan)\n`);
     if (c) {
       mkdirSync(outDir, { recursive: true });
       const { catalog, counts, pools, requests, estimatedCostUsd, workerTime } = c;
@@ -208,7 +210,8 @@ interface Ran {
 async function runSuites(r: Resolved, s: Started, handed: Handed): Promise<Ran> {
   const { options, outDir } = r;
   const args = [...(options.grep ? ['--grep', options.grep] : []),
-    `--workers=${handed.workers}`, ...(options.quiet ? [DOT_REPORTERS] : []),
+    // The suite's workers, and the long-wait lane's one beside them on a deployment that opts in (lib/lanes.ts).
+    `--workers=${totalWorkers(lanesFor(handed.workers, { control: s.target.control, allowLongWaits: handed.allowLongWaits }))}`, ...(options.quiet ? [DOT_REPORTERS] : []),
     `--output=${resolve(options.artifactsDir ?? join(outputRoot(), 'test-results'))}`,
     ...(options.shard ? [`--shard=${options.shard.index}/${options.shard.total}`] : [])];
   const wantLoad = options.load === 'on' || ((options.load ?? 'auto') === 'auto' && s.target.kind === 'embedded' && (options.shard?.index ?? 1) === 1);
@@ -314,7 +317,14 @@ async function publishStep(r: Resolved, ran: Ran, report: ConformanceReport): Pr
   return { ...published, exitCode: exitCodeOfReport(published.report, ran.run.interruptedBy !== undefined, options.failOnBlocked, requireAllMust) };
 }
 
-/** After a run preflight planned: where the run decided otherwise than the forecast, it says so. */
+/** Where the check of preflight's forecast against the run is written, beside the report. */
+const FORECAST_CHECK_FILE = 'forecast-check.json';
+
+/**
+ * After a run preflight planned: where the run decided otherwise than the forecast, it says so,
+ * and writes the check beside the report ({@link FORECAST_CHECK_FILE}; plan.json stays as
+ * preflight wrote it, read with the run's time window by the cost section).
+ */
 async function checkForecast(outDir: string, report: ConformanceReport): Promise<void> {
   const file = join(outDir, 'plan.json');
   if (!existsSync(file)) return;
@@ -322,6 +332,8 @@ async function checkForecast(outDir: string, report: ConformanceReport): Promise
   if (!forecast) return;
   const { forecastMismatches } = await import('./provision/forecast-check.js');
   const differ = forecastMismatches(forecast, report.rules);
+  const check: ForecastCheckFile = { held: differ.length === 0, runs: forecast.runs.length, skipped: forecast.skipped.length, mismatches: differ };
+  writeFileSync(join(outDir, FORECAST_CHECK_FILE), JSON.stringify(check, null, 2) + '\n');
   process.stdout.write(differ.length ? `preflight's forecast and the run differ on ${differ.length} rule(s):\n${differ.map((d) => `  ${d}`).join('\n')}\n` : `preflight's forecast held: ${forecast.runs.length} rule(s) forecast to run, ${forecast.skipped.length} to be skipped\n`);
 }
 

@@ -7,7 +7,8 @@
  */
 import type { RunConfig } from '../lib/protocol.js';
 import { ConfigError } from '../lib/errors.js';
-import { needMet, planCounts } from '../lib/plan.js';
+import { needMet } from '../lib/plan.js';
+import { inLongWaitLane, lanesFor, planByLane } from '../lib/lanes.js';
 import { workersFor } from '../lib/run-config.js';
 import { estimateCost } from './preflight/catalog.js';
 import { probeTarget } from './preflight/probe.js';
@@ -36,16 +37,21 @@ export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'tem
   if (config.kind !== 'remote') throw new ConfigError('preflight runs against a configured target (CPC_BASE_URL), resolved once (run/target.ts)', 'CPC_BASE_URL');
   const { checks, capabilities, creates } = await probeTarget(config, run.profile, run);
   let plan: RulePlan | undefined;
+  let longWaitLane: PreflightResult['longWaitLane'];
   if (options.listTests) {
     const tests = await options.listTests();
     // What each test declares it needs decides whether it runs here (lib/needs.ts), as the fixtures decide it.
     const has = forecastHas(capabilities, run);
     plan = forecastRules(tests, has);
+    const running = tests.filter((t) => needMet(t.creates.needs, has));
+    // The tests that wait in real time run beside the suite, in a worker of their own (lib/lanes.ts).
+    const lanes = lanesFor(workersFor(run.workers, capabilities.control), { control: capabilities.control, allowLongWaits: run.allowLongWaits });
+    const lane = lanes.longWaits ? running.filter((t) => inLongWaitLane(t.creates)).length : 0;
+    if (lane) longWaitLane = { tests: lane, suiteWorkers: lanes.suite };
     if (creates) {
-      const running = tests.filter((t) => needMet(t.creates.needs, has));
       const provision = provisionFor(running, capabilities, run);
       const provisioned = provisionCreates(provision);
-      const planned = planCounts([...running.map((t) => t.creates), provisioned], { pooled: !capabilities.control, workers: workersFor(run.workers, capabilities.control) });
+      const planned = planByLane([...running.map((t) => t.creates), provisioned], lanes, !capabilities.control);
       creates.counts = planned.counts;
       creates.upTo = planned.upTo;
       creates.pools = planned.pools;
@@ -59,5 +65,5 @@ export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'tem
     }
   }
   const ready = !checks.some((c) => c.status === 'fail' || (c.status === 'missing' && c.required));
-  return { ready, checks, capabilities, ...(plan ? { plan } : {}), ...(creates ? { creates } : {}) };
+  return { ready, checks, capabilities, ...(plan ? { plan } : {}), ...(longWaitLane ? { longWaitLane } : {}), ...(creates ? { creates } : {}) };
 }

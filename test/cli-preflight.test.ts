@@ -43,6 +43,13 @@ test('cli-preflight: behind the proxy (no control surface): the rules that need 
   assert.match(r.stdout, /skipped, needs the emulator's control surface \(\/__emulator\)[^:\n]*: \d+ rule\(s\)/);
   assert.match(r.stdout, /catalog: listGpuTypes: 200, [1-9]\d* entr/);
   assert.match(r.stdout, /\nReady\.\n$/);
+  assert.doesNotMatch(r.stdout, /long waits run beside the suite/, 'no lane without the opt-in');
+  // With the long-wait opt-in, the retention test runs beside the suite in a worker of its own (lib/lanes.ts); it borrows no pool, so the plan is the same.
+  const lane = cpc(['preflight'], targetEnv(target.proxy, { CPC_ALLOW_LONG_WAITS: '1' }));
+  assert.equal(lane.code, 0, lane.stdout + lane.stderr);
+  assert.match(lane.stdout, /The long waits run beside the suite in a worker of their own: 1 test\(s\) that wait in real time start first, in one Playwright worker beside the suite's 1 \(2 in all\)/);
+  const creations = (out: string) => out.split('\n').filter((l) => /^ {2}(GPU pods|CPU pods|network volumes):/.test(l));
+  assert.deepEqual(creations(lane.stdout), creations(r.stdout));
 });
 
 test('cli-preflight: a wrong key exits 2 naming its variable, never printing a key', { timeout: 120_000 }, () => {

@@ -34,12 +34,13 @@ export const targetEnvOf = (emulator: Standalone, base: Standalone, extra: Recor
 
 /**
  * A deployment stand-in for a test file: the standalone emulator and, in front of it, the proxy
- * that hides its control surface, started before the file's tests and stopped after them.
+ * that hides its control surface, started before the file's tests and stopped after them;
+ * `args`: the emulator's own (`--scale 10`: its clock ten times real time).
  */
-export function standaloneWithProxy(): { emulator: Standalone; proxy: Standalone } {
+export function standaloneWithProxy(args: readonly string[] = []): { emulator: Standalone; proxy: Standalone } {
   const both = {} as { emulator: Standalone; proxy: Standalone };
   before(async () => {
-    both.emulator = await startStandaloneEmulator();
+    both.emulator = await startStandaloneEmulator(args);
     both.proxy = await startHidingProxy(both.emulator.url);
   });
   after(async () => {

@@ -58,6 +58,10 @@ test('forecast check: a rule forecast to run that a need skipped, or one forecas
   ]), []);
   // Another test of the rule needed what the run lacks, and the one that ran could not decide it here.
   assert.deepEqual(forecastMismatches(forecast, [{ id: 'B.JOB', verdict: 'skip', skipReasons: [needReason('warmWorkers'), 'no endpoint listed a pod'] }]), []);
+  // The rule's other test lacks a need (its emulator variant), the one forecast to run was stopped by something else.
+  assert.deepEqual(forecastMismatches({ runs: ['B.JOB'], skipped: [] }, [
+    { id: 'B.JOB', verdict: 'skip', skipReasons: ['the run was interrupted while this test ran', needReason('control')] },
+  ]), []);
   const differ = forecastMismatches(forecast, [
     { id: 'A.PLAIN', verdict: 'skip', skipReasons: [needReason('readonlyKey')] },
     { id: 'B.JOB', verdict: 'pass' },

@@ -224,7 +224,7 @@ function playwrightTest(annotations: { type: string; description?: string }[], r
     id: 'pw-1', title: 'creates a pod', titlePath: () => ['', 'contract', 'pods.spec.ts', 'pods', 'creates a pod'], expectedStatus: 'passed',
     parent: { project: () => ({ name: 'contract' }) }, location: { file: join(process.cwd(), 'contract/specs/pods.spec.ts') }, annotations,
   } as unknown as TestCase;
-  const result = { status: 'passed', duration: 12, annotations: resultAnnotations, attachments: [] } as unknown as TestResult;
+  const result = { status: 'passed', duration: 12, startTime: new Date(0), parallelIndex: 0, annotations: resultAnnotations, attachments: [] } as unknown as TestResult;
   return { test, result };
 }
 

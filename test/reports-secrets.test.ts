@@ -41,7 +41,7 @@ function fakeRun(): { tests: TestCase[]; results: TestResult[] } {
     annotations: [{ type: ANNOTATION.rule, description: 'AUTH.REST_V2.MISSING_401' }, { type: ANNOTATION.rule, description: 'POD.CREATE.GPU_AND_CPU_STATUS' }],
     parent: { project: () => ({ name: 'contract' }) },
   }) as unknown as TestCase;
-  const result = (extra: Partial<TestResult>): TestResult => ({ status: 'failed', duration: 5, annotations: [], attachments: [], ...extra }) as unknown as TestResult;
+  const result = (extra: Partial<TestResult>): TestResult => ({ status: 'failed', duration: 5, startTime: new Date(0), parallelIndex: 0, annotations: [], attachments: [], ...extra }) as unknown as TestResult;
   const tests = [mk('early', 'free text first'), mk('late', 'keys in their usual places')];
   const results = [
     result({

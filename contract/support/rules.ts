@@ -6,6 +6,7 @@ import { splitByAbsence } from './availability.js';
 import { absencesMet, leadWith } from './exchanges.js';
 import type { Creates } from '../../lib/plan.js';
 import { needList, type Need } from '../../lib/needs.js';
+import { inLongWaitLane, LONG_WAIT_TAG } from '../../lib/lanes.js';
 
 export type { Finding };
 
@@ -34,7 +35,9 @@ function merged(declared: readonly Declaration[]): Creates | undefined {
  * Test details declaring the rules a test verifies: tags (`@POD.MOUNT.BOTH_KINDS_400`) for
  * `--grep`, and `rule` annotations the report reads. Unknown ids fail at load time. A
  * {@link creates} declaration among them says what the test creates on the target (lib/plan.ts):
- * a test without one creates nothing, and a creation beyond its declaration fails it.
+ * a test without one creates nothing, and a creation beyond its declaration fails it. A test
+ * that needs long waits also carries {@link LONG_WAIT_TAG}: a deployment run's long-wait lane
+ * selects it by that tag (lib/lanes.ts).
  */
 export function rules(...items: (string | Declaration)[]): { tag: string[]; annotation: { type: string; description: string }[] } {
   const ids = items.filter((i): i is string => typeof i === 'string');
@@ -42,7 +45,7 @@ export function rules(...items: (string | Declaration)[]): { tag: string[]; anno
   assertRuleIds(ids);
   const declaration = merged(declared);
   return {
-    tag: ids.map((id) => `@${id}`),
+    tag: [...ids.map((id) => `@${id}`), ...(declaration && inLongWaitLane(declaration) ? [LONG_WAIT_TAG] : [])],
     annotation: [...ids.map((id) => ({ type: ANNOTATION.rule, description: id })), ...(declaration ? [{ type: ANNOTATION.creates, description: JSON.stringify(declaration) }] : [])],
   };
 }

@@ -4,6 +4,7 @@
  * from those declarations (run/provision/forecast.ts), never from the tests' source.
  */
 import { ANNOTATION } from '../../lib/protocol.js';
+import { LONG_WAIT_TAG } from '../../lib/lanes.js';
 import type { Creates } from '../../lib/plan.js';
 import type { ListedTest } from './types.js';
 
@@ -16,7 +17,8 @@ export function listedTests(json: unknown): ListedTest[] {
   for (const s of (json as { suites?: Suite[] }).suites ?? []) walk(s);
   return specs.flatMap((s) => (s.tests ?? [{}]).map((t) => ({
     project: t.projectName ?? '', file: s.file, title: s.title,
-    rules: [...new Set([...(s.tags ?? []).map((tag) => tag.replace(/^@/, '')), ...(t.annotations ?? []).filter((a) => a.type === ANNOTATION.rule).map((a) => a.description ?? '')])].filter(Boolean),
+    // A rule's tag is `@` and its id; the long-wait lane's tag is no rule (lib/lanes.ts).
+    rules: [...new Set([...(s.tags ?? []).map((tag) => tag.replace(/^@/, '')).filter((tag) => `@${tag}` !== LONG_WAIT_TAG), ...(t.annotations ?? []).filter((a) => a.type === ANNOTATION.rule).map((a) => a.description ?? '')])].filter(Boolean),
     creates: declared(t.annotations ?? []),
   })));
 }

@@ -19,6 +19,10 @@ export function preflightText(r: PreflightResult): string {
     for (const s of r.plan.skipped) for (const reason of s.reasons) byReason.set(reason, [...(byReason.get(reason) ?? []), s.rule]);
     for (const [reason, rules] of byReason) out.push(`  skipped, ${reason}: ${rules.length} rule(s): ${rules.slice(0, 8).join(', ')}${rules.length > 8 ? ', …' : ''}`);
   }
+  if (r.longWaitLane) {
+    const { tests, suiteWorkers } = r.longWaitLane;
+    out.push('', `The long waits run beside the suite in a worker of their own: ${tests} test(s) that wait in real time start first, in one Playwright worker beside the suite's ${suiteWorkers} (${suiteWorkers + 1} in all); the run lasts about the longest wait, not the wait plus the suite.`);
+  }
   if (r.creates) {
     const c = r.creates;
     const n = c.counts;

@@ -71,6 +71,8 @@ export interface PreflightResult {
   checks: PreflightCheck[];
   capabilities: Capabilities;
   plan?: RulePlan;
+  /** The tests that wait in real time, run beside the suite in a Playwright worker of their own (lib/lanes.ts): how many will run, and the suite's workers. */
+  longWaitLane?: { tests: number; suiteWorkers: number };
   creates?: CreationPlan;
 }
 

@@ -20,11 +20,11 @@ export function forecastMismatches(forecast: RuleForecast, decided: readonly Dec
   const out: string[] = [];
   for (const id of forecast.runs) {
     const r = byId.get(id);
-    // A rule that several tests check may be skipped by a test that needed what the run lacks
-    // while the test the forecast counted on ran and could not decide it on this target: that
-    // is the target's circumstance, not a wrong forecast. Only a skip for needs alone is one.
+    // Skipped for needs alone: the test that was to run it was skipped for one. A reason of
+    // another kind is that test's (what the target answered, an interrupted run): the other
+    // tests of the rule may well lack what they need (an emulator's variant of the same check).
     const reasons = r?.skipReasons ?? [];
-    if (r?.verdict === 'skip' && reasons.length > 0 && reasons.every(isNeedReason)) out.push(`${id}: forecast to run, skipped: ${reasons.join('; ')}`);
+    if (r?.verdict === 'skip' && reasons.length && reasons.every(isNeedReason)) out.push(`${id}: forecast to run, skipped: ${reasons.join('; ')}`);
   }
   for (const s of forecast.skipped) {
     const r = byId.get(s.rule);
