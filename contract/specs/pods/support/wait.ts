@@ -3,6 +3,7 @@ import type { ApiClient, ApiResult } from '../../../../lib/client/api.js';
 import type { Pod } from '../../../../lib/types.gen.js';
 import type { Emu } from '../../../support/fixtures.js';
 import { runConfig } from '../../../../lib/run-config.js';
+import { blocked } from '../../../support/rules.js';
 
 /**
  * Readiness polling (spec: "clients observe readiness by reading the pod (operation `getPod`)
@@ -34,6 +35,8 @@ export const READY_TIMEOUT_MS = runConfig().profile.readyTimeoutMs;
 const POLL_MS = runConfig().profile.pollMs;
 /** The longest virtual wait for readiness on the emulator: a pod not RUNNING by then fails readiness. */
 export const EMULATED_READY_BOUND_MS = 10 * 60_000;
+/** Server errors in a row (5xx) after which a wait stops, blocked. */
+const SERVER_ERRORS_BLOCK = 3;
 
 export async function waitForStatus(api: ApiClient, emu: Emu, podId: string, statuses: readonly string[], options: WaitOptions = {}): Promise<WaitResult> {
   const virtual = emu.available;
@@ -43,9 +46,20 @@ export async function waitForStatus(api: ApiClient, emu: Emu, podId: string, sta
   const seen: string[] = [];
   const answers: ApiResult<Pod>[] = [];
   let waitedMs = 0;
+  let serverErrors = 0;
   for (;;) {
     const res = await api.op<Pod>('getPod', { params: { podId } });
     answers.push(res);
+    // A server error says nothing of the pod (a gateway that lost its upstream answers 502): the
+    // read is asked again, and a target that keeps answering so stops the test, blocked, rather
+    // than its rules being judged from an error page.
+    if (res.status >= 500) {
+      if (++serverErrors >= SERVER_ERRORS_BLOCK) blocked(`getPod answered ${res.status} ${SERVER_ERRORS_BLOCK} times in a row while the test waited for the pod to reach ${statuses.join(' or ')}: ${res.text.slice(0, 160)}`);
+      if (virtual) await emu.advance(stepMs);
+      else await new Promise((r) => setTimeout(r, 1_000));
+      continue;
+    }
+    serverErrors = 0;
     const ok = res.status >= 200 && res.status < 300;
     const status = ok ? String(res.body?.status) : `HTTP ${res.status}`;
     seen.push(status);
