@@ -193,12 +193,16 @@ export class Jobs {
   }
 }
 
-/** Answers a wait sits out: the rate limit and a service briefly unavailable (each may pass). */
-const PASSING = new Set([429, 503]);
+/**
+ * Answers a wait sits out: the rate limit, a service briefly unavailable, and a gateway that
+ * lost or timed out on its upstream (502, 504: a reset between a load balancer and the service)
+ * — each may pass, and none says anything of the job.
+ */
+const PASSING = new Set([429, 502, 503, 504]);
 
 /**
- * Stops a poll or wait at once on an answer that will not change (a 4xx or 5xx other than 429
- * and 503): the test is blocked with that answer as the reason, never left to its timeout.
+ * Stops a poll or wait at once on an answer that will not change (a 4xx or 5xx other than
+ * those {@link PASSING}): the test is blocked with that answer as the reason, never left to its timeout.
  */
 export function stopUnlessPassing(res: ApiResult, what: string): void {
   needsOperation(res);
