@@ -26,20 +26,44 @@ export interface HttpRequest {
 
 /**
  * Calls `onLost` when a request's connection breaks before any answer (after the read retry of
- * the transport below): no verdict can come from it. `onLost` decides what the caller sees
+ * the transport below), or a gateway in front of the service answers for it that it lost or
+ * timed out on the service (a 502 or 504 that is not JSON; a read is sent once more): no verdict
+ * can come from it. `onLost` decides what the caller sees
  * (the fixtures block the test); requests marked `brokenConnectionExpected` get the error.
  */
 export function lostAnswerTransport(inner: Transport, onLost: (lost: LostAnswerError) => never = (lost) => { throw lost; }): Transport {
+  const lost = (req: HttpRequest, what: string): never =>
+    onLost(new LostAnswerError(`${what} before ${req.method} ${new URL(req.url).pathname} was answered; ${isRead(req) ? 'a second try met the same' : 'it may have happened on the target, and is not sent again'}`));
   return {
     async send(req) {
+      let res: HttpResponse;
       try {
-        return await inner.send(req);
+        res = await inner.send(req);
       } catch (e) {
         if (req.brokenConnectionExpected || !isBrokenConnection(e)) throw e;
-        return onLost(new LostAnswerError(`the connection broke before ${req.method} ${new URL(req.url).pathname} was answered (${(e as Error).message}); ${req.method === 'GET' || req.method === 'HEAD' ? 'a second try broke too' : 'it may have happened on the target, and is not sent again'}`));
+        return lost(req, `the connection broke (${(e as Error).message})`);
       }
+      if (req.brokenConnectionExpected || !isGatewayPage(res)) return res;
+      // The same broken connection seen through a proxy: a read is sent once more.
+      if (isRead(req)) {
+        const again = await inner.send(req);
+        if (!isGatewayPage(again)) return again;
+      }
+      return lost(req, `a gateway answered ${res.status} (${res.headers['content-type'] ?? 'no content type'}: ${Buffer.from(res.bytes).toString('utf8').slice(0, 80)})`);
     },
   };
+}
+
+const isRead = (req: HttpRequest): boolean => req.method === 'GET' || req.method === 'HEAD';
+
+/**
+ * A gateway's own answer that it lost the service (502) or timed out waiting for it (504): not
+ * JSON, so not the service's answer (the API answers errors as problem+json or JSON).
+ */
+function isGatewayPage(res: HttpResponse): boolean {
+  if (res.status !== 502 && res.status !== 504) return false;
+  const type = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return !(type === 'application/json' || type.endsWith('+json'));
 }
 
 const BROKEN_CONNECTION = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
