@@ -7,6 +7,7 @@ import { loadProfile } from './profile.js';
 import { ENV_VARS, loadTargetConfig, registerKeys, type ConfigKey, type Target } from './config.js';
 import { RUN_CONFIG_VARIABLE, type DetectionPlan, type PlanKind, type RunConfig, type VariantPlan } from './protocol.js';
 import { parseChaos, type ChaosOptions } from './chaos/options.js';
+import { runFiles } from './run-folder.js';
 
 /**
  * The run's configuration (lib/protocol.ts `RunConfig`): one typed object, resolved once by the
@@ -124,14 +125,13 @@ export function parseRunConfig(env: Env = process.env, flags: Partial<Record<Con
   const replayPath = value(env, 'CPC_PATH');
   const workers = positive(env, 'CPC_WORKERS');
   const chaos = value(env, 'CPC_EMULATOR_CHAOS');
+  // The run's records (what it creates on a deployment, its waits for the rate limit, its request
+  // count and pod reservations), in a folder of its own that the run removes as it ends (lib/run-folder.ts).
+  const { target: targetFile, ...records } = runFiles(runId);
   return {
-    target: { kind: 'pending', setting, file: join(tmpdir(), `cpc-target-${runId}.json`) },
+    target: { kind: 'pending', setting, file: targetFile },
     runId,
-    // The run's records: what it creates on a deployment, its waits for the rate limit, its request count and pod reservations.
-    cleanupFile: join(tmpdir(), `cpc-created-${runId}.jsonl`),
-    pacingFile: join(tmpdir(), `cpc-pacing-${runId}.jsonl`),
-    provisionFile: join(tmpdir(), `cpc-provisioned-${runId}.json`),
-    budgetFiles: { requests: join(tmpdir(), `cpc-requests-${runId}.count`), pods: join(tmpdir(), `cpc-pods-${runId}.jsonl`) },
+    ...records,
     ...(templateId ? { templateId } : {}),
     ...(modelEndpointId ? { modelEndpointId } : {}),
     profile: loadProfile(env as NodeJS.ProcessEnv),

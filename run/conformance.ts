@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { keysOf, type ConfigKey, type Target, type TargetSetting } from '../lib/config.js';
 import { parseRunConfig, workersFor } from '../lib/run-config.js';
+import { closeRunFolder, openRunFolder } from '../lib/run-folder.js';
 import type { ForecastCheckFile, PlanFile, RunConfig } from '../lib/protocol.js';
 import type { SuiteName } from '../lib/suites.js';
 import { ConfigError } from '../lib/errors.js';
@@ -183,9 +183,10 @@ async function preflightStep(r: Resolved, s: Started): Promise<Handed> {
       const planFile: PlanFile = { counts, pools, requests, ...(estimatedCostUsd !== undefined ? { estimatedCostUsd } : {}), ...(workerTime ? { workerTime } : {}), ...(pre.plan ? { forecast: pre.plan } : {}) };
       writeFileSync(join(outDir, 'plan.json'), JSON.stringify(planFile, null, 2) + '\n');
       // The catalog as preflight read it: the run reads it once, not once per worker or test.
-      const catalogFile = join(tmpdir(), `cpc-catalog-${given.runId}.json`);
-      if (catalog) writeFileSync(catalogFile, JSON.stringify(catalog));
-      deployment = { ...(catalog ? { catalogFile } : {}), ...(c.prices ? { prices: c.prices } : {}), provision: c.provision ?? { endpoint: false, hold: false, template: false } };
+      const folder = catalog ? openRunFolder(given) : undefined;
+      const catalogFile = folder ? join(folder, 'catalog.json') : undefined;
+      if (catalogFile) writeFileSync(catalogFile, JSON.stringify(catalog));
+      deployment = { ...(catalogFile ? { catalogFile } : {}), ...(c.prices ? { prices: c.prices } : {}), provision: c.provision ?? { endpoint: false, hold: false, template: false } };
     }
   }
   return { ...given, target: s.target, rawDir: r.rawDir, suites: options.projects, ...deployment,
@@ -343,20 +344,26 @@ async function checkForecast(outDir: string, report: ConformanceReport): Promise
  */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceOutcome> {
   const resolved = await resolveConfiguration(options);
-  const started = await startTarget(resolved);
-  const handed = await preflightStep(resolved, started);
-  const ran = await runSuites(resolved, started, handed);
-  // From here the report gets written whatever happens; a further Ctrl-C waits for it.
-  const hold = () => process.stderr.write('cpc: writing the report of the interrupted run…\n');
-  process.on('SIGINT', hold);
-  process.on('SIGTERM', hold);
   try {
-    const collected = await collect(resolved, started, ran);
-    const report = await buildReportStep(resolved, started, handed, ran, collected);
-    await checkForecast(resolved.outDir, report);
-    return await publishStep(resolved, ran, report);
+    const started = await startTarget(resolved);
+    const handed = await preflightStep(resolved, started);
+    const ran = await runSuites(resolved, started, handed);
+    // From here the report gets written whatever happens; a further Ctrl-C waits for it.
+    const hold = () => process.stderr.write('cpc: writing the report of the interrupted run…\n');
+    process.on('SIGINT', hold);
+    process.on('SIGTERM', hold);
+    try {
+      const collected = await collect(resolved, started, ran);
+      const report = await buildReportStep(resolved, started, handed, ran, collected);
+      await checkForecast(resolved.outDir, report);
+      return await publishStep(resolved, ran, report);
+    } finally {
+      process.off('SIGINT', hold);
+      process.off('SIGTERM', hold);
+    }
   } finally {
-    process.off('SIGINT', hold);
-    process.off('SIGTERM', hold);
+    // Playwright's teardown removes the run's folder; this covers a run that never reached it
+    // (preflight's catalog written, then a stop) and keeps a record that lists something undeleted.
+    closeRunFolder(resolved.given);
   }
 }

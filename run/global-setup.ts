@@ -10,6 +10,7 @@ import { undiciTransport } from '../lib/client/transport.js';
 import { Pacer, pacedTransport } from '../lib/client/pacing.js';
 import { provision, provisionChoice, PROVISIONING } from './provision/worker.js';
 import { observedWorkerTime } from '../lib/worker-time.js';
+import { closeRunFolder, openRunFolder } from '../lib/run-folder.js';
 import { countKindOf, describeLeftovers, leftoversPath, Registry, stillHeld, strays, sweep, writeLeftovers } from '../lib/cleanup.js';
 
 /**
@@ -27,9 +28,10 @@ import { countKindOf, describeLeftovers, leftoversPath, Registry, stillHeld, str
 export default async function globalSetup(config: FullConfig): Promise<(() => Promise<void>) | undefined> {
   const run = runConfig();
   const runId = run.runId!;
+  // The run's records live in its own temporary folder, removed as the run ends (lib/run-folder.ts).
+  openRunFolder(run);
   for (const f of Object.values(run.budgetFiles ?? {})) rmSync(f, { force: true });
   let stopEmbedded: (() => Promise<void>) | undefined;
-  const pendingFile = run.target.kind === 'pending' ? run.target.file : undefined;
   if (run.target.kind === 'pending') {
     // A plain `npx playwright test`: the target is resolved here, once, and written where the
     // workers read it (lib/run-config.ts `resolvedTarget`). A run of `cpc` comes resolved.
@@ -50,7 +52,7 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
   // An emulator (the embedded one, or one whose control surface answers) gives each test a world
   // of its own: nothing is left to clean up.
   if (target.control) {
-    return pendingFile ? async () => { await stopEmbedded?.(); rmSync(pendingFile, { force: true }); } : undefined;
+    return async () => { await stopEmbedded?.(); closeRunFolder(run); };
   }
   const leftovers = leftoversPath(config.rootDir);
   rmSync(leftovers, { force: true });
@@ -91,8 +93,8 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
     writeFileSync(pacing, JSON.stringify({ runId, ...waits }, null, 2) + '\n');
     if (waits.tests.length) process.stdout.write(`rate limit: ${waits.tests.length} test(s) waited ${(waits.totalMs / 1000).toFixed(1)} s in all for the target's rate limit (${waits.retried} 429 answer(s) waited out, ${waits.gaveUp} given back when the budget ran out)\n`);
     process.stdout.write(left.length ? describeLeftovers(left) + '\n' : `cleanup: the run created ${created} resource(s) on the target; none is left (the account lists nothing under the run's names)\n`);
-    if (pendingFile) rmSync(pendingFile, { force: true });
-    if (run.provisionFile) rmSync(run.provisionFile, { force: true });
+    const { kept } = closeRunFolder(run);
+    if (kept) process.stdout.write(`cleanup: the record of what the run created stays at ${kept}\n`);
   };
 }
 

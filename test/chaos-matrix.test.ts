@@ -73,4 +73,10 @@ test('chaos matrix: a bad --chaos, CPC_EMULATOR_CHAOS or matrix option exits 2 n
   const matrix = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bin', 'commands', 'chaos.ts'), '--seeds', '0'], { cwd: ROOT, env: envWith({}), encoding: 'utf8', timeout: 60_000 });
   assert.equal(matrix.status, 2, matrix.stderr);
   assert.match(matrix.stderr, /chaos: configuration error: --seeds must be an integer from 1 to 1000, got "0"/);
+  // --from fresh draws the first seed and prints it with the replay (the bad latency then stops the run before it starts).
+  const fresh = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bin', 'commands', 'chaos.ts'), '--seeds', '1', '--from', 'fresh', '--property-runs', '50', '--latency-ms', 'x'], { cwd: ROOT, env: envWith({}), encoding: 'utf8', timeout: 60_000 });
+  assert.equal(fresh.status, 2, fresh.stderr);
+  const drawn = /^chaos: fresh seed\(s\) from (\d+) \(replay: npm run chaos -- --seeds 1 --from (\d+) --property-runs 50 --latency-ms x\)$/m.exec(fresh.stdout);
+  assert.ok(drawn && drawn[1] === drawn[2], fresh.stdout);
+  assert.match(fresh.stderr, /--latency-ms must be an integer/);
 });

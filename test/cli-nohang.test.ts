@@ -7,7 +7,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CPC_JS, envWith, leftAfter, runTimed } from './cli-support.js';
 
 const marked = (extra: Record<string, string> = {}) => {
@@ -54,11 +57,13 @@ test('cli-nohang: a target that accepts connections and never answers: conforman
   const silent = createServer((s) => { sockets.add(s); s.on('error', () => undefined); }).listen(0, '127.0.0.1');
   await new Promise((r) => silent.once('listening', r));
   const url = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+  const out = mkdtempSync(join(tmpdir(), 'cpc-nohang-'));
   try {
     // Both at once: each waits out its own probe's time limit.
     await Promise.all(['conformance', 'preflight'].map(async (command) => {
       const { marker, env } = marked({ CPC_BASE_URL: url, CPC_API_KEY: 'cpk_never-answered-0000' });
-      const r = await cpcTimed([command], env, 60_000);
+      // A folder of its own: a run empties its output's raw/ as it starts, and npm test runs the project's own run beside.
+      const r = await cpcTimed(command === 'conformance' ? [command, '--out', join(out, 'reports'), '--artifacts', join(out, 'artifacts')] : [command], env, 60_000);
       assert.equal(r.timedOut, false, `cpc ${command} hung: ${r.out}`);
       assert.equal(r.code, 2, r.out);
       assert.match(r.out, command === 'conformance' ? /cannot reach http:\/\/127\.0\.0\.1:\d+/ : /FAIL REST v2 answers: no answer from/);
@@ -68,5 +73,6 @@ test('cli-nohang: a target that accepts connections and never answers: conforman
   } finally {
     for (const s of sockets) s.destroy();
     silent.close();
+    rmSync(out, { recursive: true, force: true });
   }
 });

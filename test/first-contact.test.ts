@@ -6,8 +6,8 @@
 // the console and the report tell one story.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { CPC_JS, envWith, runTimed } from './cli-support.js';
 import { tempDir } from './reports-support.js';
 import { FAR_ENDPOINT, startFarTarget } from './far-target.js';
@@ -95,6 +95,11 @@ test('first contact: a far-from-conformant target gets one finding per missing o
     // One story: the console counts the failed tests the report counts.
     const consoleFailed = Number(/^\s*(\d+) failed$/m.exec(r.out)?.[1] ?? 0);
     assert.equal(consoleFailed, report.tests.filter((t) => t.status === 'failed').length, r.out.slice(-3000));
+
+    // The run's temporary folder (lib/run-folder.ts), record included, is gone: nothing was left to delete.
+    const record = /\(record: (\S+)\)/.exec(r.out)?.[1];
+    assert.ok(record, 'the run names the record of what it creates');
+    assert.equal(existsSync(dirname(record)), false, `${dirname(record)} is removed as the run ends`);
   } finally {
     done();
     await target.close();

@@ -1,19 +1,37 @@
 /**
- * `npm run test:unit`: the unit tests, with node's test runner five files at a time: the files
- * that share a process (test/in-process.ts) as one, then every `@own-process` file in its own.
+ * `npm run test:unit`: the unit tests, with node's test runner six files at a time: the files
+ * that share a process (test/in-process.ts) as one, every `@own-process` file in its own.
  * Given file names (`npm run test:unit -- test/x.test.ts`), runs just those, each in its own process.
+ *
+ * Through node:test's `run()`, which takes the files in the order given: `node --test` sorts
+ * the files it is given by name, so the order below would not reach it. Each file's process
+ * gets this one's Node options (`--import tsx`).
  */
-import { spawn } from 'node:child_process';
-import { join, relative } from 'node:path';
+import { resolve } from 'node:path';
+import { run } from 'node:test';
+import { spec } from 'node:test/reporters';
 import { TEST_DIR, unitFiles } from './unit-files.js';
 
-/** The longest files start first (the runner takes files in order), so none is left running alone at the end. */
-const LONGEST = ['cli-plan-matches-run', 'package-install', 'cli-shard', 'cli-nohang', 'reports-cli', 'load-smoke', 'cli-preflight', 'load-body-write'].map((n) => `${n}.test.ts`);
+/** The files that share one process, run as one file. */
+const SHARED = 'in-process.ts';
+
+/**
+ * The longest files by wall time start first, longest first, so none is left running alone at
+ * the end: the first two wait most of their time (real-time jobs, two conformance runs against
+ * standalone emulators), and a late start of either sets the end of the whole run
+ * (docs/benchmarks.md, "The parts of `npm test`").
+ */
+const LONGEST = ['cli-plan-matches-run', 'worker-parity', 'load-smoke', 'cli-nohang', 'reports-cli', 'worker-library', 'serverless-python-client',
+  'package-install', SHARED, 'cli-preflight', 'worker-outside', 'load-body-write', 'first-contact', 'cli-shard'].map((n) => n === SHARED ? n : `${n}.test.ts`);
+
+/** Files at a time: several of the longest mostly wait (real-time clocks, child processes), and six keep both cores busy while they do. */
+const CONCURRENCY = 6;
 
 const named = process.argv.slice(2);
 const { own } = unitFiles();
-const longest = LONGEST.filter((f) => own.includes(f));
-const files = named.length > 0 ? named
-  : [...longest, 'in-process.ts', ...own.filter((f) => !longest.includes(f))].map((f) => join(TEST_DIR, f));
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=5', '--test-reporter=spec', ...files.map((f) => relative(process.cwd(), f) || f)], { stdio: 'inherit' });
-child.on('close', (code, signal) => { process.exitCode = code ?? (signal ? 128 : 1); });
+const longest = LONGEST.filter((f) => f === SHARED || own.includes(f));
+const files = named.length > 0 ? named.map((f) => resolve(f))
+  : [...longest, ...own.filter((f) => !longest.includes(f))].map((f) => resolve(TEST_DIR, f));
+const stream = run({ files, concurrency: CONCURRENCY });
+stream.on('test:fail', () => { process.exitCode = 1; });
+stream.compose(new spec()).pipe(process.stdout);

@@ -1,7 +1,7 @@
 /**
  * Which unit test files share a process. A file that starts processes, listens for its own
  * sockets' timing or is heavy on its own says so on its first line, `// @own-process: why`,
- * and runs in a process of its own (node --test, five files at a time); every other file
+ * and runs in a process of its own (node --test, six files at a time); every other file
  * runs in one shared process (test/in-process.ts), which saves a Node start and the loading
  * of the modules they share for every file (docs/benchmarks.md has the figure).
  */

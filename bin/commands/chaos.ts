@@ -6,8 +6,11 @@
  * a legal one. Writes `reports/out/chaos.json` (per seed: MUST verdicts, the failed and blocked
  * rules with their tests, wall time) and prints one line per seed.
  *
- *   npm run chaos -- [--seeds N] [--from S] [--real-time] [--latency-ms M] [--workers N]
+ *   npm run chaos -- [--seeds N] [--from S|fresh] [--real-time] [--latency-ms M] [--workers N]
  *                    [--property-runs N] [--job-model-runs N] [--out DIR]
+ *
+ * `--from fresh` draws the first seed for this run and prints it (`npm test`: one fresh seed a
+ * run, so consecutive runs try new worlds; the nightly workflow runs twenty).
  *
  * `--real-time`: each world's clock runs in real time (queueing, cold starts and provisioning
  * then take real seconds); `--latency-ms`: the mean latency of every request (nightly: 20 seeds,
@@ -16,6 +19,7 @@
  * chaos applies to the emulator only, never to a deployment.
  * Exit code: 0 every seed clean, 1 otherwise, 2 configuration error, 130 interrupted.
  */
+import { randomInt } from 'node:crypto';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MAX_CHAOS_LATENCY_MS } from '../../lib/chaos/options.js';
@@ -24,6 +28,9 @@ import { MAX_SEED } from '../../lib/run-config.js';
 import { PROJECT_ROOT } from '../../run/paths.js';
 import { runAsScript } from '../../run/entry.js';
 import { DEFAULT_SEEDS, runChaosMatrix } from '../../run/detection/chaos-run.js';
+
+/** `--from` for a first seed drawn at random each run. */
+const FRESH = 'fresh';
 
 function positive(value: string | undefined, flag: string, min = 1, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;
@@ -48,7 +55,13 @@ async function main(argv: string[]): Promise<number> {
   const v = parsed.values;
   if (process.env.CPC_BASE_URL?.trim()) throw new ConfigError('the chaos matrix runs against the embedded emulator: unset CPC_BASE_URL', 'CPC_BASE_URL');
   const seeds = positive(v.seeds, '--seeds', 1, 1000) ?? DEFAULT_SEEDS;
-  const from = positive(v.from, '--from', 0, MAX_SEED) ?? 1;
+  // `--from fresh`: a seed drawn for this run (npm test), printed with its replay like every seed.
+  const fresh = v.from === FRESH;
+  const from = fresh ? randomInt(0, MAX_SEED - seeds + 2) : positive(v.from, '--from', 0, MAX_SEED) ?? 1;
+  if (fresh) {
+    const replay = argv.map((a) => a === FRESH ? String(from) : a === `--from=${FRESH}` ? `--from=${from}` : a).join(' ');
+    process.stdout.write(`chaos: fresh seed(s) from ${from} (replay: npm run chaos -- ${replay})\n`);
+  }
   if (from + seeds - 1 > MAX_SEED) throw new ConfigError(`--from ${from} with --seeds ${seeds} passes the largest seed, ${MAX_SEED}`, '--from');
   const workers = positive(v.workers, '--workers');
   const propertyRuns = positive(v['property-runs'], '--property-runs');
