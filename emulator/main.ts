@@ -12,6 +12,7 @@
  * variables to start such a worker with are printed.
  * Prints the keys (main, read-only, another account's, an expired one) and the seeded ids as CPC_* lines.
  */
+import { warmGraphql } from './graphql/routes.js';
 import { parseArgs } from 'node:util';
 import { startEmulator } from './server.js';
 import { WORLD_SEEDERS } from './assembly.js';
@@ -73,6 +74,7 @@ try {
     port, host: values.host ?? '127.0.0.1', ...(values.key ? { defaultKey: values.key } : {}), ...(chaos ? { chaos } : {}),
     defaultWorld: { clock: { mode, scale }, faults, variants, startAt: Date.now(), quotas: { minute, hour, day }, outsideWorkers },
   });
+  warmGraphql();
   const world = running.emulator.defaultWorld;
   const main = running.emulator.defaultKey;
   // The keys a deployment's user would hold: a read-only key of the same account, a key of another account, and one that has expired.
