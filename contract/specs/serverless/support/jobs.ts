@@ -36,6 +36,9 @@ export function conformanceEndpoint(target: TargetContext, emu: Emu): string {
  * The job operations of one endpoint, plus the waiting a test needs: on the emulator by
  * moving the virtual clock, elsewhere by bounded polling in real time.
  */
+/** Refusals of a request's form (a bad request, a length or media type required, unprocessable), as opposed to its credentials, target or timing. */
+const BODY_REFUSALS: ReadonlySet<number> = new Set([400, 411, 415, 422]);
+
 export class Jobs {
   constructor(readonly api: ApiClient, readonly endpointId: string, readonly emu: Emu) {}
 
@@ -73,12 +76,14 @@ export class Jobs {
   }
 
   /**
-   * Sends a bodiless operation. A refusal that `{}` would not get breaks JOB.HTTP.NO_REQUEST_BODY
-   * (the test stops there, its own rules blocked); any other answer goes back to the test.
+   * Sends a bodiless operation. A refusal of the request itself ({@link BODY_REFUSALS}) that
+   * `{}` would not get breaks JOB.HTTP.NO_REQUEST_BODY (the test stops there, its own rules
+   * blocked); any other answer goes back to the test. A refusal for the job's state (409) is not
+   * the body's: the state may have changed before `{}` was sent (a job that failed meanwhile).
    */
   async #bodiless(operation: 'cancelJob' | 'retryJob' | 'purgeQueue', params: Record<string, string>, options: CallOptions): Promise<ApiResult> {
     const res = await this.api.op(operation, { params, ...options });
-    if (res.status < 400 || res.status >= 500 || [401, 403, 404, 429].includes(res.status) || options.auth !== undefined) return res;
+    if (!BODY_REFUSALS.has(res.status) || options.auth !== undefined) return res;
     const withBody = await this.api.op(operation, { params, body: {}, ...options });
     if (withBody.status >= 200 && withBody.status < 300) {
       breaks('JOB.HTTP.NO_REQUEST_BODY', `/${operation} with no body answered ${res.status} (${res.text.slice(0, 160) || 'an empty body'}); with {} it answered ${withBody.status}`, res);
