@@ -103,7 +103,7 @@ test('an endless sender is cut off after the byte bound, having read its 413 fir
 test('a slow sender is cut off after the time bound (readBody with a short bound)', async () => {
   const limit = 1024;
   const server: Server = createServer((req, res) => {
-    readBody(req, limit, { bodyRead: (r) => { res.writeHead(r.kind === 'too-large' ? 413 : 200, { 'content-length': 2 }).end('{}'); } }, { ms: 200, limitFactor: 1000, slackBytes: MIB });
+    readBody(req, limit, { bodyRead: (r) => { res.writeHead(r.kind === 'too-large' ? 413 : 200, { 'content-length': 2 }).end('{}'); } }, { ms: 200, idleMs: 200, limitFactor: 1000, slackBytes: MIB });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
@@ -120,6 +120,27 @@ test('a slow sender is cut off after the time bound (readBody with a short bound
     assert.notEqual(raw.writeError(), 'the server did not let go within 30 s');
     assert.match(raw.data(), /^HTTP\/1\.1 413 /);
     assert.ok(trickled < 10 * MIB, 'cut off while still sending');
+  } finally {
+    server.close();
+  }
+});
+
+test('a sender that stops sending is let go after the idle bound, long before the time bound', async () => {
+  const limit = 1024;
+  const server: Server = createServer((req, res) => {
+    readBody(req, limit, { bodyRead: (r) => { res.writeHead(r.kind === 'too-large' ? 413 : 200, { 'content-length': 2 }).end('{}'); } }, { ms: 600_000, idleMs: 200, limitFactor: 1000, slackBytes: MIB });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const raw = await rawClient((server.address() as AddressInfo).port);
+    raw.socket.write(`POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${10 * MIB}\r\n\r\n`);
+    raw.socket.write(Buffer.alloc(limit + 1, 32));
+    // A hang guard, not a duration the test holds: without the idle bound the server would hold the connection for 10 minutes.
+    const timeout = setTimeout(() => raw.socket.destroy(new Error('the server did not let go within 30 s')), 30_000);
+    await raw.closed;
+    clearTimeout(timeout);
+    assert.notEqual(raw.writeError(), 'the server did not let go within 30 s');
+    assert.match(raw.data(), /^HTTP\/1\.1 413 /);
   } finally {
     server.close();
   }

@@ -12,17 +12,23 @@ export type BodyResult =
  * client still sending can finish its write and read the answer (Go's client, and so k6, reports
  * a write error instead of an answer when the server drops the connection under its write).
  * Bounded, so a slow or endless sender cannot hold the connection: after `ms` from the refusal,
- * or once the body has reached `limitFactor` times the limit plus `slackBytes`, the socket is
- * destroyed. A body that ends within the bounds leaves the connection open for the next request.
+ * after `idleMs` without a byte, or once the body has reached `limitFactor` times the limit plus
+ * `slackBytes`, the socket is destroyed. A body that ends within the bounds leaves the connection
+ * open for the next request.
  */
 export interface LingerBounds {
   readonly ms: number;
+  readonly idleMs: number;
   readonly limitFactor: number;
   readonly slackBytes: number;
 }
 
-/** The emulator's bounds: 5 s (nginx's `lingering_timeout`), and twice the limit plus 1 MiB of body. */
-export const LINGER: LingerBounds = { ms: 5000, limitFactor: 2, slackBytes: 1024 * 1024 };
+/**
+ * The emulator's bounds, nginx's: 30 s in all (`lingering_time`), 5 s without a byte
+ * (`lingering_timeout`), and twice the limit plus 1 MiB of body. A client still sending at its
+ * own pace (a busy machine writes a 20 MiB body slowly) reads its 413; a silent one is let go.
+ */
+export const LINGER: LingerBounds = { ms: 30_000, idleMs: 5_000, limitFactor: 2, slackBytes: 1024 * 1024 };
 
 /** Receives the outcome of {@link readBody}, once. */
 export interface BodySink { bodyRead(result: BodyResult): void }
@@ -97,10 +103,12 @@ function lingerOn(req: IncomingMessage, limit: number, bounds: LingerBounds, alr
   const socket = req.socket;
   const timer = setTimeout(() => { socket.destroy(); }, bounds.ms);
   timer.unref();
-  const done = (): void => { clearTimeout(timer); };
+  const idle = setTimeout(() => { socket.destroy(); }, bounds.idleMs);
+  idle.unref();
+  const done = (): void => { clearTimeout(timer); clearTimeout(idle); };
   req.on('data', (chunk: Buffer) => {
     seen += chunk.length;
-    if (seen > cap) { done(); socket.destroy(); }
+    if (seen > cap) { done(); socket.destroy(); } else idle.refresh();
   });
   // The whole body arrived (the connection serves the next request) or the connection ended.
   req.once('end', done);
