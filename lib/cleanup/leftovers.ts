@@ -5,6 +5,7 @@ import type { ApiClient, KeyRole } from '../client/api.js';
 import { runConfig } from '../run-config.js';
 import type { Leftover, LeftoversFile, Resource } from '../protocol.js';
 import { heldByRun } from './account.js';
+import { STRAY } from './names.js';
 import type { Registry } from './registry.js';
 
 /**
@@ -13,9 +14,13 @@ import type { Registry } from './registry.js';
  * made one. A list that fails finds nothing.
  */
 export async function strays(api: ApiClient, runId: string, registry: Registry, roles: readonly KeyRole[] = ['main']): Promise<Resource[]> {
-  const seen = new Set([...registry.knownIds('pod', ''), ...registry.knownIds('networkVolume', ''), ...registry.knownIds('endpoint', '')]);
-  return (await heldByRun(api, runId, roles)).filter((r) => !seen.has(r.id!)).map((r) => ({ ...r, test: '(found by its name: its creation was not recorded)' }));
+  const seen = recordedIds(registry);
+  return (await heldByRun(api, runId, roles)).filter((r) => !seen.has(r.id!)).map((r) => ({ ...r, test: STRAY }));
 }
+
+/** The ids of the pods, network volumes and endpoints the run's record holds (what listing finds). */
+export const recordedIds = (registry: Registry): Set<string> =>
+  new Set([...registry.knownIds('pod', ''), ...registry.knownIds('networkVolume', ''), ...registry.knownIds('endpoint', '')]);
 
 /** Where the run writes `leftovers.json`: beside the raw results (`reports/out`). */
 export function leftoversPath(projectRoot: string): string {
