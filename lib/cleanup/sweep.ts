@@ -52,6 +52,7 @@ const gqlOk = (status: number, body: unknown): boolean => {
 export interface SweepOptions {
   /** How long to keep retrying templates a recent use still holds (spec: "up to 2 minutes"). */
   retryForMs?: number;
+  /** The first pause before trying again (default 30 s); each later one is twice the last. */
   retryEveryMs?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
@@ -72,7 +73,7 @@ export async function sweep(api: ApiClient, resources: Resource[], options: Swee
   // and under a rate limit the first pass itself can take minutes.
   let deadline = Number.POSITIVE_INFINITY;
   let pending = sortForDeletion(resources);
-  let pauseMs = options.retryEveryMs ?? 15_000;
+  let pauseMs = options.retryEveryMs ?? 30_000;
   for (;;) {
     const left: Leftover[] = [];
     for (const r of pending) {
