@@ -7,7 +7,6 @@
  */
 import type { RunConfig } from '../lib/protocol.js';
 import { ConfigError } from '../lib/errors.js';
-import { clientSettingsOf } from '../lib/config.js';
 import { needMet, planCounts } from '../lib/plan.js';
 import { workersFor } from '../lib/run-config.js';
 import { estimateCost } from './preflight/catalog.js';
@@ -51,9 +50,9 @@ export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'tem
       creates.pools = planned.pools;
       if (provision.endpoint || provision.hold || provision.template) creates.provision = provision;
       // The tests' own requests, and the teardown's: a deletion per pooled or provisioned resource
-      // and one listing of what the run's names still hold (pods, volumes, endpoints), by each key.
-      const listings = 3 * Object.keys(clientSettingsOf(config).keys).length;
-      creates.requests = estimateRequests(running, options.requestEstimates) + (capabilities.control ? 0 : planned.pools.length + listings) + 2 * ((provisioned.templates ?? 0) + (provisioned.endpoints ?? 0));
+      // and one listing of what the run's names still hold (pods, volumes, endpoints) by the main
+      // key (other keys create nothing when the target conforms, run/global-setup.ts).
+      creates.requests = estimateRequests(running, options.requestEstimates) + (capabilities.control ? 0 : planned.pools.length + 3) + 2 * ((provisioned.templates ?? 0) + (provisioned.endpoints ?? 0));
       const cost = estimateCost(creates, run.profile);
       if (cost !== undefined) creates.estimatedCostUsd = cost;
     }
