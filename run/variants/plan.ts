@@ -15,7 +15,7 @@ export const projectOf = (name: string): string => `variant:${name}`;
 
 /** The spec and property files of each surface; the core specs (auth, problem+json, routes, rate limits) run for every entry. */
 const FILES: Record<VariantSurface | 'core', RegExp[]> = {
-  core: [/contract\/specs\/core\/.*\.spec\.ts$/, /contract\/specs\/rate-limit\/.*\.spec\.ts$/],
+  core: [/contract\/specs\/core\/.*\.spec\.ts$/],
   'rest-v2': [/contract\/specs\/pods\/.*\.spec\.ts$/, /property\/pods\/.*\.prop\.ts$/],
   serverless: [/contract\/specs\/serverless\/.*\.spec\.ts$/, /property\/jobs\/.*\.prop\.ts$/],
   'rest-v1': [/contract\/specs\/rest-v1\/.*\.spec\.ts$/],

@@ -5,11 +5,6 @@ import { problemJsonConformance } from '../../checks/problem-json.js';
 import { rateLimitHeadersConformance, tooManyRequestsConformance } from '../../checks/rate-limit.js';
 import type { ApiClient, ApiResult } from '../../../lib/client/api.js';
 
-// The rate limits apply to every surface, like the core specs; this file sits apart, after the
-// pod specs in the run's order (files run in name order), because exhausting a window on a
-// deployment costs what the window has left: after the pod specs, whose requests the client
-// paces at the limit, little is left; first in a run, most of the minute's quota is.
-
 /** Calls listPods until a 429 comes, at most `max` times; returns every answer. Unpaced: the test wants its 429. */
 async function exhaust(api: ApiClient, max: number, auth: 'main' | 'other' = 'main'): Promise<ApiResult[]> {
   const answers: ApiResult[] = [];
