@@ -15,5 +15,5 @@ export { Registry, sortForDeletion } from './cleanup/registry.js';
 export { mutationFields, podShapeOf, watch } from './cleanup/watch.js';
 export { TestTracker, countKindOf } from './cleanup/tracker.js';
 export { deleteResource, sweep } from './cleanup/sweep.js';
-export { describeLeftovers, leftoversPath, strays, writeLeftovers } from './cleanup/leftovers.js';
+export { describeLeftovers, leftoversPath, recordedIds, writeLeftovers } from './cleanup/leftovers.js';
 export { heldByRun, stillHeld } from './cleanup/account.js';

@@ -151,12 +151,18 @@ export function hourlyPrice(table: PriceTable | undefined, pod: PodShape): numbe
  */
 export const podCostUsd = (hourly: number, readyTimeoutMs: number): number => hourly * readyTimeoutMs / 3_600_000;
 
-/** The budgets a plan passes, each as `--max-gpu-pods 1: the plan creates 4 GPU pods`. */
-export function budgetBreaches(plan: { counts: Counts; requests: number; estimatedCostUsd?: number; workerTime?: WorkerTimePlan }, budgets: Budgets): string[] {
+/**
+ * The budgets a plan passes, each as `--max-gpu-pods 1: the plan creates 4 GPU pods`. Pods are
+ * judged at the plan's worst case (`upTo`: what a conforming target may accept besides), since
+ * the run creates them whenever the target accepts.
+ */
+export function budgetBreaches(plan: { counts: Counts; upTo?: Counts; requests: number; estimatedCostUsd?: number; workerTime?: WorkerTimePlan }, budgets: Budgets): string[] {
   const out: string[] = [];
-  const pods = podCount(plan.counts);
-  if (budgets.pods !== undefined && pods > budgets.pods) out.push(`${BUDGET_FLAGS.pods} ${budgets.pods}: the plan creates ${pods} pods`);
-  if (budgets.gpuPods !== undefined && plan.counts.gpuPods > budgets.gpuPods) out.push(`${BUDGET_FLAGS.gpuPods} ${budgets.gpuPods}: the plan creates ${plan.counts.gpuPods} GPU pods`);
+  const worst = plan.upTo ?? plan.counts;
+  const upTo = (k: 'gpuPods' | 'cpuPods') => (worst[k] > plan.counts[k] ? 'up to ' : '');
+  const pods = podCount(worst);
+  if (budgets.pods !== undefined && pods > budgets.pods) out.push(`${BUDGET_FLAGS.pods} ${budgets.pods}: the plan creates ${pods > podCount(plan.counts) ? 'up to ' : ''}${pods} pods`);
+  if (budgets.gpuPods !== undefined && worst.gpuPods > budgets.gpuPods) out.push(`${BUDGET_FLAGS.gpuPods} ${budgets.gpuPods}: the plan creates ${upTo('gpuPods')}${worst.gpuPods} GPU pods`);
   if (budgets.requests !== undefined && plan.requests > budgets.requests) out.push(`${BUDGET_FLAGS.requests} ${budgets.requests}: the plan sends about ${plan.requests} requests`);
   if (budgets.costUsd !== undefined) {
     // Worker time counts as the pods do (lib/worker-time.ts): a bound, and unpriced worker time leaves the cost unknown.

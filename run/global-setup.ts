@@ -11,7 +11,7 @@ import { Pacer, pacedTransport } from '../lib/client/pacing.js';
 import { provision, provisionChoice, PROVISIONING } from './provision/worker.js';
 import { observedWorkerTime } from '../lib/worker-time.js';
 import { closeRunFolder, openRunFolder } from '../lib/run-folder.js';
-import { countKindOf, describeLeftovers, leftoversPath, Registry, stillHeld, strays, sweep, writeLeftovers } from '../lib/cleanup.js';
+import { countKindOf, describeLeftovers, leftoversPath, recordedIds, Registry, stillHeld, sweep, writeLeftovers } from '../lib/cleanup.js';
 
 /**
  * A run of `cpc` comes with its target resolved. A plain `npx playwright test` comes with a
@@ -72,17 +72,20 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
     const { created, open } = registry.outstanding();
     let left: Awaited<ReturnType<typeof sweep>> = [];
     const { api, close } = setupClient(target, run);
-    const roles = Object.keys(clientSettingsOf(target).keys) as KeyRole[];
+    // The account of the main key, and of each other key the record shows creating something: a
+    // key that created nothing the run knows of (a read-only key, another account's, used to be
+    // refused) holds nothing of the run's, and listing it would be three requests for nothing.
+    const used = new Set<KeyRole>(['main', ...registry.records().flatMap((r) => (r.auth ? [r.auth] : []))]);
+    const roles = (Object.keys(clientSettingsOf(target).keys) as KeyRole[]).filter((role) => used.has(role));
     try {
-      const found = await strays(api, runId, registry, roles);
-      if (found.length) process.stdout.write(`cleanup: ${found.length} resource(s) named by this run were never recorded (a create whose answer was lost): deleting them too\n`);
-      const todo = [...open, ...found];
-      if (todo.length > 0) {
-        process.stdout.write(`cleanup: deleting ${todo.length} resource(s) the tests left on the target\n`);
-        left = await sweep(api, todo, { retryForMs: run.profile.cleanupWaitMs, log: (line) => process.stdout.write(line + '\n') });
+      if (open.length > 0) {
+        process.stdout.write(`cleanup: deleting ${open.length} resource(s) the tests left on the target\n`);
+        left = await sweep(api, open, { retryForMs: run.profile.cleanupWaitMs, log: (line) => process.stdout.write(line + '\n') });
       }
-      // Checked by looking: what the account still lists under the run's names is left behind, whatever the record says.
-      left = [...left, ...await stillHeld(api, runId, roles, left, { retryForMs: run.profile.cleanupWaitMs, log: (line) => process.stdout.write(line + '\n') })];
+      // Checked by looking, once: what the account still lists under the run's names is deleted
+      // again and else left behind, whatever the record says; that listing also finds what a
+      // create whose answer was lost made (never recorded), so no listing precedes the sweep.
+      left = [...left, ...await stillHeld(api, runId, roles, left, { retryForMs: run.profile.cleanupWaitMs, log: (line) => process.stdout.write(line + '\n'), recorded: recordedIds(registry) })];
     } finally {
       await close();
     }

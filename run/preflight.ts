@@ -56,8 +56,10 @@ export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'tem
       creates.upTo = planned.upTo;
       creates.pools = planned.pools;
       if (provision.endpoint || provision.hold || provision.template) creates.provision = provision;
-      // The tests' own requests, and the teardown's: a deletion per pooled or provisioned resource and the two listings of strays.
-      creates.requests = estimateRequests(running, options.requestEstimates) + (capabilities.control ? 0 : planned.pools.length + 2) + 2 * ((provisioned.templates ?? 0) + (provisioned.endpoints ?? 0));
+      // The tests' own requests, and the teardown's: a deletion per pooled or provisioned resource
+      // and one listing of what the run's names still hold (pods, volumes, endpoints) by the main
+      // key (other keys create nothing when the target conforms, run/global-setup.ts).
+      creates.requests = estimateRequests(running, options.requestEstimates) + (capabilities.control ? 0 : planned.pools.length + 3) + 2 * ((provisioned.templates ?? 0) + (provisioned.endpoints ?? 0));
       const workerTime = plannedWorkerTime(running.map((t) => t.creates), capabilities, provision, creates.prices);
       if (workerTime) creates.workerTime = workerTime;
       const cost = estimateCost(creates, run.profile);

@@ -138,3 +138,20 @@ test('the teardown\'s look: a resource still listed after its deletion was answe
   assert.match(left[0]!.reason, /still listed by the account after the teardown, though its deletion was answered/);
   assert.ok(answers.includes('deletePod'), 'deleted again before it is called left behind');
 });
+
+test('the teardown\'s one look also finds what a create whose answer was lost made: deleted, and named as never recorded where it stays', async () => {
+  const listed = { pods: [{ id: 'p1', name: 'cpc-r3-pool-cpuPod' }, { id: 'p9', name: 'cpc-r3-lost-pod1' }] };
+  const deleted: string[] = [];
+  const api = {
+    op: async (operation: string, options: { params?: { podId?: string } } = {}) => {
+      if (operation === 'deletePod') deleted.push(options.params!.podId!);
+      return { status: operation === 'deletePod' ? 204 : 200, body: operation === 'listPods' ? listed : { networkVolumes: [] }, text: '' };
+    },
+    graphql: async () => ({ status: 200, body: { data: { myself: { endpoints: [] } } }, text: '' }),
+  } as unknown as ApiClient;
+  const lines: string[] = [];
+  const left = await stillHeld(api, 'r3', ['main'], [], { retryForMs: 0, recorded: new Set(['p1']), log: (l) => lines.push(l) });
+  assert.deepEqual(deleted, ['p1', 'p9'], 'both deleted again');
+  assert.match(lines.join('\n'), /2 resource\(s\) named by this run are still listed after the teardown \(1 never recorded: a create whose answer was lost\)/);
+  assert.deepEqual(left.map((l) => [l.id, l.test]), [['p1', '(still listed by the account after the teardown)'], ['p9', '(found by its name: its creation was not recorded)']]);
+});

@@ -6,7 +6,7 @@
  */
 import type { ApiClient, KeyRole } from '../client/api.js';
 import type { Leftover, Resource } from '../protocol.js';
-import { runPrefix } from './names.js';
+import { runPrefix, STRAY } from './names.js';
 import { sweep, type SweepOptions } from './sweep.js';
 
 type Listed = Pick<Resource, 'kind' | 'id' | 'name' | 'auth'>;
@@ -47,14 +47,19 @@ const same = (a: Pick<Resource, 'kind' | 'id'>, b: Pick<Resource, 'kind' | 'id'>
  * After the teardown's sweep: lists what the account still holds under the run's names; what
  * is listed and not already a leftover is deleted again (the sweep's retries), then listed once
  * more. What is still there is returned as leftovers, with the reason, whatever the record says.
+ * With `recorded` (the ids the run's record holds), what is listed and not among them is named
+ * as never recorded (a create whose answer was lost): the one listing finds both.
  */
-export async function stillHeld(api: ApiClient, runId: string, roles: readonly KeyRole[], left: readonly Leftover[], options: SweepOptions = {}): Promise<Leftover[]> {
+export async function stillHeld(api: ApiClient, runId: string, roles: readonly KeyRole[], left: readonly Leftover[], options: SweepOptions & { recorded?: ReadonlySet<string> } = {}): Promise<Leftover[]> {
   const listed = (await heldByRun(api, runId, roles)).filter((r) => !left.some((l) => same(l, r)));
   if (listed.length === 0) return [];
-  options.log?.(`cleanup: ${listed.length} resource(s) named by this run are still listed after the teardown: deleting them again`);
-  const resources: Resource[] = listed.map((r) => ({ ...r, test: '(still listed by the account after the teardown)' }));
-  const failed = await sweep(api, resources, options);
+  const { recorded, ...sweeping } = options;
+  const madeBy = (r: Listed): string => (recorded && !recorded.has(r.id!) ? STRAY : '(still listed by the account after the teardown)');
+  const strays = listed.filter((r) => madeBy(r) === STRAY).length;
+  options.log?.(`cleanup: ${listed.length} resource(s) named by this run are still listed after the teardown${strays ? ` (${strays} never recorded: a create whose answer was lost)` : ''}: deleting them again`);
+  const resources: Resource[] = listed.map((r) => ({ ...r, test: madeBy(r) }));
+  const failed = await sweep(api, resources, sweeping);
   const again = (await heldByRun(api, runId, roles)).filter((r) => !left.some((l) => same(l, r)));
-  return again.map((r) => ({ ...r, test: '(still listed by the account after the teardown)',
-    reason: failed.find((f) => same(f, r))?.reason ?? 'still listed by the account after the teardown, though its deletion was answered (the record said deleted)' }));
+  return again.map((r) => ({ ...r, test: madeBy(r),
+    reason: failed.find((f) => same(f, r))?.reason ?? (madeBy(r) === STRAY ? 'still listed by the account after its deletion was answered' : 'still listed by the account after the teardown, though its deletion was answered (the record said deleted)') }));
 }

@@ -1,21 +1,13 @@
-/** What a run could not delete: its strays found by name, and the leftovers file and lines. */
+/** What a run could not delete: the ids its record holds (what listing the account finds beyond is a stray), and the leftovers file and lines. */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ApiClient, KeyRole } from '../client/api.js';
 import { runConfig } from '../run-config.js';
-import type { Leftover, LeftoversFile, Resource } from '../protocol.js';
-import { heldByRun } from './account.js';
+import type { Leftover, LeftoversFile } from '../protocol.js';
 import type { Registry } from './registry.js';
 
-/**
- * Pods, network volumes and endpoints listed on the target with this run's names that the
- * record does not hold: a create whose answer was lost (the connection broke) may still have
- * made one. A list that fails finds nothing.
- */
-export async function strays(api: ApiClient, runId: string, registry: Registry, roles: readonly KeyRole[] = ['main']): Promise<Resource[]> {
-  const seen = new Set([...registry.knownIds('pod', ''), ...registry.knownIds('networkVolume', ''), ...registry.knownIds('endpoint', '')]);
-  return (await heldByRun(api, runId, roles)).filter((r) => !seen.has(r.id!)).map((r) => ({ ...r, test: '(found by its name: its creation was not recorded)' }));
-}
+/** The ids of the pods, network volumes and endpoints the run's record holds (what listing finds). */
+export const recordedIds = (registry: Registry): Set<string> =>
+  new Set([...registry.knownIds('pod', ''), ...registry.knownIds('networkVolume', ''), ...registry.knownIds('endpoint', '')]);
 
 /** Where the run writes `leftovers.json`: beside the raw results (`reports/out`). */
 export function leftoversPath(projectRoot: string): string {

@@ -16,3 +16,6 @@ export function uniqueNameFactory(testId: string, repeat: number, retry: number,
   let n = 0;
   return Object.assign((kind: string) => `${prefix}${kind}${(++n).toString(36)}`, { prefix });
 }
+
+/** What a resource found by its name and never recorded was created by, as far as the run knows. */
+export const STRAY = '(found by its name: its creation was not recorded)';

@@ -52,6 +52,7 @@ const gqlOk = (status: number, body: unknown): boolean => {
 export interface SweepOptions {
   /** How long to keep retrying templates a recent use still holds (spec: "up to 2 minutes"). */
   retryForMs?: number;
+  /** The first pause before trying again (default 30 s); each later one is twice the last. */
   retryEveryMs?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
@@ -60,7 +61,10 @@ export interface SweepOptions {
 
 /**
  * Deletes every resource; what fails is tried again (templates may be held up to 2 minutes
- * after their last use) until `retryForMs` has passed. Returns what is left, with the reason.
+ * after their last use) until `retryForMs` has passed, the last time at that deadline. The
+ * pauses double from `retryEveryMs`: a hold that ends soon is seen soon, and one that lasts its
+ * 2 minutes costs a few deletions rather than one every 15 s (each a request against the
+ * target's rate limit). Returns what is left, with the reason.
  */
 export async function sweep(api: ApiClient, resources: Resource[], options: SweepOptions = {}): Promise<Leftover[]> {
   const now = options.now ?? Date.now;
@@ -69,6 +73,7 @@ export async function sweep(api: ApiClient, resources: Resource[], options: Swee
   // and under a rate limit the first pass itself can take minutes.
   let deadline = Number.POSITIVE_INFINITY;
   let pending = sortForDeletion(resources);
+  let pauseMs = options.retryEveryMs ?? 30_000;
   for (;;) {
     const left: Leftover[] = [];
     for (const r of pending) {
@@ -76,9 +81,11 @@ export async function sweep(api: ApiClient, resources: Resource[], options: Swee
       if (reason !== undefined) left.push({ ...r, reason });
     }
     if (deadline === Number.POSITIVE_INFINITY) deadline = now() + (options.retryForMs ?? 150_000);
-    if (left.length === 0 || now() + (options.retryEveryMs ?? 15_000) > deadline) return left;
-    options.log?.(`cleanup: ${left.length} resource(s) not deleted yet, trying again in ${Math.round((options.retryEveryMs ?? 15_000) / 1000)} s`);
-    await sleep(options.retryEveryMs ?? 15_000);
+    const waitMs = Math.min(pauseMs, deadline - now());
+    if (left.length === 0 || waitMs <= 0) return left;
+    options.log?.(`cleanup: ${left.length} resource(s) not deleted yet, trying again in ${Math.round(waitMs / 1000)} s`);
+    await sleep(waitMs);
+    pauseMs *= 2;
     pending = left.map(({ reason: _reason, ...r }) => r);
   }
 }

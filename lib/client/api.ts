@@ -97,11 +97,16 @@ const DEFAULT_STYLE: Record<ApiSurface, AuthStyle> = {
  * last few exchanges, and a property test makes hundreds (redacting each against every key the
  * worker registered would be a large share of a worker's time).
  */
+/**
+ * The target's answer to a route it does not serve, per target, world and operation: asked once
+ * in a process, on the first JSON 404 of the operation (whether a route is served does not
+ * change during a run, and every test that meets a 404 would otherwise ask again).
+ */
+const unknownRouteProbes = new Map<string, Promise<UnknownRouteAnswer | undefined>>();
+
 export class ApiClient {
   readonly #history: (() => Evidence)[] = [];
   #historyLimit = 20;
-  /** The target's answer to a route it does not serve, per operation: asked once, on a JSON 404. */
-  readonly #probes = new Map<string, Promise<UnknownRouteAnswer | undefined>>();
 
   constructor(
     readonly urls: SurfaceUrls,
@@ -174,18 +179,19 @@ export class ApiClient {
   /**
    * Whether a JSON 404 of `operation` is the answer the target gives a route it does not serve:
    * one request (the same method, headers and parameters, the operation's name replaced), sent
-   * once per operation, neither gated nor observed (it reads and changes nothing).
+   * once per operation ({@link unknownRouteProbes}), neither gated nor observed (it reads and changes nothing).
    */
   async #unknownRoute(operation: OperationName, method: string, url: URL, headers: Record<string, string>, answer: { status: number; contentType: string; text: string }): Promise<boolean> {
-    let probe = this.#probes.get(operation);
+    const key = `${url.origin} ${JSON.stringify(this.defaultHeaders)} ${operation}`;
+    let probe = unknownRouteProbes.get(key);
     if (!probe) {
       const probeUrl = new URL(url);
       probeUrl.pathname = probePath(operation, url.pathname);
-      // A broken connection leaves the question open (no absence), never blocks the test.
+      // A broken connection leaves the question open (no absence), never blocks the test; a later 404 asks again.
       probe = this.transport.send({ method, url: probeUrl.toString(), headers, brokenConnectionExpected: true })
         .then((r) => ({ ...r, path: probeUrl.pathname, contentType: (r.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() }))
-        .catch(() => undefined);
-      this.#probes.set(operation, probe);
+        .catch(() => { unknownRouteProbes.delete(key); return undefined; });
+      unknownRouteProbes.set(key, probe);
     }
     const seen = await probe;
     return seen !== undefined && sameAsUnknownRoute({ ...answer, path: url.pathname }, seen);

@@ -101,6 +101,7 @@ export class HttpEngine {
       const err = e as Error & { cause?: Error };
       const code = (err as NodeJS.ErrnoException).code ?? (err.cause as NodeJS.ErrnoException | undefined)?.code ?? '';
       const message = errorCodeOf(e) === 1050 ? 'request timeout' : WRITE_ERRORS[code]?.error ?? `${err.message}${err.cause?.message ? `: ${err.cause.message}` : ''}`;
+      if (process.env.CPC_DEBUG_HTTP) process.stderr.write(`HTTPFAIL ${req.method} ${req.url} after ${duration.toFixed(0)}ms: ${message} code=${code} k6=${errorCodeOf(e)}\n`);
       return this.#failed(req, { ...ZERO, blocked, duration }, sentHeaders, message, errorCodeOf(e));
     }
   }

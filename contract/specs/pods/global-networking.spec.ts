@@ -1,5 +1,5 @@
 import { test } from './support/fixtures.js';
-import { conform, creates, must, observe, rules } from '../../support/rules.js';
+import { conform, creates, must, needs, observe, rules } from '../../support/rules.js';
 import { rejectionConformance } from '../../checks/rejection.js';
 import { isSuccess } from '../../checks/status.js';
 import { podConformance } from '../../checks/pod-conformance.js';
@@ -91,8 +91,12 @@ test.describe('global networking', () => {
   ];
   for (const r of refusals) {
     // Refused, nothing is created; the preference-only case may be accepted by a conforming
-    // target, which then creates its GPU pod.
-    test(`globalNetworking true ${r.title} is refused`, rules(r.rule, 'POD.CREATE.GLOBAL_NETWORKING_PRECONDITION_STATUS', ...PROBLEM_RULES, creates(r.preferenceOnly ? { maybe: { gpuPods: 1 } } : {})), async ({ pods }) => {
+    // target, which then creates its GPU pod. That pod is planned only in an emulator world (free,
+    // gone with the test): on a deployment it would be a GPU pod beyond the run's budget, so the
+    // case runs only there; a deployment decides the rule by PATCH on the pooled GPU pod placed in
+    // a data center without globalNetwork (update-edges.spec.ts).
+    const only = r.preferenceOnly ? [creates({ maybe: { gpuPods: 1 } }), needs('control')] : [];
+    test(`globalNetworking true ${r.title} is refused`, rules(r.rule, 'POD.CREATE.GLOBAL_NETWORKING_PRECONDITION_STATUS', ...PROBLEM_RULES, ...only), async ({ pods }) => {
       const p = picks(await pods.catalog());
       const body = await r.body(p, await pods.gpuBody(), () => pods.cpuBody());
       test.skip(body === undefined, 'the target\'s catalog offers nothing to build this case from');

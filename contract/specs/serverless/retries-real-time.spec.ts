@@ -12,6 +12,14 @@ import { jobsFor, stopUnlessPassing, TERMINAL } from './support/jobs.js';
 // its virtual clock (job-edges.spec.ts).
 const ATTEMPT_MS = 10_000;
 const READ_EVERY_MS = 2_000;
+/**
+ * Once the job was seen running, the read that decides: a little over one attempt later. Still
+ * running then, it ran longer than one attempt; back in the queue, it was requeued; ended, it
+ * was tried once (two attempts cannot have ended yet). Reads in between decide nothing, so none
+ * is sent; after it the job is read, less often, only until it ends.
+ */
+const DECISIVE_AFTER_MS = ATTEMPT_MS + 1_000;
+const UNTIL_END_EVERY_MS = 4_000;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 test('a failing job is retried automatically: in real time, from the job\'s statuses', rules('SERVICE.QB.AUTOMATIC_RETRIES', needs('realClock', 'workerEndpoint'), creates({ work: jobWork({ ms: ATTEMPT_MS, failing: true }) })), async ({ api, emu, target }) => {
@@ -28,7 +36,8 @@ test('a failing job is retried automatically: in real time, from the job\'s stat
     reads.push({ at: Date.now(), status });
     if (status !== undefined && TERMINAL.has(status)) break;
     test.skip(Date.now() - sent > 4 * 60_000, `the job had not ended 4 minutes after /run (${status})`);
-    await sleep(READ_EVERY_MS);
+    const running = reads.find((r) => r.status === 'IN_PROGRESS')?.at;
+    await sleep(running === undefined ? READ_EVERY_MS : Math.max(running + DECISIVE_AFTER_MS - Date.now(), UNTIL_END_EVERY_MS));
   }
   const end = reads.at(-1)!;
   test.skip(end.status !== 'FAILED', `setup: the failing job ended ${end.status}`);

@@ -13,6 +13,15 @@ import { RETENTION_MS } from '../../../lib/iso/spec-constants.js';
 const ended = (s: string | undefined): boolean => s !== undefined && TERMINAL.has(s);
 
 /**
+ * Whether the FAILED first attempt of {@link failedThenRetried} showed output, per endpoint of a
+ * deployment (where the world's variants do not apply: one handler answers every test the same
+ * input the same way), so a later test that needs output knows without running the job again.
+ */
+const failedShowedOutput = new Map<string, boolean>();
+const endpointKey = (jobs: Jobs): string => `${jobs.api.urls.serverlessUrl} ${jobs.endpointId}`;
+const NO_OUTPUT = 'the FAILED job showed no output ("output: Optional"; the conformance handler\'s failure carries none): /retry had no previous output to remove';
+
+/**
  * A job that streams two items and then fails, retried once it has FAILED: the first attempt's
  * last answer, the /retry answer and /status read right after it. On a clock that runs in real
  * time the job sleeps 20 s first, so that read (which a rate limit may delay) still comes before
@@ -31,6 +40,7 @@ async function failedThenRetried(jobs: Jobs, skipUnless?: (first: ApiResult) => 
   const watch = await jobs.until(id, ended, { stepMs: 5_000, maxVirtualMs: 60_000, maxRealMs: 90_000, notBeforeMs: sleepMs });
   const first = watch.last;
   test.skip(statusOf(first) !== 'FAILED', `setup: the failing job ended ${statusOf(first)}`);
+  if (!jobs.emu.available) failedShowedOutput.set(endpointKey(jobs), (first.body as { output?: unknown }).output !== undefined);
   const reason = skipUnless?.(first);
   test.skip(reason !== undefined, reason);
   const res = await jobs.retry(id);
@@ -95,9 +105,9 @@ test.describe('/retry', () => {
     test.use({ worldOptions: { variants: ['jobs.failed-shows-output'] } });
     test('retrying a FAILED job that shows output removes that output', rules('JOB.STATE.RETRY_OUTPUT_REMOVED', needs('workerEndpoint'), creates({ work: FAILED_THEN_RETRIED })), async ({ api, emu, target }) => {
       const jobs = jobsFor({ api, emu, target });
-      const r = await failedThenRetried(jobs, (first) => ((first.body as { output?: unknown }).output === undefined
-        ? 'the FAILED job showed no output ("output: Optional"; the conformance handler\'s failure carries none): /retry had no previous output to remove'
-        : undefined));
+      // An earlier test's FAILED job of the same input on this endpoint showed none: this one would not either.
+      test.skip(failedShowedOutput.get(endpointKey(jobs)) === false, `${NO_OUTPUT} (seen on an earlier test's FAILED job of the same input on this endpoint)`);
+      const r = await failedThenRetried(jobs, (first) => ((first.body as { output?: unknown }).output === undefined ? NO_OUTPUT : undefined));
       const rightBody = (r.right.body ?? {}) as { output?: unknown };
       conform(
         statusCodeConformance('JOB.STATE.RETRY_OUTPUT_REMOVED', r.right, 'success'),

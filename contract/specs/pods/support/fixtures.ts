@@ -59,6 +59,12 @@ export interface PodKit {
   madeSince(before: Map<string, string | undefined>): Promise<string[]>;
   waitFor(podId: string, statuses: readonly string[], options?: WaitOptions): Promise<WaitResult>;
   /**
+   * The status of a pod as read moments ago (at most {@link FRESH_MS}) by a test of this worker on
+   * a deployment, when nothing was asked of the pod since: a pooled pod lent to test after test
+   * need not be read again for each. Undefined when unknown (an emulator world: pods of its own).
+   */
+  lastRead(podId: string): string | undefined;
+  /**
    * A pooled pod or volume (lib/plan.ts `PoolName`; the test declares it with
    * `creates({ pools: [...] })`): on a deployment one per worker, lent to each test that
    * declares it; in an emulator world the test's own. `gpuPod` a GPU pod without mounts,
@@ -87,6 +93,15 @@ export const POOLED = {
   persistent: { cloud: 'COMMUNITY' as const, gpuCount: 2, mount: { size: 10, path: '/mnt/state' } },
   networkPath: { cpuNetworkPod: '/data', gpuNetworkPod: '/mnt/shared' } as const,
 };
+
+/** How long a pod's status read by an earlier test is taken as its status now (see `PodKit.lastRead`). */
+export const FRESH_MS = 30_000;
+
+/**
+ * Pods' statuses as last read on a deployment, by base URL and id, across the tests of a worker;
+ * forgotten when the pod is asked anything that may move it (an accepted update or action).
+ */
+const readStatuses = new Map<string, { status: string; at: number }>();
 
 /** A real target's catalog, read once per worker (an emulator world has its own, read per test). */
 const workerCatalogs = new Map<string, Promise<PodCatalog>>();
@@ -210,6 +225,10 @@ export const test = base.extend<{ pods: PodKit }>({
         return [...now].filter(([id, name]) => !before.has(id) && !others.has(id) && !(name?.startsWith('cpc-') && !name.startsWith(mine))).map(([id]) => id);
       },
       waitFor: (podId, statuses, options) => waitForStatus(api, emu, podId, statuses, options),
+      lastRead(podId) {
+        const read = pools.shared ? readStatuses.get(`${api.urls.baseUrl} ${podId}`) : undefined;
+        return read && Date.now() - read.at <= FRESH_MS ? read.status : undefined;
+      },
       pooledVolume(name) {
         return pools.borrow(name, async () => {
           // The profile's data center, else one with global networking (the pooled network GPU
@@ -261,6 +280,16 @@ export const test = base.extend<{ pods: PodKit }>({
       const gone = e.auth === 'main' && (e.status < 300 || e.status === 404);
       if (e.operation === 'deletePod' && gone && e.params?.podId) madePods.splice(0, madePods.length, ...madePods.filter((id) => id !== e.params!.podId));
       if (e.operation === 'deleteNetworkVolume' && gone && e.params?.networkVolumeId) madeVolumes.splice(0, madeVolumes.length, ...madeVolumes.filter((id) => id !== e.params!.networkVolumeId));
+    });
+    // Every read of a pod by its owner is remembered; anything else accepted for it (an update, an
+    // action, a deletion) may move it, so its status is forgotten until read again.
+    if (pools.shared) api.observers.push((e) => {
+      const podId = e.params?.podId;
+      if (!podId || e.auth !== 'main') return;
+      const key = `${api.urls.baseUrl} ${podId}`;
+      const status = (e.responseBody as { status?: unknown } | undefined)?.status;
+      if (e.operation === 'getPod' && e.status >= 200 && e.status < 300 && typeof status === 'string') readStatuses.set(key, { status, at: Date.now() });
+      else if (e.operation !== 'getPod' && (e.status < 400 || e.status >= 500)) readStatuses.delete(key);
     });
     await use(kit);
     // A fresh emulator world disappears with the test; a real target keeps what the test made.
