@@ -36,7 +36,11 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 export async function bindEmulator(options: ServeOptions = {}, loadApp: () => Promise<typeof import('./app.js')> = () => import('./app.js')): Promise<BoundEmulator> {
   let handle: Handler | undefined;
   const early: { req: IncomingMessage; res: ServerResponse; expectsContinue: boolean }[] = [];
-  const server = createServer({ keepAlive: true, requestTimeout: 330_000, headersTimeout: 30_000 }, (req, res) => {
+  // Idle connections are kept 25 s (Node's default is 5 s; load balancers keep 60 s and more):
+  // a client reusing a connection the server is closing meets a reset before any answer, and on a
+  // busy machine both sides' timers run late, so a short server timeout puts every client that
+  // pauses a few seconds into that race. Under headersTimeout, which bounds a request's headers.
+  const server = createServer({ keepAlive: true, keepAliveTimeout: 25_000, requestTimeout: 330_000, headersTimeout: 30_000 }, (req, res) => {
     if (handle) handle(req, res);
     else early.push({ req, res, expectsContinue: false });
   });

@@ -18,7 +18,7 @@ function heldLoader() {
   return { release, load: () => gate.then(() => import('../emulator/app.js')) };
 }
 
-test('a request that arrives before the emulator serves is held and answered once it does', { timeout: 10_000 }, async () => {
+test('a request that arrives before the emulator serves is held and answered once it does', { timeout: 120_000 }, async () => {
   const held = heldLoader();
   const bound = await bindEmulator({ port: 0 }, held.load);
   const arrived = once(bound.server, 'request');
@@ -38,7 +38,7 @@ test('a request that arrives before the emulator serves is held and answered onc
   }
 });
 
-test('an early request that expects 100-continue gets it once the emulator serves', { timeout: 10_000 }, async () => {
+test('an early request that expects 100-continue gets it once the emulator serves', { timeout: 120_000 }, async () => {
   const held = heldLoader();
   const bound = await bindEmulator({ port: 0 }, held.load);
   const running = bound.running;
@@ -59,7 +59,7 @@ test('an early request that expects 100-continue gets it once the emulator serve
   }
 });
 
-test('an emulator that cannot load rejects and closes its port', { timeout: 10_000 }, async () => {
+test('an emulator that cannot load rejects and closes its port', { timeout: 120_000 }, async () => {
   const bound = await bindEmulator({ port: 0 }, () => Promise.reject(new Error('no emulator here')));
   await assert.rejects(bound.running, /no emulator here/);
   if (bound.server.listening) await once(bound.server, 'close');

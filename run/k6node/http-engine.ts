@@ -32,13 +32,22 @@ const ZERO = { blocked: 0, connecting: 0, tls_handshaking: 0, sending: 0, waitin
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const hostOf = (url: string): string => url.slice(0, url.indexOf('/', url.indexOf('//') + 2) >>> 0);
 
+/**
+ * How long an idle connection is kept for the VU's next request. A server closes idle connections
+ * on its own clock (Node's default is 5 s) and a request written on a connection it is closing
+ * meets a reset before any answer; a busy machine delays both sides' timers, so a VU that paused
+ * between iterations (a storm's refusals being checked) wrote its next request into that race.
+ * As the contract client does (lib/client/transport.ts), a connection idle this long is let go.
+ */
+const IDLE_KEEP_ALIVE_MS = 1_000;
+
 export class HttpEngine {
   readonly #agents = new Map<number, Agent>();
 
   #agent(vuId: number): Agent {
     let a = this.#agents.get(vuId);
     if (!a) {
-      a = new Agent({ connections: null, keepAliveTimeout: 30_000 });
+      a = new Agent({ connections: null, keepAliveTimeout: IDLE_KEEP_ALIVE_MS, keepAliveMaxTimeout: IDLE_KEEP_ALIVE_MS });
       this.#agents.set(vuId, a);
     }
     return a;
@@ -101,7 +110,6 @@ export class HttpEngine {
       const err = e as Error & { cause?: Error };
       const code = (err as NodeJS.ErrnoException).code ?? (err.cause as NodeJS.ErrnoException | undefined)?.code ?? '';
       const message = errorCodeOf(e) === 1050 ? 'request timeout' : WRITE_ERRORS[code]?.error ?? `${err.message}${err.cause?.message ? `: ${err.cause.message}` : ''}`;
-      if (process.env.CPC_DEBUG_HTTP) process.stderr.write(`HTTPFAIL ${req.method} ${req.url} after ${duration.toFixed(0)}ms: ${message} code=${code} k6=${errorCodeOf(e)}\n`);
       return this.#failed(req, { ...ZERO, blocked, duration }, sentHeaders, message, errorCodeOf(e));
     }
   }
