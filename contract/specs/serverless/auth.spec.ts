@@ -134,7 +134,9 @@ test.describe('serverless authentication', () => {
       findings,
       must(after === before, 'AUTH.SERVERLESS.OTHER_ACCOUNT', `another account's requests changed the job count (${before} → ${after})`),
       must(statusOf(await jobs.status(running)) !== 'CANCELLED', 'AUTH.SERVERLESS.OTHER_ACCOUNT', "another account's /cancel cancelled the job"),
-      must(statusOf(await jobs.status(failed)) === 'FAILED', 'AUTH.SERVERLESS.OTHER_ACCOUNT', "another account's /retry requeued the job"),
+      // The failed job's state afterwards is not read: a queue-based endpoint retries failed jobs
+      // on its own ("automatic retries on failure"), so a failed job seen queued again says
+      // nothing of who queued it. The other account's /retry is judged by its answer above.
     );
   });
 });
