@@ -11,7 +11,7 @@
  * CPC_ENDPOINT_ID and CPC_TEMPLATE_ID still name existing ones: then nothing of that kind is made.
  */
 import { writeFileSync } from 'node:fs';
-import type { ApiClient } from '../../lib/client/api.js';
+import type { ApiClient, ApiResult } from '../../lib/client/api.js';
 import { Registry, TestTracker } from '../../lib/cleanup.js';
 import type { Provision, RunConfig } from '../../lib/protocol.js';
 import type { Provisioned } from '../../lib/provisioned.js';
@@ -48,19 +48,14 @@ export async function provision(api: ApiClient, run: RunConfig, choice: Provisio
   const tracker = new TestTracker(run.cleanupFile ? new Registry(run.cleanupFile) : undefined, PROVISIONING);
   tracker.attach(api);
   const name = `cpc-${run.runId ?? 'local'}-worker`;
+  const image = run.profile.workerImage;
   try {
-    const tpl = await api.graphql<{ data?: { saveTemplate?: { id?: string } }; errors?: unknown[] }>(
-      `mutation { saveTemplate(input: {name: ${str(name)}, imageName: ${str(run.profile.workerImage)}, containerDiskInGb: 5, volumeInGb: 0, isServerless: true}) { id name } }`);
-    const templateId = tpl.body?.data?.saveTemplate?.id;
-    if (tpl.status !== 200 || typeof templateId !== 'string') throw new Error(`saveTemplate answered ${tpl.status}: ${tpl.text.slice(0, 200)}`);
+    const templateId = await saved('saveTemplate', () => api.graphql(
+      `mutation { saveTemplate(input: {name: ${str(name)}, imageName: ${str(image)}, containerDiskInGb: 5, volumeInGb: 0, isServerless: true}) { id name } }`));
     out.templateId = templateId;
-    const endpoint = async (suffix: string, workersMax: number): Promise<string> => {
-      const ep = await api.graphql<{ data?: { saveEndpoint?: { id?: string } } }>(
-        `mutation { saveEndpoint(input: {name: ${str(name + suffix)}, gpuIds: ${str(WORKER_GPU_IDS)}, templateId: ${str(templateId)}, workersMin: 0, workersMax: ${workersMax}, idleTimeout: ${IDLE_TIMEOUT_S}}) { id } }`);
-      const id = ep.body?.data?.saveEndpoint?.id;
-      if (ep.status !== 200 || typeof id !== 'string') throw new Error(`saveEndpoint answered ${ep.status}: ${ep.text.slice(0, 200)}`);
-      return id;
-    };
+    const endpoint = (suffix: string, workersMax: number): Promise<string> => saved('saveEndpoint', () => api.graphql(
+      `mutation { saveEndpoint(input: {name: ${str(name + suffix)}, gpuIds: ${str(WORKER_GPU_IDS)}, templateId: ${str(templateId)}, workersMin: 0, workersMax: ${workersMax}, idleTimeout: ${IDLE_TIMEOUT_S}}) { id } }`),
+    () => endpointNamed(api, name + suffix));
     if (choice.endpoint) out.endpointId = await endpoint('', WORKERS_MAX);
     if (choice.hold) out.holdEndpointId = await endpoint('-hold', 1);
     log(`provisioned from ${run.profile.workerImage}: template ${name}${out.endpointId ? `, queue-based endpoint ${out.endpointId} (workersMin 0, workersMax ${WORKERS_MAX})` : ''}${out.holdEndpointId ? `, endpoint ${out.holdEndpointId} (workersMin 0, workersMax 1)` : ''}; deleted when the run ends`);
@@ -72,4 +67,42 @@ export async function provision(api: ApiClient, run: RunConfig, choice: Provisio
   if (!choice.template) delete out.templateId;
   writeFileSync(run.provisionFile, JSON.stringify(out), { mode: 0o600 });
   return out;
+}
+
+/**
+ * One creation of provisioning, by a GraphQL save that answers `{id}`. An answer lost on the way
+ * (a reset, or a gateway's 502 or 504 page: the save may have happened) is not the target's
+ * refusal: the endpoint is looked for by its name (the account lists its endpoints), and the save
+ * is sent again only when it is not there; a template, which no query lists, is saved again under
+ * the same name. Two tries in all; any other answer is final.
+ */
+export async function saved(operation: 'saveTemplate' | 'saveEndpoint', send: () => Promise<ApiResult>, find?: () => Promise<string | undefined>): Promise<string> {
+  let last = '';
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let res: ApiResult | undefined;
+    try {
+      res = await send();
+    } catch (e) {
+      last = (e as Error).message;
+    }
+    if (res) {
+      const id = (res.body as { data?: Record<string, { id?: unknown } | undefined> } | undefined)?.data?.[operation]?.id;
+      if (res.status === 200 && typeof id === 'string') return id;
+      last = `${res.status}: ${res.text.slice(0, 200)}`;
+      if (!isGatewayPage(res)) break;
+    }
+    const found = await find?.();
+    if (found) return found;
+  }
+  throw new Error(`${operation} answered ${last}`);
+}
+
+/** A gateway's own 502 or 504 (not JSON): the service's answer was lost, not given. */
+const isGatewayPage = (res: ApiResult): boolean => (res.status === 502 || res.status === 504) && !res.contentType.endsWith('json');
+
+/** The id of the account's endpoint named `name`, if it lists one. */
+async function endpointNamed(api: ApiClient, name: string): Promise<string | undefined> {
+  const res = await api.graphql<{ data?: { myself?: { endpoints?: { id?: unknown; name?: unknown }[] } } }>('query { myself { endpoints { id name } } }').catch(() => undefined);
+  const hit = res?.body?.data?.myself?.endpoints?.find((e) => e.name === name);
+  return typeof hit?.id === 'string' ? hit.id : undefined;
 }
