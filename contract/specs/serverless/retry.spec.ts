@@ -7,6 +7,7 @@ import { statusCodeConformance } from '../../checks/status.js';
 import { type Jobs, jobsFor, setTimings, TERMINAL } from './support/jobs.js';
 import type { ApiResult } from '../../../lib/client/api.js';
 import { RETENTION_MS } from '../../../lib/iso/spec-constants.js';
+import { SetupError } from '../../../lib/errors.js';
 
 // Spec, Job status: "`FAILED` or `TIMED_OUT` | `/retry/<job_id>` | results not yet expired | `IN_QUEUE` | Same job id;
 // original input reused; previous output removed." Limits: "Retry after expiry | Not possible once results have expired".
@@ -162,7 +163,10 @@ test.describe('/retry', () => {
     emu.require('move the clock past the 30-minute retention');
     const jobs = jobsFor({ api, emu, target });
     const id = await jobs.submit({ fail: 'expired' });
-    await jobs.until(id, ended, { stepMs: 1_000, maxVirtualMs: 10_000 });
+    // The job must have ended FAILED before the clock moves past its retention: one still queued
+    // (a slow worker start) would run and fail after the move, and its fresh result may be retried.
+    const { last } = await jobs.until(id, ended, { stepMs: 2_000, maxVirtualMs: 120_000 });
+    if (statusOf(last) !== 'FAILED') throw new SetupError(`setup: the failing job was ${statusOf(last) ?? 'unreadable'} after 2 minutes, not FAILED`);
     await emu.advance(RETENTION_MS.run + 1_000);
     const res = await jobs.retry(id);
     const requeued = res.status >= 200 && res.status < 300 && (res.body as { status?: string } | undefined)?.status === 'IN_QUEUE';
