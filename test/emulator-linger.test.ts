@@ -100,50 +100,48 @@ test('an endless sender is cut off after the byte bound, having read its 413 fir
   assert.ok(raw.written() < cap + 32 * MIB, `the server took ${raw.written()} bytes; its bound is ${cap} plus socket buffers`);
 });
 
-test('a slow sender is cut off after the time bound (readBody with a short bound)', async () => {
+const HANG_GUARD = 'the server did not let go within 30 s';
+
+/**
+ * A server whose reads have the given linger bounds, and a raw client that declares a 10 MiB body,
+ * sends just past the 1 KiB limit, then does what `after` does until the server lets go. Returns
+ * the client once closed. The 30 s timer is a hang guard, never a duration the test holds.
+ */
+async function lingered(bounds: { ms: number; idleMs: number }, after: (raw: Awaited<ReturnType<typeof rawClient>>) => () => void) {
   const limit = 1024;
   const server: Server = createServer((req, res) => {
-    readBody(req, limit, { bodyRead: (r) => { res.writeHead(r.kind === 'too-large' ? 413 : 200, { 'content-length': 2 }).end('{}'); } }, { ms: 200, idleMs: 200, limitFactor: 1000, slackBytes: MIB });
+    readBody(req, limit, { bodyRead: (r) => { res.writeHead(r.kind === 'too-large' ? 413 : 200, { 'content-length': 2 }).end('{}'); } }, { ...bounds, limitFactor: 1000, slackBytes: MIB });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   try {
     const raw = await rawClient((server.address() as AddressInfo).port);
     raw.socket.write(`POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${10 * MIB}\r\n\r\n`);
     raw.socket.write(Buffer.alloc(limit + 1, 32));
-    let trickled = 0;
-    const trickle = setInterval(() => { if (!raw.socket.destroyed) { raw.socket.write(Buffer.alloc(100, 32)); trickled += 100; } }, 10);
-    // A hang guard, not a duration the test holds: a busy machine may take seconds to get there.
-    const timeout = setTimeout(() => raw.socket.destroy(new Error('the server did not let go within 30 s')), 30_000);
+    const stop = after(raw);
+    const timeout = setTimeout(() => raw.socket.destroy(new Error(HANG_GUARD)), 30_000);
     await raw.closed;
-    clearInterval(trickle);
+    stop();
     clearTimeout(timeout);
-    assert.notEqual(raw.writeError(), 'the server did not let go within 30 s');
+    assert.notEqual(raw.writeError(), HANG_GUARD);
     assert.match(raw.data(), /^HTTP\/1\.1 413 /);
-    assert.ok(trickled < 10 * MIB, 'cut off while still sending');
+    return raw;
   } finally {
     server.close();
   }
+}
+
+test('a slow sender is cut off after the time bound (readBody with a short bound)', async () => {
+  let trickled = 0;
+  await lingered({ ms: 200, idleMs: 200 }, (raw) => {
+    const trickle = setInterval(() => { if (!raw.socket.destroyed) { raw.socket.write(Buffer.alloc(100, 32)); trickled += 100; } }, 10);
+    return () => clearInterval(trickle);
+  });
+  assert.ok(trickled < 10 * MIB, 'cut off while still sending');
 });
 
+// Without the idle bound the server would hold the silent connection for the 10-minute time bound.
 test('a sender that stops sending is let go after the idle bound, long before the time bound', async () => {
-  const limit = 1024;
-  const server: Server = createServer((req, res) => {
-    readBody(req, limit, { bodyRead: (r) => { res.writeHead(r.kind === 'too-large' ? 413 : 200, { 'content-length': 2 }).end('{}'); } }, { ms: 600_000, idleMs: 200, limitFactor: 1000, slackBytes: MIB });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  try {
-    const raw = await rawClient((server.address() as AddressInfo).port);
-    raw.socket.write(`POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${10 * MIB}\r\n\r\n`);
-    raw.socket.write(Buffer.alloc(limit + 1, 32));
-    // A hang guard, not a duration the test holds: without the idle bound the server would hold the connection for 10 minutes.
-    const timeout = setTimeout(() => raw.socket.destroy(new Error('the server did not let go within 30 s')), 30_000);
-    await raw.closed;
-    clearTimeout(timeout);
-    assert.notEqual(raw.writeError(), 'the server did not let go within 30 s');
-    assert.match(raw.data(), /^HTTP\/1\.1 413 /);
-  } finally {
-    server.close();
-  }
+  await lingered({ ms: 600_000, idleMs: 200 }, () => () => undefined);
 });
 
 const k6 = findK6();
