@@ -2,13 +2,12 @@
 // standalone emulator as a user starts it.
 import { spawn, spawnSync } from 'node:child_process';
 import { after, before } from 'node:test';
-import { join } from 'node:path';
-import { ROOT } from './reports-support.js';
+import { CPC_JS, ROOT } from './reports-support.js';
 import { startHidingProxy, startPrinting, startStandaloneEmulator, type Standalone } from '../run/standalone.js';
 
 export { startHidingProxy, startPrinting, startStandaloneEmulator, type Standalone };
 
-export const CPC_JS = join(ROOT, 'bin', 'cpc.js');
+export { CPC_JS };
 
 export interface CpcResult { code: number | null; stdout: string; stderr: string; ms: number }
 

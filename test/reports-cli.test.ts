@@ -59,8 +59,8 @@ test('cli: SIGTERM to `npm run conformance` still writes a report marked incompl
   const { dir, done } = tempDir('sigterm');
   let run: ReturnType<typeof cpcAsync> | undefined;
   try {
-    // The load scenarios stay off: the Ctrl-C test above interrupts them; this one is about the signal through npm.
-    run = cpcAsync(['--', '--out', dir, '--quiet-summary', '--skip-load', '--artifacts', join(dir, 'artifacts')], cleanEnv(), ['npm', 'run', '--silent', 'conformance']);
+    // The load scenarios stay off and one worker does: the Ctrl-C test above interrupts both workers and the load; this one is about the signal through npm.
+    run = cpcAsync(['--', '--out', dir, '--quiet-summary', '--skip-load', '--workers', '1', '--artifacts', join(dir, 'artifacts')], cleanEnv(), ['npm', 'run', '--silent', 'conformance']);
     await until(() => resultsIn(dir) >= 1, 120_000, 'the first results', run.output);
     run.interrupt('SIGTERM');
     await run.done;
@@ -78,8 +78,8 @@ test('cli: a target that stops answering ends the run with a report marked incom
   let closed = false;
   let run: ReturnType<typeof cpcAsync> | undefined;
   try {
-    // Every process of the run inherits the marker; none may be left once it ended.
-    run = cpcAsync(['conformance', '--out', dir, '--quiet-summary', '--probe-every', '200', '--artifacts', join(dir, 'artifacts')], cleanEnv({ CPC_BASE_URL: emulator.url, CPC_NOHANG_TEST_MARK: marker }));
+    // Every process of the run inherits the marker; none may be left once it ended. One worker: the watchdog is what is tested.
+    run = cpcAsync(['conformance', '--out', dir, '--quiet-summary', '--probe-every', '200', '--workers', '1', '--artifacts', join(dir, 'artifacts')], cleanEnv({ CPC_BASE_URL: emulator.url, CPC_NOHANG_TEST_MARK: marker }));
     await until(() => resultsIn(dir) >= 2, 120_000, 'the first results', run.output);
     await emulator.close();
     closed = true;
@@ -100,8 +100,8 @@ test('cli: without CPC_SEED a seed is chosen, passed to Playwright, printed and 
   const { dir, done } = tempDir('seed');
   let run: ReturnType<typeof cpcAsync> | undefined;
   try {
-    // Every property test names its seed in its title, "(seed N)"; the first one recorded is enough.
-    run = cpcAsync(['conformance', '--out', dir, '--quiet-summary', '--project', 'property', '--skip-load', '--artifacts', join(dir, 'artifacts')], cleanEnv({ CPC_PROPERTY_RUNS: '3' }));
+    // Every property test names its seed in its title, "(seed N)"; the first one recorded is enough (one worker is).
+    run = cpcAsync(['conformance', '--out', dir, '--quiet-summary', '--project', 'property', '--skip-load', '--workers', '1', '--artifacts', join(dir, 'artifacts')], cleanEnv({ CPC_PROPERTY_RUNS: '3' }));
     const raw = join(dir, 'raw', 'playwright.jsonl');
     await until(() => existsSync(raw) && readFileSync(raw, 'utf8').includes('"property":{"seed"'), 120_000, 'a property result', run.output);
     run.interrupt('SIGINT');

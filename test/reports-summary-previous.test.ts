@@ -131,7 +131,7 @@ test("summary-previous: cpc conformance --target-name records the label; --previ
   try {
     writeFileSync(join(dir, 'nightly.json'), JSON.stringify(nightReport(9, { name: 'nightly' })));
     writeFileSync(join(dir, 'staging.json'), JSON.stringify(nightReport(9, { baseUrl: 'https://staging.example.test' })));
-    const common = ['conformance', '--project', 'contract', '--grep', 'no Authorization header', '--skip-load', '--quiet-summary', '--artifacts', join(dir, 'artifacts')];
+    const common = ['conformance', '--project', 'contract', '--grep', 'no Authorization header', '--skip-load', '--quiet-summary', '--workers', '1', '--artifacts', join(dir, 'artifacts')];
     const refused = cpcSync([...common, '--out', join(dir, 'refused'), '--previous', join(dir, 'staging.json')]);
     assert.equal(refused.code, 2, refused.out);
     assert.match(refused.out, /configuration error: .*staging\.json is a report of "https:\/\/staging\.example\.test", not of "embedded emulator"/);

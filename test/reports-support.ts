@@ -6,8 +6,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
-const CPC = join(ROOT, 'bin', 'cpc.ts');
+/**
+ * The installed `cpc` entry: one Node process that registers tsx itself. `npx tsx bin/cpc.ts`
+ * would start two (tsx's launcher and the Node it runs), a second start for every command a test runs.
+ */
+export const CPC_JS = join(ROOT, 'bin', 'cpc.js');
 
 /** A fresh temporary folder, removed by the returned function. */
 export function tempDir(prefix: string): { dir: string; done: () => void } {
@@ -28,7 +31,7 @@ export const filesContaining = (dir: string, needle: string): string[] => filesU
 
 /** The CLI without the conformance run (report, diff): synchronous, with its exit code and output. */
 export function cpcSync(args: string[], env: Record<string, string> = {}): { code: number; out: string } {
-  const r = spawnSync(TSX, [CPC, ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [CPC_JS, ...args], { cwd: ROOT, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
   return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
 }
 
@@ -43,7 +46,7 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
  * Starts `cpc` in a process group of its own, as a terminal does, so a test can interrupt it
  * the way Ctrl-C does (`interrupt()` signals the whole group).
  */
-export function cpcAsync(args: string[], env: NodeJS.ProcessEnv, command: string[] = [TSX, CPC]): {
+export function cpcAsync(args: string[], env: NodeJS.ProcessEnv, command: string[] = [process.execPath, CPC_JS]): {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string }>;
   interrupt: (signal?: NodeJS.Signals) => void;
   output: () => string;
