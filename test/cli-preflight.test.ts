@@ -4,11 +4,17 @@
 // surfaces and keys without creating anything, prints the plan and exits 0 when ready, 2 when
 // a key is refused or misplaced (naming its variable, never printing the key). `cpc
 // conformance` runs it first and stops with 2 instead of failing rules.
+// Through the CLI: the ready target, a refused key, and the conformance runs it stops. The
+// other preflights run the command's own function in this process (bin/commands/preflight.ts):
+// each `cpc preflight` lists the suite with `playwright test --list`, a Node start and a load of
+// every spec file, and the listing is the same for every target and key here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { cpc, standaloneWithProxy, targetEnvOf, type Standalone } from './cli-support.js';
+import { preflightCommand } from '../bin/commands/preflight.js';
+import { listPlaywright } from '../run/playwright.js';
+import { cpc, envWith, standaloneWithProxy, targetEnvOf, type Standalone } from './cli-support.js';
 import { tempDir } from './reports-support.js';
 
 const target = standaloneWithProxy();
@@ -18,6 +24,14 @@ const podCount = async (): Promise<number> => {
   const body = await res.json() as unknown;
   return (Array.isArray(body) ? body : Object.values(body as Record<string, unknown[]>).find(Array.isArray) ?? []).length;
 };
+
+let listing: ReturnType<typeof listPlaywright> | undefined;
+/** `cpc preflight ...args` in this process with only the given CPC_* variables, as `cpc` spawns it; the suite listed once for the file. */
+async function preflightHere(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string }> {
+  let stdout = '';
+  const code = await preflightCommand(args, { env: envWith(env), write: (text) => { stdout += text; }, list: (run) => (listing ??= listPlaywright(run)) });
+  return { code, stdout };
+}
 
 test('cli-preflight: against the emulator with its control surface: every check passes, no rule skipped; exit 0', { timeout: 120_000 }, async () => {
   const pods = await podCount();
@@ -35,9 +49,9 @@ test('cli-preflight: against the emulator with its control surface: every check 
   assert.equal(await podCount(), pods, 'preflight created no pod');
 });
 
-test('cli-preflight: behind the proxy (no control surface): the rules that need it are skipped with the reason; exit 0', { timeout: 120_000 }, () => {
-  const r = cpc(['preflight'], targetEnv(target.proxy));
-  assert.equal(r.code, 0, r.stdout + r.stderr);
+test('cli-preflight: behind the proxy (no control surface): the rules that need it are skipped with the reason; exit 0', { timeout: 120_000 }, async () => {
+  const r = await preflightHere([], targetEnv(target.proxy));
+  assert.equal(r.code, 0, r.stdout);
   assert.match(r.stdout, /warn emulator control surface: absent/);
   assert.match(r.stdout, /Rules: \d+ will run, [1-9]\d* will be skipped/);
   assert.match(r.stdout, /skipped, needs the emulator's control surface \(\/__emulator\)[^:\n]*: \d+ rule\(s\)/);
@@ -45,8 +59,8 @@ test('cli-preflight: behind the proxy (no control surface): the rules that need 
   assert.match(r.stdout, /\nReady\.\n$/);
   assert.doesNotMatch(r.stdout, /long waits run beside the suite/, 'no lane without the opt-in');
   // With the long-wait opt-in, the retention test runs beside the suite in a worker of its own (lib/lanes.ts); it borrows no pool, so the plan is the same.
-  const lane = cpc(['preflight'], targetEnv(target.proxy, { CPC_ALLOW_LONG_WAITS: '1' }));
-  assert.equal(lane.code, 0, lane.stdout + lane.stderr);
+  const lane = await preflightHere([], targetEnv(target.proxy, { CPC_ALLOW_LONG_WAITS: '1' }));
+  assert.equal(lane.code, 0, lane.stdout);
   assert.match(lane.stdout, /The long waits run beside the suite in a worker of their own: 1 test\(s\) that wait in real time start first, in one Playwright worker beside the suite's 1 \(2 in all\)/);
   const creations = (out: string) => out.split('\n').filter((l) => /^ {2}(GPU pods|CPU pods|network volumes):/.test(l));
   assert.deepEqual(creations(lane.stdout), creations(r.stdout));
@@ -63,14 +77,14 @@ test('cli-preflight: a wrong key exits 2 naming its variable, never printing a k
   }
 });
 
-test('cli-preflight: keys in the wrong places (a read-only key that writes, the same account twice) exit 2 naming them', { timeout: 120_000 }, () => {
+test('cli-preflight: keys in the wrong places (a read-only key that writes, the same account twice) exit 2 naming them', { timeout: 120_000 }, async () => {
   const main = target.emulator.vars.CPC_API_KEY!;
-  const r = cpc(['preflight'], targetEnv(target.proxy, { CPC_API_KEY_READONLY: main, CPC_API_KEY_OTHER: main }));
-  assert.equal(r.code, 2, r.stdout + r.stderr);
+  const r = await preflightHere([], targetEnv(target.proxy, { CPC_API_KEY_READONLY: main, CPC_API_KEY_OTHER: main }));
+  assert.equal(r.code, 2, r.stdout);
   assert.match(r.stdout, /FAIL CPC_API_KEY_READONLY is not the main key: it is the same key as CPC_API_KEY/);
   assert.match(r.stdout, /FAIL CPC_API_KEY_OTHER is another account: myself names the same account for both keys/);
   assert.match(r.stdout, /Not ready: CPC_API_KEY_READONLY, CPC_API_KEY_OTHER\n/);
-  assert.ok(!(r.stdout + r.stderr).includes(main), 'no key in the output');
+  assert.ok(!r.stdout.includes(main), 'no key in the output');
 });
 
 test('cli-preflight: cpc conformance runs it first and stops with exit 2 before any test', { timeout: 120_000 }, () => {
@@ -86,9 +100,9 @@ test('cli-preflight: cpc conformance runs it first and stops with exit 2 before 
   }
 });
 
-test('cli-preflight: the plan comes from the tests\' declarations, --json writes it for machines, and a plan over a budget exits 2 naming it', { timeout: 180_000 }, () => {
-  const json = cpc(['preflight', '--json'], targetEnv(target.proxy));
-  assert.equal(json.code, 0, json.stdout + json.stderr);
+test('cli-preflight: the plan comes from the tests\' declarations, --json writes it for machines, and a plan over a budget exits 2 naming it', { timeout: 180_000 }, async () => {
+  const json = await preflightHere(['--json'], targetEnv(target.proxy));
+  assert.equal(json.code, 0, json.stdout);
   const plan = JSON.parse(json.stdout) as { ready: boolean; creates: { counts: { gpuPods: number; cpuPods: number }; pools: string[]; requests: number; estimatedCostUsd?: number }; breaches: string[] };
   assert.equal(plan.ready, true);
   assert.ok(plan.creates.counts.gpuPods >= 1, 'the plan makes GPU pods');
@@ -98,8 +112,8 @@ test('cli-preflight: the plan comes from the tests\' declarations, --json writes
   assert.deepEqual(plan.breaches, []);
   for (const key of [target.emulator.vars.CPC_API_KEY!, target.emulator.vars.CPC_API_KEY_READONLY!]) assert.ok(!json.stdout.includes(key), 'no key in the JSON');
 
-  const over = cpc(['preflight', '--max-gpu-pods', '1'], targetEnv(target.proxy));
-  assert.equal(over.code, 2, over.stdout + over.stderr);
+  const over = await preflightHere(['--max-gpu-pods', '1'], targetEnv(target.proxy));
+  assert.equal(over.code, 2, over.stdout);
   assert.match(over.stdout, /Over budget: --max-gpu-pods 1: the plan creates \d+ GPU pods/);
 
   const { dir, done } = tempDir('preflight-budget');
