@@ -4,7 +4,7 @@
 // surfaces and keys without creating anything, prints the plan and exits 0 when ready, 2 when
 // a key is refused or misplaced (naming its variable, never printing the key). `cpc
 // conformance` runs it first and stops with 2 instead of failing rules.
-// Through the CLI: the ready target, a refused key, and the conformance runs it stops. The
+// Through the CLI: the ready target and the conformance runs it stops (a refused key, a budget). The
 // other preflights run the command's own function in this process (bin/commands/preflight.ts):
 // each `cpc preflight` lists the suite with `playwright test --list`, a Node start and a load of
 // every spec file, and the listing is the same for every target and key here.
@@ -66,15 +66,20 @@ test('cli-preflight: behind the proxy (no control surface): the rules that need 
   assert.deepEqual(creations(lane.stdout), creations(r.stdout));
 });
 
-test('cli-preflight: a wrong key exits 2 naming its variable, never printing a key', { timeout: 120_000 }, () => {
-  const wrong = 'cpk_preflight-wrong-key-000000';
-  const r = cpc(['preflight'], targetEnv(target.proxy, { CPC_API_KEY: wrong }));
-  assert.equal(r.code, 2, r.stdout + r.stderr);
+const WRONG_KEY = 'cpk_preflight-wrong-key-000000';
+/** No key of the target, nor the wrong one, in `output`. */
+const assertNoKey = (output: string): void => {
+  for (const key of [WRONG_KEY, target.emulator.vars.CPC_API_KEY!, target.emulator.vars.CPC_API_KEY_READONLY!, target.emulator.vars.CPC_API_KEY_OTHER!]) {
+    assert.ok(!output.includes(key), 'no key in the output');
+  }
+};
+
+test('cli-preflight: a wrong key exits 2 naming its variable, never printing a key', { timeout: 120_000 }, async () => {
+  const r = await preflightHere([], targetEnv(target.proxy, { CPC_API_KEY: WRONG_KEY }));
+  assert.equal(r.code, 2, r.stdout);
   assert.match(r.stdout, /FAIL CPC_API_KEY authenticates on REST v2: listPods answered 401/);
   assert.match(r.stdout, /Not ready: CPC_API_KEY\b/);
-  for (const key of [wrong, target.emulator.vars.CPC_API_KEY!, target.emulator.vars.CPC_API_KEY_READONLY!, target.emulator.vars.CPC_API_KEY_OTHER!]) {
-    assert.ok(!(r.stdout + r.stderr).includes(key), 'no key in the output');
-  }
+  assertNoKey(r.stdout);
 });
 
 test('cli-preflight: keys in the wrong places (a read-only key that writes, the same account twice) exit 2 naming them', { timeout: 120_000 }, async () => {
@@ -87,12 +92,14 @@ test('cli-preflight: keys in the wrong places (a read-only key that writes, the 
   assert.ok(!r.stdout.includes(main), 'no key in the output');
 });
 
-test('cli-preflight: cpc conformance runs it first and stops with exit 2 before any test', { timeout: 120_000 }, () => {
+test('cli-preflight: cpc conformance runs it first and stops with exit 2 before any test, naming the refused key\'s variable, never printing a key', { timeout: 120_000 }, () => {
   const { dir, done } = tempDir('preflight-run');
   try {
-    const r = cpc(['conformance', '--out', dir], targetEnv(target.proxy, { CPC_API_KEY: 'cpk_preflight-wrong-key-000000' }));
+    const r = cpc(['conformance', '--out', dir], targetEnv(target.proxy, { CPC_API_KEY: WRONG_KEY }));
     assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, /FAIL CPC_API_KEY authenticates on REST v2: listPods answered 401/);
     assert.match(r.stderr, /configuration error: preflight: the target is not ready \(CPC_API_KEY\); nothing was run/);
+    assertNoKey(r.stdout + r.stderr);
     assert.ok(!existsSync(join(dir, 'conformance.json')), 'no report: nothing ran');
     assert.doesNotMatch(r.stdout, /Running \d+ tests/);
   } finally {
