@@ -2,7 +2,7 @@
 // The report end to end through the CLI: an interrupted run (Ctrl-C, SIGTERM through npm, a
 // target that stops answering) still writes every format, marked incomplete; the seed is
 // chosen once, passed on and recorded; `cpc report` re-renders; bad options exit 2.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -55,20 +55,34 @@ test('cli: Ctrl-C (SIGINT to the process group) still writes a report marked inc
   }
 });
 
+/**
+ * One `npm run conformance` of the property suite without CPC_SEED, stopped by SIGTERM once a
+ * property result is recorded, read by the two tests below (the signal through npm; the seed
+ * chosen): one worker, no load scenarios (the Ctrl-C test above interrupts both workers and the load).
+ */
+const npmFolder = tempDir('sigterm');
+after(() => npmFolder.done());
+let npmRun: Promise<string> | undefined;
+function sigtermThroughNpm(): Promise<string> {
+  return npmRun ??= (async () => {
+    const dir = npmFolder.dir;
+    const run = cpcAsync(['--', '--out', dir, '--quiet-summary', '--project', 'property', '--skip-load', '--workers', '1', '--artifacts', join(dir, 'artifacts')],
+      cleanEnv({ CPC_PROPERTY_RUNS: '3' }), ['npm', 'run', '--silent', 'conformance']);
+    try {
+      // Every property test names its seed in its title, "(seed N)"; the first one recorded is enough.
+      const raw = join(dir, 'raw', 'playwright.jsonl');
+      await until(() => existsSync(raw) && readFileSync(raw, 'utf8').includes('"property":{"seed"'), 120_000, 'a property result', run.output);
+      run.interrupt('SIGTERM');
+      return (await run.done).out;
+    } finally {
+      run.kill();
+    }
+  })();
+}
+
 test('cli: SIGTERM to `npm run conformance` still writes a report marked incomplete', { timeout: 180_000 }, async () => {
-  const { dir, done } = tempDir('sigterm');
-  let run: ReturnType<typeof cpcAsync> | undefined;
-  try {
-    // The load scenarios stay off and one worker does: the Ctrl-C test above interrupts both workers and the load; this one is about the signal through npm.
-    run = cpcAsync(['--', '--out', dir, '--quiet-summary', '--skip-load', '--workers', '1', '--artifacts', join(dir, 'artifacts')], cleanEnv(), ['npm', 'run', '--silent', 'conformance']);
-    await until(() => resultsIn(dir) >= 1, 120_000, 'the first results', run.output);
-    run.interrupt('SIGTERM');
-    await run.done;
-    assertIncomplete(dir, /^interrupted by SIGTERM$/);
-  } finally {
-    run?.kill();
-    done();
-  }
+  await sigtermThroughNpm();
+  assertIncomplete(npmFolder.dir, /^interrupted by SIGTERM$/);
 });
 
 test('cli: a target that stops answering ends the run with a report marked incomplete, leaving no process; exit 1', { timeout: 180_000 }, async () => {
@@ -98,30 +112,18 @@ test('cli: a target that stops answering ends the run with a report marked incom
 });
 
 test('cli: without CPC_SEED a seed is chosen, passed to Playwright, printed and recorded', { timeout: 180_000 }, async () => {
-  const { dir, done } = tempDir('seed');
-  let run: ReturnType<typeof cpcAsync> | undefined;
-  try {
-    // Every property test names its seed in its title, "(seed N)"; the first one recorded is enough (one worker is).
-    run = cpcAsync(['conformance', '--out', dir, '--quiet-summary', '--project', 'property', '--skip-load', '--workers', '1', '--artifacts', join(dir, 'artifacts')], cleanEnv({ CPC_PROPERTY_RUNS: '3' }));
-    const raw = join(dir, 'raw', 'playwright.jsonl');
-    await until(() => existsSync(raw) && readFileSync(raw, 'utf8').includes('"property":{"seed"'), 120_000, 'a property result', run.output);
-    run.interrupt('SIGINT');
-    const { out } = await run.done;
-    const report = readReport(dir);
-    assert.deepEqual(validateReport(report), { valid: true });
-    const seed = report.run.seed!;
-    assert.ok(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 31, `seed ${seed}`);
-    assert.ok(out.includes(`Seed: ${seed} (replay: CPC_SEED=${seed} npm run conformance -- --project property)\n`), out.slice(0, 300));
-    assert.equal(report.run.replay, `CPC_SEED=${seed} npm run conformance -- --project property`);
-    const props = report.tests.filter((t) => t.property);
-    assert.ok(props.length >= 1, 'a property test was recorded');
-    for (const t of props) {
-      assert.equal(t.property!.seed, seed, 'the property ran with the run\'s seed');
-      assert.ok(t.title.includes(`(seed ${seed})`), t.title);
-    }
-  } finally {
-    run?.kill();
-    done();
+  const out = await sigtermThroughNpm();
+  const report = readReport(npmFolder.dir);
+  assert.deepEqual(validateReport(report), { valid: true });
+  const seed = report.run.seed!;
+  assert.ok(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 31, `seed ${seed}`);
+  assert.ok(out.includes(`Seed: ${seed} (replay: CPC_SEED=${seed} npm run conformance -- --project property)\n`), out.slice(0, 300));
+  assert.equal(report.run.replay, `CPC_SEED=${seed} npm run conformance -- --project property`);
+  const props = report.tests.filter((t) => t.property);
+  assert.ok(props.length >= 1, 'a property test was recorded');
+  for (const t of props) {
+    assert.equal(t.property!.seed, seed, 'the property ran with the run\'s seed');
+    assert.ok(t.title.includes(`(seed ${seed})`), t.title);
   }
 });
 
