@@ -4,17 +4,14 @@
 // surfaces and keys without creating anything, prints the plan and exits 0 when ready, 2 when
 // a key is refused or misplaced (naming its variable, never printing the key). `cpc
 // conformance` runs it first and stops with 2 instead of failing rules.
-// Through the CLI: the ready target and the conformance runs it stops (a refused key, a budget). The
-// other preflights run the command's own function in this process (bin/commands/preflight.ts):
-// each `cpc preflight` lists the suite with `playwright test --list`, a Node start and a load of
-// every spec file, and the listing is the same for every target and key here.
+// Through the CLI: the ready target and the conformance runs it stops (a refused key, a budget);
+// the other preflights run the command's own function in this process, the suite listed once
+// (preflightHere, test/cli-support.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { preflightCommand } from '../bin/commands/preflight.js';
-import { listPlaywright } from '../run/playwright.js';
-import { cpc, envWith, standaloneWithProxy, targetEnvOf, type Standalone } from './cli-support.js';
+import { cpc, preflightHere, standaloneWithProxy, targetEnvOf, type Standalone } from './cli-support.js';
 import { tempDir } from './reports-support.js';
 
 const target = standaloneWithProxy();
@@ -24,14 +21,6 @@ const podCount = async (): Promise<number> => {
   const body = await res.json() as unknown;
   return (Array.isArray(body) ? body : Object.values(body as Record<string, unknown[]>).find(Array.isArray) ?? []).length;
 };
-
-let listing: ReturnType<typeof listPlaywright> | undefined;
-/** `cpc preflight ...args` in this process with only the given CPC_* variables, as `cpc` spawns it; the suite listed once for the file. */
-async function preflightHere(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string }> {
-  let stdout = '';
-  const code = await preflightCommand(args, { env: envWith(env), write: (text) => { stdout += text; }, list: (run) => (listing ??= listPlaywright(run)) });
-  return { code, stdout };
-}
 
 test('cli-preflight: against the emulator with its control surface: every check passes, no rule skipped; exit 0', { timeout: 120_000 }, async () => {
   const pods = await podCount();

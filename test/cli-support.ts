@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { after, before } from 'node:test';
 import { CPC_JS, ROOT } from './reports-support.js';
 import { startHidingProxy, startPrinting, startStandaloneEmulator, type Standalone } from '../run/standalone.js';
+import type { PlaywrightListing } from '../run/detection/plan.js';
 
 export { startHidingProxy, startPrinting, startStandaloneEmulator, type Standalone };
 
@@ -49,6 +50,21 @@ export function standaloneWithProxy(args: readonly string[] = []): { emulator: S
   return both;
 }
 
+
+let listing: Promise<PlaywrightListing> | undefined;
+
+/**
+ * `cpc preflight ...args` in this process (bin/commands/preflight.ts), with only the given CPC_*
+ * variables as `cpc` would have them: the exit code it returns and what it prints. The suite is
+ * listed once for the test file: each `cpc preflight` runs `playwright test --list`, a Node start
+ * and a load of every spec file, and the listing is the same for every target and key.
+ */
+export async function preflightHere(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string }> {
+  const [{ preflightCommand }, { listPlaywright }] = await Promise.all([import('../bin/commands/preflight.js'), import('../run/playwright.js')]);
+  let stdout = '';
+  const code = await preflightCommand(args, { env: envWith(env), write: (text) => { stdout += text; }, list: (run) => (listing ??= listPlaywright(run)) });
+  return { code, stdout };
+}
 
 /** Pids of live processes whose environment holds `marker` (a variable every descendant inherits). */
 export function processesWith(marker: string): number[] {

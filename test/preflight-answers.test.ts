@@ -1,4 +1,4 @@
-// @own-process: runs cpc preflight against loopback targets.
+// @own-process: lists the suite with Playwright (`playwright test --list`), as cpc preflight does.
 // Preflight judges answers by the spec: a surface "answers" with the status class, content type
 // and body shape the spec gives the call. A 404 on the spec's path or an HTML page is not an
 // answer: a required surface that gives one exits 2, naming it.
@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CPC_JS, envWith, runTimed } from './cli-support.js';
+import { preflightHere } from './cli-support.js';
 import { FAR_ENDPOINT, startFarTarget } from './far-target.js';
 import { GRAPHQL_MYSELF, notTheAnswer, REST_V2_LIST, SERVERLESS_HEALTH } from '../run/preflight/answers.js';
 import type { ApiResult } from '../lib/client/api.js';
@@ -28,8 +28,11 @@ test('preflight answers: the spec\'s status class, content type and body shape, 
   assert.match(notTheAnswer(answer('getHealth', 200, 'text/plain', 'ok'), SERVERLESS_HEALTH) ?? '', /not JSON/);
 });
 
-const preflight = (url: string) => runTimed([process.execPath, CPC_JS, 'preflight'],
-  envWith({ CPC_BASE_URL: url, CPC_API_KEY: 'cpk_preflight_answers_0123456789', CPC_ENDPOINT_ID: FAR_ENDPOINT }), 110_000);
+/** `cpc preflight` of the target at `url`, in this process (the suite listed once for the file): its exit code and output. */
+const preflight = async (url: string): Promise<{ code: number; out: string }> => {
+  const { code, stdout } = await preflightHere([], { CPC_BASE_URL: url, CPC_API_KEY: 'cpk_preflight_answers_0123456789', CPC_ENDPOINT_ID: FAR_ENDPOINT });
+  return { code, out: stdout };
+};
 
 test('preflight answers: REST v2 and GraphQL answering 404, /health on the wrong method: exit 2 naming each', { timeout: 120_000 }, async () => {
   const target = await startFarTarget();
