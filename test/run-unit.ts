@@ -21,8 +21,8 @@ const SHARED = 'in-process.ts';
  * standalone emulators), and a late start of either sets the end of the whole run
  * (docs/benchmarks.md, "The parts of `npm test`").
  */
-const LONGEST = ['cli-plan-matches-run', 'worker-parity', 'load-smoke', 'cli-nohang', 'reports-cli', 'worker-library', 'serverless-python-client',
-  'package-install', SHARED, 'cli-preflight', 'worker-outside', 'load-body-write', 'first-contact', 'cli-shard'].map((n) => n === SHARED ? n : `${n}.test.ts`);
+const LONGEST = ['cli-plan-matches-run', 'worker-parity', 'load-smoke', 'cli-nohang', 'worker-library', 'serverless-python-client',
+  'package-install', SHARED, 'reports-cli', 'worker-outside', 'load-body-write', 'first-contact', 'cli-shard', 'cli-preflight'].map((n) => n === SHARED ? n : `${n}.test.ts`);
 
 /** Files at a time: several of the longest mostly wait (real-time clocks, child processes), and six keep both cores busy while they do. */
 const CONCURRENCY = 6;
