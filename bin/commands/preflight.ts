@@ -15,7 +15,7 @@ import { applyWorkerImageFlag, budgetFlags, budgetOptions, parse, targetFlags, t
  * that makes several preflights in one process passes its own variables, output and listing
  * (the suite's tests, the same for every target: `playwright test --list` once, not per call).
  */
-export interface PreflightIo {
+interface PreflightIo {
   env: NodeJS.ProcessEnv;
   write: (text: string) => void;
   list: (run: RunConfig) => Promise<PlaywrightListing>;
