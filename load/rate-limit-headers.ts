@@ -10,30 +10,38 @@
  * has its own account (limits are per user), so refusals can be counted exactly; on a real
  * target give one key per VU in CPC_LOAD_API_KEYS for the same, otherwise the VUs share one.
  *
+ * Time is the target's (load/lib/target-clock.ts). On the emulator each VU's account lives in a
+ * world of its own whose clock is manual: it stands still during a burst, however long the burst
+ * takes on a busy machine, and waiting `Retry-After` is one step of that clock. On a real target
+ * windows roll over in real time, also during a burst: each answer is judged in the window it
+ * states, and a burst cut short by a new window is followed by another until one refuses.
+ *
  *   k6 run -e CPC_BASE_URL=http://127.0.0.1:8787 load/rate-limit-headers.ts
  */
 import http from 'k6/http';
-import { check, sleep } from 'k6';
+import { check } from 'k6';
 import exec from 'k6/execution';
 import { Counter, Gauge, Trend } from 'k6/metrics';
-import { intKnob, latencyThresholds, numberKnob } from './lib/config.ts';
+import { intKnob, latencyThresholds } from './lib/config.ts';
 import { CHECK } from './lib/ratelimit-checks.ts';
 import { complete, headerValue, readRateLimit, type PolicyMember } from '../lib/iso/rate-limit-fields.ts';
 import type { RateWindow } from '../lib/iso/spec-constants.ts';
 import { createMonitor, type Observed, type Outcome, type RateLimitMonitor } from './lib/ratelimit-monitor.ts';
 import { summaryOutputs, TREND_STATS, type K6SummaryData } from './lib/summary.ts';
-import { bearer, closeTarget, openTarget, type Target } from './lib/target.ts';
+import { bearer, closeTarget, openTargetPerAccount, type Target } from './lib/target.ts';
+import { targetClock, type TargetClock } from './lib/target-clock.ts';
 
 const VUS = intKnob(__ENV, 'CPC_LOAD_VUS', 2, 1, 1000);
 const ITERATIONS = intKnob(__ENV, 'CPC_LOAD_ITERATIONS', 2, 1, 100000);
 /** Concurrency of one batch (k6's `batchPerHost`); a burst larger than this goes out in several batches. */
 const BATCH = intKnob(__ENV, 'CPC_LOAD_BATCH', 100, 1, 1000);
-/** Requests beyond the minute quota in one burst. */
+/** Requests beyond what the minute window has left in one burst. */
 const EXTRA = intKnob(__ENV, 'CPC_LOAD_EXTRA', 5, 1, 10000);
-/** The emulator world's minute quota and clock scale (a 60 s window lasts 60/scale real seconds). */
+/** The emulator worlds' minute quota. */
 const QUOTA_MINUTE = intKnob(__ENV, 'CPC_LOAD_QUOTA_MINUTE', 20, 1, 100000);
-const SCALE = numberKnob(__ENV, 'CPC_LOAD_SCALE', 40, 0, 10000);
-/** Longest real wait for a Retry-After before the recovery step is skipped, in seconds. */
+/** Bursts sent before a target that never refuses is given up on, in minute quotas' worth (plus EXTRA each). */
+const MAX_QUOTAS = 3;
+/** Longest real wait for a Retry-After before the recovery step is skipped, in seconds (none on the emulator: its clock steps). */
 const MAX_WAIT_S = intKnob(__ENV, 'CPC_LOAD_MAX_WAIT_S', 120, 1, 86400);
 const P95_MS = intKnob(__ENV, 'CPC_LOAD_P95_MS', 2000, 1, 600000);
 const SLICES = 30;
@@ -59,17 +67,36 @@ const retryAfter = new Trend('ratelimit_retry_after_s');
 // Gauges per time slice carry the first VU's minute `r` to handleSummary (the report's series).
 const remaining = Array.from({ length: SLICES }, (_, i) => new Gauge(`ratelimit_remaining_s${String(i).padStart(2, '0')}`));
 
-interface SetupData { target: Target; baseline: Record<RateWindow, PolicyMember> | null; sliceMs: number }
+/** `targets`: one per account on the emulator (each its own world and clock); one holding every key on a real target. */
+interface SetupData { targets: Target[]; baseline: Record<RateWindow, PolicyMember> | null; sliceMs: number }
 
 export function setup(): SetupData {
-  const target = openTarget(__ENV, { quotas: { minute: QUOTA_MINUTE, hour: 1000000, day: 10000000 }, scale: SCALE }, VUS);
-  const probe = http.get(`${target.baseUrl}/v2/pods`, { headers: bearer(target.keys[0]!), responseCallback: http.expectedStatuses({ min: 200, max: 299 }, 429) });
+  // scale 0: the worlds' clocks are manual, moved only by the VU that owns each (targetClock).
+  const targets = openTargetPerAccount(__ENV, { quotas: { minute: QUOTA_MINUTE, hour: 1000000, day: 10000000 }, scale: 0 }, VUS);
+  const probe = http.get(`${targets[0]!.baseUrl}/v2/pods`, { headers: bearer(targets[0]!.keys[0]!), responseCallback: http.expectedStatuses({ min: 200, max: 299 }, 429) });
   const reading = readRateLimit(probe.headers);
-  const expectedMs = ITERATIONS * ((60000 / target.scale) * 1.2 + 1000);
-  return { target, baseline: complete(reading) ? reading.policy : null, sliceMs: Math.ceil(expectedMs / SLICES) };
+  // Each iteration lets at most a minute window pass (its Retry-After), in the target's time.
+  const expectedMs = ITERATIONS * (60000 * 1.2 + 1000);
+  return { targets, baseline: complete(reading) ? reading.policy : null, sliceMs: Math.ceil(expectedMs / SLICES) };
 }
 
-let monitor: RateLimitMonitor | undefined;
+/** One VU's own state: its target, key, clock (the target's time) and monitor. */
+interface VuState { target: Target; key: string; clock: TargetClock; originMs: number; monitor: RateLimitMonitor }
+let vu: VuState | undefined;
+
+function vuState(setupData: SetupData): VuState {
+  if (vu) return vu;
+  const { targets, baseline } = setupData;
+  const i = exec.vu.idInTest - 1;
+  const target = targets[i % targets.length]!;
+  const clock = targetClock(target);
+  const accounts = targets.reduce((n, t) => n + t.keys.length, 0);
+  vu = {
+    target, key: target.keys[i % target.keys.length]!, clock, originMs: clock.at(exec.scenario.startTime),
+    monitor: createMonitor({ baseline: baseline ?? undefined, ownAccount: accounts >= VUS }),
+  };
+  return vu;
+}
 
 function record(outcomes: Outcome[]): void {
   let logged = 0;
@@ -79,36 +106,38 @@ function record(outcomes: Outcome[]): void {
   }
 }
 
-function send(target: Target, key: string, count: number, sliceMs: number): { observed: Observed[]; start: number; end: number } {
-  const params = { headers: bearer(key), responseCallback: http.expectedStatuses({ min: 200, max: 299 }, 429) };
-  const start = Date.now();
-  const responses = http.batch(Array.from({ length: count }, () => ['GET', `${target.baseUrl}/v2/pods`, null, params] as [string, string, null, typeof params]));
-  const end = Date.now();
+/** One batch of `count` concurrent requests; every time in the result is the target's (ms). */
+function send(s: VuState, count: number, sliceMs: number): { observed: Observed[]; start: number; end: number } {
+  const params = { headers: bearer(s.key), responseCallback: http.expectedStatuses({ min: 200, max: 299 }, 429) };
+  const startReal = Date.now();
+  const responses = http.batch(Array.from({ length: count }, () => ['GET', `${s.target.baseUrl}/v2/pods`, null, params] as [string, string, null, typeof params]));
+  const end = s.clock.at(Date.now());
   // k6's timings place each answer's first byte: blocked (waiting for a connection) + connecting + TLS + sending + waiting.
   const observed = responses.map((r) => ({
     status: r.status, headers: r.headers, body: typeof r.body === 'string' ? r.body : null,
-    atMs: start + r.timings.blocked + r.timings.connecting + r.timings.tls_handshaking + r.timings.sending + r.timings.waiting,
+    atMs: s.clock.at(startReal + r.timings.blocked + r.timings.connecting + r.timings.tls_handshaking + r.timings.sending + r.timings.waiting),
   }));
   if (exec.vu.idInTest === 1) {
-    const slice = Math.min(SLICES - 1, Math.floor((end - exec.scenario.startTime) / sliceMs));
+    const slice = Math.min(SLICES - 1, Math.max(0, Math.floor((end - s.originMs) / sliceMs)));
     const last = observed.map((o) => readRateLimit(o.headers).limit.minute?.r).filter((r): r is number => r !== undefined);
     if (last.length) remaining[slice]!.add(Math.min(...last));
   }
-  return { observed, start, end };
+  return { observed, start: s.clock.at(startReal), end };
 }
 
 export default function (setupData: SetupData): void {
-  const { target, sliceMs } = setupData;
-  const key = target.keys[(exec.vu.idInTest - 1) % target.keys.length]!;
+  const s = vuState(setupData);
+  const { sliceMs } = setupData;
   const quota = setupData.baseline?.minute.q ?? 60;
   let sent = 0;
   let refused: Observed[] = [];
-  while (refused.length === 0 && sent < quota + EXTRA) {
-    const size = Math.min(BATCH, quota + EXTRA - sent);
-    const { observed, start, end } = send(target, key, size, sliceMs);
+  // Each burst asks for what the minute window has left, plus EXTRA: a window that rolls over
+  // during a burst (real time) leaves no refusal, so the next burst spends the new one.
+  while (refused.length === 0 && sent < MAX_QUOTAS * (quota + EXTRA)) {
+    const size = Math.min(BATCH, (s.monitor.remaining('minute') ?? quota) + EXTRA);
+    const { observed, start, end } = send(s, size, sliceMs);
     sent += size;
-    if (!monitor) monitor = createMonitor({ scale: target.scale, baseline: setupData.baseline ?? undefined, ownAccount: target.keys.length >= VUS });
-    record(monitor.observeBatch(observed, start, end));
+    record(s.monitor.observeBatch(observed, start, end));
     refused = observed.filter((o) => o.status === 429);
   }
   if (refused.length === 0) { unexhausted.add(1); return; }
@@ -117,18 +146,17 @@ export default function (setupData: SetupData): void {
   if (waits.length === 0) return;
   const wait = Math.max(...waits);
   retryAfter.add(wait);
-  const realWaitS = wait / target.scale;
-  if (realWaitS > MAX_WAIT_S) { console.warn(`rate-limit: Retry-After ${wait}s exceeds CPC_LOAD_MAX_WAIT_S; recovery not checked this iteration`); return; }
-  sleep(realWaitS + 0.01);
-  const after = send(target, key, 1, sliceMs);
-  record(monitor!.observeBatch(after.observed, after.start, after.end));
+  if (s.clock.realSeconds(wait) > MAX_WAIT_S) { console.warn(`rate-limit: Retry-After ${wait}s exceeds CPC_LOAD_MAX_WAIT_S; recovery not checked this iteration`); return; }
+  s.clock.pass(wait);
+  const after = send(s, 1, sliceMs);
+  record(s.monitor.observeBatch(after.observed, after.start, after.end));
   const ok = after.observed[0]!.status >= 200 && after.observed[0]!.status < 300;
   check(ok, { [CHECK.recovered]: (v) => v });
   if (ok) recoveries.add(1);
 }
 
 export function teardown(setupData: SetupData): void {
-  closeTarget(setupData.target);
+  for (const target of setupData.targets) closeTarget(target);
 }
 
 export function handleSummary(summary: K6SummaryData): Record<string, string> {

@@ -33,7 +33,7 @@ const ok200 = (r: number, t = 30) => { admitted++; return res({ status: 200, min
 const no429 = (t = 30) => res({ status: 429, minute: { r: 0, t }, hour: { r: 900 - admitted, t: 1800 }, day: { r: 9000 - admitted, t: 40000 } });
 const failures = (outcomes: Outcome[]) => [...new Set(outcomes.filter((o) => !o.ok).map((o) => o.name))].sort();
 const names = (outcomes: Outcome[]) => new Set(outcomes.map((o) => o.name));
-const monitor = (ownAccount = true) => createMonitor({ scale: 1, ownAccount });
+const monitor = (ownAccount = true) => createMonitor({ ownAccount });
 
 test('a conformant burst, refusal and recovery pass every check', () => {
   const m = monitor();
@@ -90,10 +90,10 @@ test('with a shared account, refusals are not counted exactly (others spend the 
 });
 
 test('a batch too long to place in one window instance is not compared, never guessed', () => {
-  const m = createMonitor({ scale: 1000, ownAccount: true });
-  // 20 ms at scale 1000 is 20 s of target time: more than a quarter of the minute window.
+  const m = createMonitor({ ownAccount: true });
+  // 20 s of the target's time: more than a quarter of the minute window.
   // The repeated minute r goes unjudged (it cannot be placed); the hour window, far longer, still is.
-  const outcomes = m.observeBatch([ok200(1), ok200(1), no429()], 0, 20);
+  const outcomes = m.observeBatch([ok200(1), ok200(1), no429()], 0, 20_000);
   assert.deepEqual(failures(outcomes), []);
   assert.ok(outcomes.some((o) => o.name === CHECK.rDistinct && o.ok));
 });
@@ -109,9 +109,19 @@ test('the header reader finds both headers under any capitalisation and flags no
 });
 
 test('answers that carry their own arrival time are placed one by one, however long the batch', () => {
-  const m = createMonitor({ scale: 1000, ownAccount: true });
+  const m = createMonitor({ ownAccount: true });
   const at = (o: Observed, atMs: number): Observed => ({ ...o, atMs });
-  // A 500 ms batch at scale 1000 spans 500 s of target time, but each answer says when it arrived.
-  const outcomes = m.observeBatch([at(ok200(1), 100), at(ok200(1), 110), at(ok200(0), 115), at(no429(), 120)], 0, 500);
+  // A batch spanning 500 s of the target's time, but each answer says when it arrived.
+  const outcomes = m.observeBatch([at(ok200(1), 100_000), at(ok200(1), 110_000), at(ok200(0), 115_000), at(no429(), 120_000)], 0, 500_000);
   assert.deepEqual(failures(outcomes), [CHECK.rDistinct]);
+});
+
+test('a window that rolls over during a burst starts a new instance, never a miss; what is left is the new window\'s', () => {
+  const m = monitor();
+  const at = (o: Observed, atMs: number): Observed => ({ ...o, atMs });
+  // q=3: the old window admits down to r=1 and resets 1 s later; the new one admits r=2 and r=1.
+  const outcomes = m.observeBatch([at(ok200(2, 2), 0), at(ok200(1, 1), 500), at(ok200(2, 60), 1500), at(ok200(1, 60), 1600)], 0, 1700);
+  assert.deepEqual(failures(outcomes), []);
+  assert.equal(m.remaining('minute'), 1);
+  assert.equal(monitor().remaining('minute'), undefined, 'nothing placed yet');
 });

@@ -109,3 +109,24 @@ test('a /runsync waiting on virtual time answers when its world is deleted, inst
     assert.equal(res.body!.status, 'IN_PROGRESS');
   } finally { await h.close(); }
 });
+
+test('a wait answers the job as it stood when the wait ended, even when one clock step also passes the job\'s end', async () => {
+  // One step past both the wait's end and the job's, as an auto clock takes after a busy machine's late turn.
+  const h = await harness();
+  try {
+    const pending = h.call('POST', `/v2/${h.endpointId}/runsync?wait=1000`, { body: { input: { sleepMs: 61_000 } } });
+    while ((await health(h)).jobs.inProgress === 0) await new Promise((r) => setTimeout(r, 5));
+    await h.advance(120_000);
+    const res = await pending;
+    assert.equal(res.status, 200);
+    assert.equal(res.body!.status, 'IN_PROGRESS', 'the job ended 60 s after the wait did');
+    const id = await submit(h, { sleepMs: 61_000 });
+    while (await statusOf(h, id) !== 'IN_PROGRESS') await new Promise((r) => setTimeout(r, 5));
+    const timers = h.world.clock.pending();
+    const polled = h.call('GET', `/v2/${h.endpointId}/status-sync/${id}?wait=1000`);
+    // The poll is waiting once its timer is set (nothing else moves on a manual clock).
+    while (h.world.clock.pending() === timers) await new Promise((r) => setTimeout(r, 5));
+    await h.advance(120_000);
+    assert.equal((await polled).body!.status, 'IN_PROGRESS', '/status-sync alike');
+  } finally { await h.close(); }
+});

@@ -25,8 +25,7 @@ export const readRoutes: RouteDef[] = [
       const wait = waitParam(ctx);
       const target = queueEndpoint(ctx);
       const job = jobOf(ctx, target);
-      await target.store.waitFor(job, wait.ms);
-      return json(okStatus(ctx), shownJob(ctx, job));
+      return json(okStatus(ctx), await target.store.waitFor(job, wait.ms, () => shownJob(ctx, job)));
     },
   },
   {

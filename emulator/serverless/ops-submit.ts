@@ -59,8 +59,7 @@ export const submitRoutes: RouteDef[] = [
       const { input, options } = jobRequest(ctx);
       const wait = waitParam(ctx);
       const job = target.store.submit(target.runtime, input, { sync: true, waitGiven: wait.given, options });
-      await target.store.waitFor(job, wait.ms);
-      return json(submitStatus(ctx), shownJob(ctx, job));
+      return json(submitStatus(ctx), await target.store.waitFor(job, wait.ms, () => shownJob(ctx, job)));
     },
   },
 ];

@@ -150,15 +150,22 @@ export class JobStore implements RuntimeHost {
     return items;
   }
 
-  /** Resolves when the job is terminal or removed, or after `ms` of virtual time. */
-  waitFor(job: JobRecord, ms: number): Promise<void> {
-    if (isTerminal(job.status) || !this.#jobs.has(job.id)) return Promise.resolve();
-    return new Promise((resolve) => {
+  /**
+   * Waits until the job is terminal or removed, or `ms` of virtual time pass, and resolves with
+   * `view()` taken at that virtual instant. Taken then, not when the caller resumes: an auto
+   * clock fires every timer due in one real turn together (a busy machine's late turn), so a job
+   * ending a minute of virtual time after the wait would otherwise show in the wait's answer.
+   */
+  waitFor<T>(job: JobRecord, ms: number, view: () => T): Promise<T> {
+    if (isTerminal(job.status) || !this.#jobs.has(job.id)) return Promise.resolve(view());
+    return new Promise((resolve, reject) => {
       let set = this.#waiters.get(job.id);
       if (!set) { set = new Set(); this.#waiters.set(job.id, set); }
       const waiters = set;
-      const timer = this.world.clock.at(this.world.clock.now() + ms, () => { waiters.delete(wake); resolve(); });
-      const wake = (): void => { timer.cancel(); resolve(); };
+      // A view that throws fails this request only, never the clock's or the store's loop that woke it.
+      const answer = (): void => { try { resolve(view()); } catch (e) { reject(e as Error); } };
+      const timer = this.world.clock.at(this.world.clock.now() + ms, () => { waiters.delete(wake); answer(); });
+      const wake = (): void => { timer.cancel(); answer(); };
       waiters.add(wake);
     });
   }

@@ -5,8 +5,11 @@
  * rules compare a batch only with what came before it.
  *
  * Window instances: a fixed window resets at one instant. From a response's `t` and the time it
- * arrived, the reset instant is known within a second (plus the network's latency), so responses
- * whose estimated reset instants lie within half a window of each other belong to one instance.
+ * arrived on the target's clock, the reset instant is known within a second (plus the network's
+ * latency), so responses whose estimated reset instants lie within half a window of each other
+ * belong to one instance: each answer is judged in the window it states, so a window that rolls
+ * over during a burst starts a new instance, never a miss. All times are the target's (ms):
+ * the real clock on a deployment, the virtual one of an emulator world (load/lib/target-clock.ts).
  */
 import { CHECK } from './ratelimit-checks.ts';
 import { complete, headerValue, problemMessages, readRateLimit, type PolicyMember } from '../../lib/iso/rate-limit-fields.ts';
@@ -17,7 +20,7 @@ export interface Observed {
   headers: Record<string, string | string[] | undefined>;
   body: string | null;
   /**
-   * When the answer's first byte arrived (real clock, ms): the batch's start plus k6's
+   * When the answer's first byte arrived (the target's time, ms): the batch's start plus k6's
    * `blocked + connecting + tls_handshaking + sending + waiting`. Without it, the batch's middle.
    */
   atMs?: number;
@@ -27,8 +30,6 @@ export interface Observed {
 export interface Outcome { name: string; ok: boolean; why?: string }
 
 export interface MonitorOptions {
-  /** Virtual milliseconds per real millisecond on the target (1 on a real deployment). */
-  scale: number;
   /** The policy every response must show; when absent, the first complete response's policy. */
   baseline?: Record<RateWindow, PolicyMember>;
   /** True when nobody else spends this VU's quota, so refusals can be counted exactly. */
@@ -51,8 +52,10 @@ function detailOf(body: string | null): string | undefined {
 }
 
 export interface RateLimitMonitor {
-  /** Checks one batch of concurrent responses, sent no earlier than `startMs` and all answered by `endMs` (real clock). */
+  /** Checks one batch of concurrent responses, sent no earlier than `startMs` and all answered by `endMs` (the target's time). */
   observeBatch(responses: readonly Observed[], startMs: number, endMs: number): Outcome[];
+  /** The lowest `r` of the window's latest instance (what is left of it), once an answer placed one. */
+  remaining(w: RateWindow): number | undefined;
 }
 
 /** A monitor for one VU's responses (closures, not a class: k6 runs this). */
@@ -83,16 +86,16 @@ export function createMonitor(o: MonitorOptions): RateLimitMonitor {
       if (res.status === 429) out.push(...refusal(res, reading.limit));
     }
     const midMs = (startMs + endMs) / 2;
-    const spanV = (endMs - startMs) * o.scale;
+    const spanMs = endMs - startMs;
     const timed = responses.every((r) => r.atMs !== undefined);
     for (const w of RATE_WINDOWS) {
       const lenMs = RATE_WINDOW_SECONDS[w] * 1000;
       // Untimed answers of a batch longer than a quarter window cannot be placed in one instance: skip, never guess.
-      if (!timed && spanV >= lenMs / 4) { delete instances[w]; continue; }
+      if (!timed && spanMs >= lenMs / 4) { delete instances[w]; continue; }
       const points: Point[] = [];
       readings.forEach(({ res, reading }, index) => {
         const m = reading.limit[w];
-        if (m) points.push({ index, r: m.r, t: m.t, resetV: (res.atMs ?? midMs) * o.scale + m.t * 1000, admitted: res.status >= 200 && res.status < 300 });
+        if (m) points.push({ index, r: m.r, t: m.t, resetV: (res.atMs ?? midMs) + m.t * 1000, admitted: res.status >= 200 && res.status < 300 });
       });
       out.push(...windowChecks(w, points, lenMs, readings.map((x) => x.reading.limit[w]?.r === 0 && x.res.status === 429)));
     }
@@ -148,5 +151,10 @@ export function createMonitor(o: MonitorOptions): RateLimitMonitor {
     return out;
   }
 
-  return { observeBatch };
+  const remaining = (w: RateWindow): number | undefined => {
+    const lastR = instances[w]?.lastR;
+    return lastR === undefined || lastR === Number.POSITIVE_INFINITY ? undefined : lastR;
+  };
+
+  return { observeBatch, remaining };
 }

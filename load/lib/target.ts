@@ -1,8 +1,9 @@
 /**
  * The target a scenario drives, resolved in `setup()`: when `GET {base}/__emulator` answers as
  * the emulator's control surface, the scenario creates its own world there (its quotas, an
- * `auto` clock at a chosen scale, one account per key it needs) and deletes it in
- * `teardown()`; otherwise it uses the keys from the environment and the real clock (scale 1).
+ * `auto` clock at a chosen scale or a `manual` one the scenario advances, one account per key it
+ * needs) and deletes it in `teardown()`; otherwise it uses the keys from the environment and
+ * the real clock (scale 1).
  */
 import http from 'k6/http';
 import { envKeys, seedOf, targetUrls, type Env } from './config.ts';
@@ -20,6 +21,11 @@ export interface Target {
   endpointId?: string;
   /** Virtual milliseconds per real millisecond: expected real durations are virtual ones divided by it. */
   scale: number;
+  /**
+   * A world with a manual clock: its virtual time (epoch ms) when it was created. That time
+   * moves only when the scenario advances it ({@link advanceClock}).
+   */
+  manualClockMs?: number;
 }
 
 export interface WorldRequest {
@@ -77,7 +83,30 @@ export function openTarget(env: Env, world: WorldRequest, accounts: number): Tar
     baseUrl, serverlessUrl, emulator: true, worldId, keys,
     endpointId: typeof seeded.CPC_ENDPOINT_ID === 'string' ? seeded.CPC_ENDPOINT_ID : undefined,
     scale: world.scale > 0 ? world.scale : 1,
+    ...(world.scale > 0 ? {} : { manualClockMs: Number(created.nowMs) }),
   };
+}
+
+/**
+ * One target per account, for a scenario whose VUs each move their own clock: on the emulator
+ * every account gets a world of its own (a VU advancing its world's manual clock never moves
+ * another VU's); on a real target one target holds the environment's keys, which share the
+ * real clock.
+ */
+export function openTargetPerAccount(env: Env, world: WorldRequest, accounts: number): Target[] {
+  const targets = [openTarget(env, world, 1)];
+  if (!targets[0]!.emulator) return targets;
+  for (let i = 1; i < accounts; i++) targets.push(openTarget(env, world, 1));
+  return targets;
+}
+
+/**
+ * Advances the clock of the target's world by `ms` virtual ms (the world's timers fire in
+ * order) and returns the world's virtual time after it (epoch ms).
+ */
+export function advanceClock(target: Target, ms: number): number {
+  const world = controlJson('POST', `${target.baseUrl}/__emulator/worlds/${target.worldId ?? ''}/clock`, { advanceMs: ms }, 200);
+  return Number(world.nowMs);
 }
 
 /** Deletes the scenario's world (teardown); nothing to do on a real target. */
