@@ -6,6 +6,11 @@
  * The same MUST verdicts, none failed, at least one decided. The nightly workflow runs the whole
  * serverless suite the same way (`npm run worker-parity`). Skips with the reason where the library
  * is absent.
+ *
+ * Both sides run alike: without preflight, whose listing of the suite is a Playwright start of its
+ * own and whose plan is not what parity compares (test/cli-plan-matches-run.test.ts holds the plan
+ * to the run), and with two Playwright workers, so the slice's real-time jobs (seconds each on the
+ * library's workers) overlap.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +24,8 @@ test('worker parity: /run, /stream and /cancel give the same MUST verdicts with 
   if (!library.found) return;
   const { dir, done } = tempDir('worker-parity');
   try {
-    const result = await runParity({ grep: 'specs/serverless/(run|stream|cancel)\\.spec', outDir: dir, python: library.python, handler: 'worker/handler.py', workers: 3 });
+    const result = await runParity({ grep: 'specs/serverless/(run|stream|cancel)\\.spec', outDir: dir, python: library.python, handler: 'worker/handler.py', workers: 3,
+      extraArgs: ['--skip-preflight', '--workers', '2'] });
     const figures = describeParity(result);
     assert.deepEqual(result.differences, [], figures);
     assert.deepEqual(result.failed, [], figures);
