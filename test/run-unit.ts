@@ -17,8 +17,8 @@ const SHARED = 'in-process.ts';
 
 /**
  * The longest files start first, longest first, so none is left running alone at the end: the
- * first two wait most of their time (real-time jobs, two conformance runs each against
- * standalone emulators), and a late start of either sets the end of the whole run; the shared
+ * first two wait most of their time (real-time jobs, two conformance runs each against a
+ * standalone emulator), and a late start of either sets the end of the whole run; the shared
  * process is next, the most CPU in one process (docs/benchmarks.md, "The parts of `npm test`").
  */
 const LONGEST = ['cli-plan-matches-run', 'worker-parity', SHARED, 'load-smoke', 'cli-nohang', 'reports-cli', 'package-install', 'cli-preflight',
