@@ -9,8 +9,7 @@
 // The installed run selects a test of each surface's folder and a property (SELECTION) beside
 // the whole load smoke: what the package must ship is read when Playwright lists every test
 // file, when a test of each kind runs and when the load scenarios run; the whole suite's
-// verdicts are `npm test`'s own conformance gate, from the same sources. One Playwright worker:
-// a few quick tests, for which a second worker process costs more than it saves.
+// verdicts are `npm test`'s own conformance gate, from the same sources.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -49,7 +48,7 @@ test('package-install: npm pack, install in an empty project, npx cpc conformanc
     assert.equal(help.status, 0, help.stderr);
     assert.match(help.stdout, /^usage: cpc conformance/);
 
-    const run = await runTimed(['npx', '--no', 'cpc', 'conformance', '--quiet-summary', '--workers', '1', '--grep', SELECTION], env, 420_000, { cwd: project });
+    const run = await runTimed(['npx', '--no', 'cpc', 'conformance', '--quiet-summary', '--grep', SELECTION], env, 420_000, { cwd: project });
     assert.equal(run.timedOut, false, `hung: ${run.out.slice(-3000)}`);
     assert.equal(run.code, 0, run.out.slice(-3000));
     for (const f of FORMATS) assert.ok(existsSync(join(project, 'reports', 'out', f)), `reports/out/${f} in the project`);
