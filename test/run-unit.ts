@@ -21,8 +21,8 @@ const SHARED = 'in-process.ts';
  * standalone emulator), and a late start of either sets the end of the whole run; the shared
  * process is next, the most CPU in one process (docs/benchmarks.md, "The parts of `npm test`").
  */
-const LONGEST = ['cli-plan-matches-run', 'worker-parity', SHARED, 'load-smoke', 'cli-nohang', 'reports-cli', 'package-install', 'cli-preflight',
-  'worker-outside', 'worker-library', 'load-body-write', 'first-contact', 'cli-shard', 'serverless-python-client'].map((n) => n === SHARED ? n : `${n}.test.ts`);
+const LONGEST = ['worker-parity', 'cli-plan-matches-run', SHARED, 'load-smoke', 'reports-cli', 'cli-nohang', 'package-install', 'cli-preflight',
+  'first-contact', 'load-body-write', 'worker-library', 'cli-shard', 'worker-outside', 'serverless-python-client'].map((n) => n === SHARED ? n : `${n}.test.ts`);
 
 /** Files at a time: several of the longest mostly wait (real-time clocks, child processes), and six keep both cores busy while they do. */
 const CONCURRENCY = 6;
