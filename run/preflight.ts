@@ -35,10 +35,12 @@ function estimateRequests(tests: readonly ListedTest[], estimates: RequestEstima
 export async function preflight(run: Pick<RunConfig, 'target' | 'profile' | 'templateId' | 'modelEndpointId'> & Partial<Pick<RunConfig, 'workers' | 'allowWarmWorkers' | 'allowPropertyLoad' | 'allowRateLimitExhaustion' | 'allowLongWaits' | 'chaos'>>, options: { listTests?: () => Promise<ListedTest[]>; requestEstimates?: RequestEstimates } = {}): Promise<PreflightResult> {
   const config = run.target;
   if (config.kind !== 'remote') throw new ConfigError('preflight runs against a configured target (CPC_BASE_URL), resolved once (run/target.ts)', 'CPC_BASE_URL');
-  const { checks, capabilities, creates } = await probeTarget(config, run.profile, run);
+  const { checks, capabilities, creates, answered } = await probeTarget(config, run.profile, run);
   let plan: RulePlan | undefined;
   let longWaitLane: PreflightResult['longWaitLane'];
-  if (options.listTests) {
+  // A target that answered nothing has no plan: what it can do is unknown, not absent (and listing
+  // the suite is a Playwright start of its own, seconds of CPU, for a target that is not ready).
+  if (options.listTests && answered) {
     const tests = await options.listTests();
     // What each test declares it needs decides whether it runs here (lib/needs.ts), as the fixtures decide it.
     const has = forecastHas(capabilities, run);

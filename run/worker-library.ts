@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PROJECT_ROOT } from './paths.js';
 
@@ -25,6 +25,28 @@ export const TEST_WORKER_ENV = { RUNPOD_SKIP_AUTO_SYSTEM_CHECKS: 'true', RUNPOD_
 const imports = (python: string): boolean =>
   spawnSync(python, ['-c', 'import runpod.serverless'], { encoding: 'utf8', timeout: 60_000 }).status === 0;
 
+/** The interpreter a virtual environment's `python` links to, and when it last changed: what a stamp is valid for. */
+const interpreterOf = (python: string): string => {
+  const real = realpathSync(python);
+  return JSON.stringify({ interpreter: real, changed: statSync(real).mtimeMs });
+};
+
+/**
+ * Whether the environment's python imports the library: asked once (a Python start and the
+ * library's import, most of a second of CPU), then remembered in a stamp inside the
+ * environment, valid while its interpreter is the same file. Every worker test asks; the
+ * environment is this module's own, so nothing else changes what it imports.
+ */
+function venvImports(venv: string, python: string): boolean {
+  const stamp = join(venv, '.imports-runpod-serverless');
+  try {
+    if (readFileSync(stamp, 'utf8') === interpreterOf(python)) return true;
+  } catch { /* no stamp yet, or no interpreter: ask */ }
+  if (!existsSync(python) || !imports(python)) return false;
+  writeFileSync(stamp, interpreterOf(python));
+  return true;
+}
+
 /**
  * Finds the library and makes its virtual environment on first use (about 20 s, no network),
  * into a temporary folder renamed into place, so two tests starting at once never see half of one.
@@ -41,7 +63,7 @@ export function findWorkerLibrary(env: NodeJS.ProcessEnv = process.env): WorkerL
   const cache = join(PROJECT_ROOT, '.cache');
   const venv = join(cache, `runpod-venv-${createHash('sha256').update(source).digest('hex').slice(0, 8)}`);
   const python = join(venv, 'bin', 'python');
-  if (existsSync(python) && imports(python)) return { found: true, python, source };
+  if (venvImports(venv, python)) return { found: true, python, source };
   mkdirSync(cache, { recursive: true });
   const temporary = `${venv}.tmp-${process.pid}`;
   rmSync(temporary, { recursive: true, force: true });
@@ -56,5 +78,5 @@ export function findWorkerLibrary(env: NodeJS.ProcessEnv = process.env): WorkerL
     // Another process put its environment in place first: use that one.
     rmSync(temporary, { recursive: true, force: true });
   }
-  return imports(python) ? { found: true, python, source } : { found: false, reason: `the library's environment ${venv} does not import runpod.serverless` };
+  return venvImports(venv, python) ? { found: true, python, source } : { found: false, reason: `the library's environment ${venv} does not import runpod.serverless` };
 }

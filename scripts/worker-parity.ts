@@ -1,7 +1,8 @@
 /**
- * Worker parity (run/worker-parity.ts): the serverless contract suite against the emulator with
- * its built-in handler and against the emulator served by worker/handler.py on the official
- * worker library, each seen as a deployment; the MUST verdicts must be the same, none failed.
+ * Worker parity (run/worker-parity.ts): the serverless contract suite against a standalone
+ * emulator's world served by worker/handler.py on the official worker library and against a world
+ * of it run by its built-in handler, each seen as a deployment; the MUST verdicts must be the same,
+ * none failed.
  *
  *   npm run worker-parity -- [--grep RE] [--workers N] [--out DIR] [--handler FILE]
  *

@@ -22,7 +22,15 @@ import type { ForecastCheckFile, PlanFile, UsageFile } from '../lib/protocol.js'
 // Its clock runs ten times real time: a template the run provisioned and used for endpoints may
 // be deleted 2 minutes after its last use (spec, Limits), 12 s of the test's time, not 120. No
 // test of the subsets compares the target's clock with real time.
-const target = standaloneWithProxy(['--scale', '10']);
+const SCALE = 10;
+const target = standaloneWithProxy(['--scale', String(SCALE)]);
+/**
+ * How long the run's cleanup retries what is still held: the profile's default (150 s) at the
+ * target's clock, which is past the template's 2 minutes there. The sweep's first pause is the
+ * shorter of 30 s and this, so the held template goes at its one retry 15 s after the first
+ * pass, not 30 s after it.
+ */
+const CLEANUP_WAIT_MS = String(150_000 / SCALE);
 
 /**
  * Pooled pods and volumes (the mount rules), templates created and deleted under one name,
@@ -47,7 +55,7 @@ function conformance(name: string, grep: string, env: Record<string, string>): P
 let started: { withImage: Promise<Ran>; oneKey: Promise<Ran> } | undefined;
 /** Both runs, started at once by the first test that asks (they share the target, each under its own run id): the file lasts about the longer one. */
 function runs(): { withImage: Promise<Ran>; oneKey: Promise<Ran> } {
-  const base = { CPC_BASE_URL: target.proxy.url, CPC_API_KEY: target.emulator.vars.CPC_API_KEY! };
+  const base = { CPC_BASE_URL: target.proxy.url, CPC_API_KEY: target.emulator.vars.CPC_API_KEY!, CPC_CLEANUP_WAIT_MS: CLEANUP_WAIT_MS };
   started ??= {
     withImage: conformance('plan-image', `${POOLED}|${NEEDING}`, { ...base, CPC_WORKER_IMAGE: 'cpc-conformance-worker:latest' }),
     oneKey: conformance('plan-one-key', `@GQL\\.SAVE_TEMPLATE|@SECRET\\.|${NEEDING}`, base),

@@ -16,13 +16,13 @@ import { TEST_DIR, unitFiles } from './unit-files.js';
 const SHARED = 'in-process.ts';
 
 /**
- * The longest files by wall time start first, longest first, so none is left running alone at
- * the end: the first two wait most of their time (real-time jobs, two conformance runs against
- * standalone emulators), and a late start of either sets the end of the whole run
- * (docs/benchmarks.md, "The parts of `npm test`").
+ * The longest files start first, longest first, so none is left running alone at the end: the
+ * first two wait most of their time (real-time jobs, two conformance runs each against a
+ * standalone emulator), and a late start of either sets the end of the whole run; the shared
+ * process is next, the most CPU in one process (docs/benchmarks.md, "The parts of `npm test`").
  */
-const LONGEST = ['cli-plan-matches-run', 'worker-parity', 'load-smoke', 'cli-nohang', 'worker-library', 'serverless-python-client',
-  'package-install', SHARED, 'reports-cli', 'worker-outside', 'load-body-write', 'first-contact', 'cli-shard', 'cli-preflight'].map((n) => n === SHARED ? n : `${n}.test.ts`);
+const LONGEST = ['worker-parity', 'cli-plan-matches-run', SHARED, 'load-smoke', 'cli-nohang', 'package-install', 'reports-cli',
+  'first-contact', 'load-body-write', 'worker-library', 'cli-shard', 'worker-outside', 'cli-preflight', 'serverless-python-client'].map((n) => n === SHARED ? n : `${n}.test.ts`);
 
 /** Files at a time: several of the longest mostly wait (real-time clocks, child processes), and six keep both cores busy while they do. */
 const CONCURRENCY = 6;

@@ -25,7 +25,13 @@ const errorText = (e: unknown): string => {
 };
 
 /** What the checks found: the findings, the capabilities, and the catalog's part of the creation plan. */
-export interface Probed { checks: PreflightCheck[]; capabilities: Capabilities; creates?: CreationPlan }
+export interface Probed {
+  checks: PreflightCheck[];
+  capabilities: Capabilities;
+  creates?: CreationPlan;
+  /** Whether any surface gave an HTTP answer at all (of whatever status): without one, what the target can do is unknown. */
+  answered: boolean;
+}
 
 /** Checks a deployment (resolved once, run/target.ts) with the run's profile and ids. */
 export async function probeTarget(config: Target & { kind: 'remote' }, profile: TargetProfile, ids: { templateId?: string | undefined; modelEndpointId?: string | undefined }): Promise<Probed> {
@@ -37,11 +43,14 @@ export async function probeTarget(config: Target & { kind: 'remote' }, profile: 
   const { templateId, modelEndpointId: modelId } = ids;
   const capabilities: Capabilities = { control: false, readonlyKey: false, otherKey: false, endpointId: false, templateId: false, modelEndpointId: modelId !== undefined };
   let creates: CreationPlan | undefined;
+  let answeredAny = false;
   try {
     /** An HTTP answer, or undefined with a `fail` check when the surface does not answer. */
     const reach = async <T>(surface: string, url: string, send: () => Promise<ApiResult<T>>): Promise<ApiResult<T> | undefined> => {
       try {
-        return await send();
+        const res = await send();
+        answeredAny = true;
+        return res;
       } catch (e) {
         add({ name: `${surface} answers`, status: 'fail', required: true, detail: `no answer from ${url}: ${errorText(e)}` });
         return undefined;
@@ -191,5 +200,5 @@ export async function probeTarget(config: Target & { kind: 'remote' }, profile: 
     await transport.close();
   }
 
-  return { checks, capabilities, ...(creates ? { creates } : {}) };
+  return { checks, capabilities, ...(creates ? { creates } : {}), answered: answeredAny };
 }
