@@ -107,7 +107,7 @@ const HANG_GUARD = 'the server did not let go within 30 s';
  * sends just past the 1 KiB limit, then does what `after` does until the server lets go. Returns
  * the client once closed. The 30 s timer is a hang guard, never a duration the test holds.
  */
-async function lingered(bounds: { ms: number; idleMs: number }, after: (raw: Awaited<ReturnType<typeof rawClient>>) => () => void) {
+async function lingered(bounds: { ms: number; idleMs: number; minBytesPerSecond: number }, after: (raw: Awaited<ReturnType<typeof rawClient>>) => () => void) {
   const limit = 1024;
   const server: Server = createServer((req, res) => {
     readBody(req, limit, { bodyRead: (r) => { res.writeHead(r.kind === 'too-large' ? 413 : 200, { 'content-length': 2 }).end('{}'); } }, { ...bounds, limitFactor: 1000, slackBytes: MIB });
@@ -132,7 +132,8 @@ async function lingered(bounds: { ms: number; idleMs: number }, after: (raw: Awa
 
 test('a slow sender is cut off after the time bound (readBody with a short bound)', async () => {
   let trickled = 0;
-  await lingered({ ms: 200, idleMs: 200 }, (raw) => {
+  // 10 KB/s, below the bound's 1 MiB/s: the time bound ends it.
+  await lingered({ ms: 200, idleMs: 200, minBytesPerSecond: MIB }, (raw) => {
     const trickle = setInterval(() => { if (!raw.socket.destroyed) { raw.socket.write(Buffer.alloc(100, 32)); trickled += 100; } }, 10);
     return () => clearInterval(trickle);
   });
@@ -141,7 +142,34 @@ test('a slow sender is cut off after the time bound (readBody with a short bound
 
 // Without the idle bound the server would hold the silent connection for the 10-minute time bound.
 test('a sender that stops sending is let go after the idle bound, long before the time bound', async () => {
-  await lingered({ ms: 600_000, idleMs: 200 }, () => () => undefined);
+  await lingered({ ms: 600_000, idleMs: 200, minBytesPerSecond: 1 }, () => () => undefined);
+});
+
+// A busy machine writes slowly, but a sender making progress is not a slow one: past the time
+// bound it goes on (here any progress counts) and finishes its body. (Whether the connection then
+// serves another request is the first test's, on the emulator's own server.)
+test('a sender still making progress past the time bound finishes its body without a failed write', async () => {
+  const limit = 1024;
+  const server: Server = createServer((req, res) => {
+    readBody(req, limit, { bodyRead: (r) => { res.writeHead(r.kind === 'too-large' ? 413 : 200, { 'content-length': 2 }).end('{}'); } }, { ms: 100, idleMs: 5_000, minBytesPerSecond: 1, limitFactor: 1000, slackBytes: MIB });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const raw = await rawClient((server.address() as AddressInfo).port);
+    const size = 2 * MIB;
+    raw.socket.write(`POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${size}\r\n\r\n`);
+    // Past several time bounds: 64 KiB every 20 ms, about 640 ms in all.
+    for (let sent = 0; sent < size && !raw.socket.destroyed; sent += 64 * 1024) {
+      raw.socket.write(Buffer.alloc(Math.min(64 * 1024, size - sent), 32));
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await until(raw, (d) => /^HTTP\/1\.1 413 /.test(d), 'the 413');
+    assert.equal(raw.writeError(), undefined, 'no write of the body failed');
+    assert.ok(raw.written() >= size, `the whole body was written (${raw.written()} of ${size} bytes and the head)`);
+    raw.socket.destroy();
+  } finally {
+    server.close();
+  }
 });
 
 const k6 = findK6();

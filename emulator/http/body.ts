@@ -11,24 +11,29 @@ export type BodyResult =
  * `lingering_time`): after the 413 leaves, the rest of the body is read and discarded so that a
  * client still sending can finish its write and read the answer (Go's client, and so k6, reports
  * a write error instead of an answer when the server drops the connection under its write).
- * Bounded, so a slow or endless sender cannot hold the connection: after `ms` from the refusal,
- * after `idleMs` without a byte, or once the body has reached `limitFactor` times the limit plus
- * `slackBytes`, the socket is destroyed. A body that ends within the bounds leaves the connection
- * open for the next request.
+ * Bounded, so a slow or endless sender cannot hold the connection: after `ms` from the refusal
+ * unless the body kept arriving at `minBytesPerSecond` on average (a sender making progress on a
+ * busy machine is not a slow one; the byte bound still ends it), after `idleMs` without a byte,
+ * or once the body has reached `limitFactor` times the limit plus `slackBytes`, the socket is
+ * destroyed. Silence is judged only after the bytes already waiting have been read: a server
+ * whose own turn came late must not take its lateness for the client's. A body that ends within
+ * the bounds leaves the connection open for the next request.
  */
 export interface LingerBounds {
   readonly ms: number;
   readonly idleMs: number;
+  readonly minBytesPerSecond: number;
   readonly limitFactor: number;
   readonly slackBytes: number;
 }
 
 /**
  * The emulator's bounds, nginx's: 30 s in all (`lingering_time`), 5 s without a byte
- * (`lingering_timeout`), and twice the limit plus 1 MiB of body. A client still sending at its
- * own pace (a busy machine writes a 20 MiB body slowly) reads its 413; a silent one is let go.
+ * (`lingering_timeout`), and twice the limit plus 1 MiB of body; past the 30 s, a sender still
+ * averaging 64 KiB/s goes on to the byte bound. A client still sending at its own pace (a busy
+ * machine writes a 20 MiB body slowly) reads its 413; a silent or trickling one is let go.
  */
-export const LINGER: LingerBounds = { ms: 30_000, idleMs: 5_000, limitFactor: 2, slackBytes: 1024 * 1024 };
+export const LINGER: LingerBounds = { ms: 30_000, idleMs: 5_000, minBytesPerSecond: 64 * 1024, limitFactor: 2, slackBytes: 1024 * 1024 };
 
 /** Receives the outcome of {@link readBody}, once. */
 export interface BodySink { bodyRead(result: BodyResult): void }
@@ -99,13 +104,24 @@ function onError(this: Reading): void {
 /** Reads and discards the rest of a refused body within `bounds`, then destroys the socket (see {@link LingerBounds}). */
 function lingerOn(req: IncomingMessage, limit: number, bounds: LingerBounds, already: number): void {
   const cap = limit * bounds.limitFactor + bounds.slackBytes;
+  const started = Date.now();
   let seen = already;
+  let over = false;
   const socket = req.socket;
-  const timer = setTimeout(() => { socket.destroy(); }, bounds.ms);
+  // Each bound is judged after an I/O turn (setImmediate runs after the poll phase), so the
+  // bytes that arrived while this process waited for its turn count before it judges silence.
+  const timer = setTimeout(() => setImmediate(() => {
+    const rate = (seen - already) / Math.max((Date.now() - started) / 1000, 0.001);
+    if (over) return;
+    if (rate >= bounds.minBytesPerSecond) timer.refresh(); else socket.destroy();
+  }), bounds.ms);
   timer.unref();
-  const idle = setTimeout(() => { socket.destroy(); }, bounds.idleMs);
+  const idle = setTimeout(() => {
+    const at = seen;
+    setImmediate(() => { if (!over && seen === at) socket.destroy(); });
+  }, bounds.idleMs);
   idle.unref();
-  const done = (): void => { clearTimeout(timer); clearTimeout(idle); };
+  const done = (): void => { over = true; clearTimeout(timer); clearTimeout(idle); };
   req.on('data', (chunk: Buffer) => {
     seen += chunk.length;
     if (seen > cap) { done(); socket.destroy(); } else idle.refresh();
