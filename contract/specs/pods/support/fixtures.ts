@@ -57,6 +57,8 @@ export interface PodKit {
    * meanwhile, so the suite compares ids, never counts.
    */
   madeSince(before: Map<string, string | undefined>): Promise<string[]>;
+  /** As {@link madeSince}, between two listings already taken: pods in `after` not in `before` that no other test made. */
+  newIn(before: Map<string, string | undefined>, after: Map<string, string | undefined>): string[];
   waitFor(podId: string, statuses: readonly string[], options?: WaitOptions): Promise<WaitResult>;
   /**
    * The status of a pod as read moments ago (at most {@link FRESH_MS}) by a test of this worker on
@@ -215,7 +217,9 @@ export const test = base.extend<{ pods: PodKit }>({
         return new Map(list.filter((p) => typeof p?.id === 'string').map((p) => [p.id, typeof p.name === 'string' ? p.name : undefined]));
       },
       async madeSince(before) {
-        const now = await kit.snapshot();
+        return kit.newIn(before, await kit.snapshot());
+      },
+      newIn(before, now) {
         const { cleanupFile: file } = runConfig();
         const others = file ? new Registry(file).knownIds('pod', testInfo.titlePath.slice(1).join(' › ')) : new Set<string>();
         // A pod named by another test of this run, of a concurrent shard or of any other run
