@@ -2,6 +2,8 @@ import { test, type PodKit } from '../pods/support/fixtures.js';
 import { conform, must, needs, rules } from '../../support/rules.js';
 import { statusCodeConformance } from '../../checks/status.js';
 import { problemJsonConformance } from '../../checks/problem-json.js';
+import { errorBodyConformance } from '../../checks/rejection.js';
+import { PROBLEM_RULES } from '../pods/support/rule-sets.js';
 import type { ApiClient, ApiResult, AuthChoice } from '../../../lib/client/api.js';
 import { listOf } from '../../../lib/pod-catalog.js';
 import { credentials, type Credentials } from '../../support/needs.js';
@@ -49,7 +51,7 @@ test.describe('REST v2 authentication', () => {
   for (const group of groups) {
     const title = group.map((c) => c.title).join(', ');
     test(`createPod with ${group.length > 1 ? `each of ${title}` : title} answers 401 problem+json and creates nothing`,
-      rules(...new Set(group.map((c) => c.rule)), 'ERR.CREATE_POD.401', needs(...group.flatMap((c) => c.needs ?? []))), async ({ api, emu, uniqueName, pods, target }) => {
+      rules(...new Set(group.map((c) => c.rule)), 'ERR.CREATE_POD.401', 'POD.CREATE.ERRORS_HAVE_BODY', ...PROBLEM_RULES, needs(...group.flatMap((c) => c.needs ?? []))), async ({ api, emu, uniqueName, pods, target }) => {
         const keys = credentials(test.info(), target, emu.world?.keys);
         const sent: { c: (typeof group)[number]; name: string; res: ApiResult }[] = [];
         for (const c of group) {
@@ -64,6 +66,7 @@ test.describe('REST v2 authentication', () => {
             statusCodeConformance('ERR.CREATE_POD.401', res, 401),
             // The problem rules hold error answers: an accepted request is the status rules' failure alone.
             res.status >= 400 ? problemJsonConformance(res) : [],
+            errorBodyConformance('POD.CREATE.ERRORS_HAVE_BODY', res),
             must(made.length === 0, c.rule, `a refused createPod still created a pod (${made.join(', ')})`),
           ].map((findings) => findings.map((f) => ({ ...f, message: `${c.title}: ${f.message}` })));
         }));
@@ -76,7 +79,7 @@ test.describe('REST v2 authentication', () => {
       statusCodeConformance('AUTH.REST_V2.BEARER_ACCEPTED', res, 'success'));
   });
 
-  test('a key without write access gets 403 problem+json on createPod and creates nothing', rules('AUTH.REST_V2.FORBIDDEN_403', 'ERR.CREATE_POD.403', needs('readonlyKey')), async ({ api, uniqueName, pods }) => {
+  test('a key without write access gets 403 problem+json on createPod and creates nothing', rules('AUTH.REST_V2.FORBIDDEN_403', 'ERR.CREATE_POD.403', ...PROBLEM_RULES, needs('readonlyKey')), async ({ api, uniqueName, pods }) => {
     const name = uniqueName('probe');
     const body = await probePod(pods, name);
     const res = await api.op('createPod', { body, auth: 'readonly' });

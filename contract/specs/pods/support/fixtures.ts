@@ -189,8 +189,13 @@ export const test = base.extend<{ pods: PodKit }>({
         const where = JSON.stringify(placement);
         const first = (await kit.gpuCandidates())[0]?.id ?? gpu.id;
         const chosen = refused.length === 0;
-        if ((where !== '{}' || chosen) && await probe(minimal({}, first))) {
-          blocked(`no GPU capacity for ${chosen ? `GPU type ${gpu.id}` : 'the candidate GPU types'}${where !== '{}' ? ` in ${where}` : ''}: ${tried}, answered 400, while a plain pod placed elsewhere`);
+        if (where !== '{}' || chosen) {
+          // A plain GPU pod anywhere, on the first candidate type it could be placed on: the pooled
+          // GPU pod is one, and once it was placed (201) the target does take valid GPU creates;
+          // else a minimal body is sent to find out.
+          const pooled = pools.peek<{ pod: Pod }>('gpuPod')?.pod;
+          const elsewhere = pooled ? `while the pooled GPU pod ${pooled.id} was placed` : await probe(minimal({}, first)) ? 'while a plain pod placed elsewhere' : undefined;
+          if (elsewhere) blocked(`no GPU capacity for ${chosen ? `GPU type ${gpu.id}` : 'the candidate GPU types'}${where !== '{}' ? ` in ${where}` : ''}: ${tried}, answered 400, ${elsewhere}`);
         }
         breaks('POD.CREATE.201_POD', `every candidate GPU type refused a valid GPU createPod with 400, a minimal body too (${tried}): ${res.text.slice(0, 300)}`);
       },
