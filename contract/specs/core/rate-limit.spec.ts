@@ -16,29 +16,6 @@ async function exhaust(api: ApiClient, max: number, auth: 'main' | 'other' = 'ma
   return answers;
 }
 
-/** How long before the minute window resets the exhaustion starts, once it waited for the window to run low. */
-const BEFORE_RESET_S = 15;
-
-/**
- * On a deployment, exhausting the minute window costs what the window has left, a request each.
- * Near its reset the window has mostly been spent by the run's other tests (the client's pacing
- * spreads what remains over the time left): when `first` shows much left, the test waits (sending
- * nothing) until {@link BEFORE_RESET_S} before the reset and reads the window again, leaving time
- * enough for the exhaustion to end before the reset at any usual latency. Returns the answer the
- * exhaustion starts from: a success, whose RateLimit says what the window has left.
- */
-async function whenLow(api: ApiClient, first: ApiResult): Promise<ApiResult> {
-  const minute = rateLimitHeadersConformance(first).snapshot.limit.minute;
-  if (!minute || minute.r <= 3 || minute.t <= BEFORE_RESET_S) return first;
-  const waitMs = (minute.t - BEFORE_RESET_S) * 1000;
-  test.setTimeout(test.info().timeout + waitMs);
-  await new Promise((r) => setTimeout(r, waitMs));
-  const again = await api.op('listPods', { pace: false });
-  // Spent already: how many the window admitted cannot be counted from there, so the exhaustion
-  // starts from the next window (the client's pacing waits for it).
-  return again.status === 429 ? api.op('listPods') : again;
-}
-
 test.describe('rate limiting (spec, Limits)', () => {
   test('successful answers carry RateLimit and RateLimit-Policy as structured-field lists', rules(
     'RATE.HEADERS.ON_SUCCESS', 'RATE.RATELIMIT.MEMBERS', 'RATE.POLICY.MEMBERS', 'RATE.WINDOWS', 'RATE.POLICY.WINDOW_LENGTHS', 'RATE.RATELIMIT.BOUNDS',
@@ -70,8 +47,7 @@ test.describe('rate limiting (spec, Limits)', () => {
     'RATE.429.ON_EXCEEDED', 'RATE.429.RETRY_AFTER_INTEGER', 'RATE.429.RETRY_AFTER_WINDOW', 'RATE.429.HEADERS', 'RATE.429.DETAIL_NAMES_WINDOW', 'RATE.429.DETAIL_TEXT', needs('rateLimitExhaustion'),
   ), async ({ api, emu }) => {
     if (emu.available) await emu.setQuotas({ minute: 3 });
-    const paced = await api.op('listPods');
-    const first = emu.available ? paced : await whenLow(api, paced);
+    const first = await api.op('listPods');
     const quota = rateLimitHeadersConformance(first).snapshot.limit.minute?.r ?? 0;
     const answers = [first, ...(await exhaust(api, quota + 2))];
     const limited = answers.find((a) => a.status === 429);
