@@ -22,7 +22,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  * attempt retried) costs a few reads rather than one a second. A deployment counts every request
  * against its rate limit: a job seen a few seconds after it ended costs nothing, a read more does.
  */
-export const REAL_POLL = { firstMs: 2_000, maxMs: 15_000 } as const;
+export const REAL_POLL = { firstMs: 3_000, maxMs: 15_000 } as const;
 
 /**
  * The queue-based endpoint running the conformance handler (HANDLER.md): the one seeded in
