@@ -12,6 +12,7 @@ import { provision, provisionChoice, PROVISIONING } from './provision/worker.js'
 import { observedWorkerTime } from '../lib/worker-time.js';
 import { closeRunFolder, openRunFolder } from '../lib/run-folder.js';
 import { countKindOf, describeLeftovers, leftoversPath, recordedIds, Registry, stillHeld, sweep, writeLeftovers } from '../lib/cleanup.js';
+import { TEMPLATE_DELETION_DELAY_MS } from '../lib/iso/spec-constants.js';
 
 /**
  * A run of `cpc` comes with its target resolved. A plain `npx playwright test` comes with a
@@ -80,7 +81,10 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
     try {
       if (open.length > 0) {
         process.stdout.write(`cleanup: deleting ${open.length} resource(s) the tests left on the target\n`);
-        left = await sweep(api, open, { retryForMs: run.profile.cleanupWaitMs, log: (line) => process.stdout.write(line + '\n') });
+        // What resists the first pass is mostly a template its endpoints (deleted in that pass)
+        // held: a conforming target lets it go within the spec's 2 minutes, so the sweep tries
+        // again once they have passed rather than every so often before (each a request).
+        left = await sweep(api, open, { retryForMs: run.profile.cleanupWaitMs, retryEveryMs: TEMPLATE_DELETION_DELAY_MS + 5_000, log: (line) => process.stdout.write(line + '\n') });
       }
       // Checked by looking, once: what the account still lists under the run's names is deleted
       // again and else left behind, whatever the record says; that listing also finds what a

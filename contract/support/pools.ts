@@ -29,6 +29,12 @@ export interface Pools {
    * test). Returns the findings of the restores that exercise a rule and failed.
    */
   returnAll(failed: boolean): Promise<Finding[]>;
+  /**
+   * The pooled resource `name` when it is already made (this worker's on a deployment, the
+   * test's own in a world), without making it or borrowing it: what a pool already shows (its
+   * pod was placed) need not be asked of the target again.
+   */
+  peek<T>(name: PoolName): T | undefined;
   /** Whether pooled resources are shared with other tests (a deployment), so a test must leave them as lent. */
   readonly shared: boolean;
 }
@@ -82,6 +88,9 @@ export function borrowing(shelf: PoolShelf, ctx: { api: ApiClient; tracker: Test
       const p = make(name, maker);
       if (ctx.shared) shelf.making.set(name, p);
       try { return await p; } finally { if (ctx.shared) shelf.making.delete(name); }
+    },
+    peek<T>(name: PoolName): T | undefined {
+      return store.get(name)?.value as T | undefined;
     },
     restoreAfter(name, restore, rule) { restores.push({ name, restore, ...(rule ? { rule } : {}) }); },
     async returnAll(failed) {

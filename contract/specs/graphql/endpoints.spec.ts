@@ -183,33 +183,35 @@ const refusals: { title: string; rule: string; cases: { what: string; change: Re
 ];
 
 test.describe('saveEndpoint refuses', () => {
-  for (const c of refusals) {
-    // Documents the spec's schema rejects (a required field missing, an enum quoted) are also held to BAD_DOCUMENT_REFUSED: no 5xx.
-    test(`${c.title} fails, returns no endpoint and creates nothing`,
-      rules(c.rule, ...(c.invalidDocument ? ['GQL.HTTP.BAD_DOCUMENT_REFUSED'] : []), ...FAILURE_RULES, creates({ pools: ['template'] })),
-      async ({ gql }) => {
-        const template = await gql.pooledTemplate(c.rule);
-        const inputs = c.cases.map((k) => {
-          const input: Record<string, unknown> = { name: gql.name('bad'), gpuIds: allowed.gpuIds[0]!, templateId: template.id, ...k.change };
-          if (k.drop) delete input[k.drop];
-          return input;
-        });
-        // An endpoint of a refused save carries this test's unique name; without a name, it is a new
-        // id on the template (the endpoints listed before are other tests' on a shared template).
-        const before = inputs.some((i) => i.name === undefined) ? new Set((await gql.endpoints(c.rule)).map((e) => e.id)) : undefined;
-        const answers: ApiResult[] = [];
-        for (const input of inputs) answers.push(await gql.send(doc.saveEndpoint(input)));
-        const listed = await gql.endpoints(c.rule);
-        conform(c.cases.flatMap((k, i) => {
-          const input = inputs[i]!;
-          const made = listed.filter((e) => (input.name !== undefined ? e.name === input.name : !before!.has(e.id) && e.templateId === template.id));
-          return [
-            ...graphqlFailureConformance(answers[i]!, 'saveEndpoint', c.rule, { invalidDocument: c.invalidDocument }).map((f) => ({ ...f, message: `${k.what}: ${f.message}` })),
-            ...must(made.length === 0, c.rule, `the refused saveEndpoint ${k.what} created an endpoint (${made.map((e) => e.id).join(', ')})`),
-          ];
-        }));
-      });
-  }
+  // Every input in one test, each judged on its own answer: one listing afterwards tells which
+  // made an endpoint (by its unique name), and the nameless input, sent last, is told by the ids
+  // new on the template since a listing just before it (each listing a request of a rate-limited account).
+  const all = refusals.flatMap((c) => c.cases.map((k) => ({ ...k, rule: c.rule, invalidDocument: c.invalidDocument })));
+  const ordered = [...all.filter((k) => k.drop !== 'name'), ...all.filter((k) => k.drop === 'name')];
+  // Documents the spec's schema rejects (a required field missing, an enum quoted) are also held to BAD_DOCUMENT_REFUSED: no 5xx.
+  test(`${refusals.map((c) => c.title.replace(/: (each|it)$/, '')).join('; ')}: each fails, returns no endpoint and creates nothing`,
+    rules(...refusals.map((c) => c.rule), 'GQL.HTTP.BAD_DOCUMENT_REFUSED', ...FAILURE_RULES, creates({ pools: ['template'] })),
+    async ({ gql }) => {
+      const template = await gql.pooledTemplate(refusals[0]!.rule);
+      const sent: { k: (typeof ordered)[number]; input: Record<string, unknown>; res: ApiResult }[] = [];
+      let before: Set<string> | undefined;
+      for (const k of ordered) {
+        const input: Record<string, unknown> = { name: gql.name('bad'), gpuIds: allowed.gpuIds[0]!, templateId: template.id, ...k.change };
+        if (k.drop) delete input[k.drop];
+        // An endpoint of a refused save carries its unique name; without a name, it is a new id on
+        // the template (the endpoints listed before are other tests' on a shared template).
+        if (input.name === undefined) before ??= new Set((await gql.endpoints(k.rule)).map((e) => e.id));
+        sent.push({ k, input, res: await gql.send(doc.saveEndpoint(input)) });
+      }
+      const listed = await gql.endpoints(refusals[0]!.rule);
+      conform(sent.flatMap(({ k, input, res }) => {
+        const made = listed.filter((e) => (input.name !== undefined ? e.name === input.name : !before!.has(e.id) && e.templateId === template.id && !sent.some((o) => o.input.name === e.name)));
+        return [
+          ...graphqlFailureConformance(res, 'saveEndpoint', k.rule, { invalidDocument: k.invalidDocument }).map((f) => ({ ...f, message: `${k.what}: ${f.message}` })),
+          ...must(made.length === 0, k.rule, `the refused saveEndpoint ${k.what} created an endpoint (${made.map((e) => e.id).join(', ')})`),
+        ];
+      }));
+    });
 });
 
 /** For each optional field an update omitted: kept, or what it became. */

@@ -96,11 +96,11 @@ test.describe('global networking', () => {
     // case runs only there; a deployment decides the rule by PATCH on the pooled GPU pod placed in
     // a data center without globalNetwork (update-edges.spec.ts).
     const only = r.preferenceOnly ? [creates({ maybe: { gpuPods: 1 } }), needs('control')] : [];
-    test(`globalNetworking true ${r.title} is refused`, rules(r.rule, 'POD.CREATE.GLOBAL_NETWORKING_PRECONDITION_STATUS', ...PROBLEM_RULES, ...only), async ({ pods }) => {
+    test(`globalNetworking true ${r.title} is refused`, rules(r.rule, 'POD.CREATE.GLOBAL_NETWORKING_PRECONDITION_STATUS', ...PROBLEM_RULES, ...only), async ({ pods, uniqueName }) => {
       const p = picks(await pods.catalog());
       const body = await r.body(p, await pods.gpuBody(), () => pods.cpuBody());
       test.skip(body === undefined, 'the target\'s catalog offers nothing to build this case from');
-      const before = await pods.snapshot();
+      // The body carries the test's name (PodKit bodies do): a pod it made is found by that name afterwards.
       const res = await pods.create(body);
       observe('POD.CREATE.GLOBAL_NETWORKING_PRECONDITION_STATUS', { case: r.title, status: res.status });
       if (r.preferenceOnly && res.status >= 200 && res.status < 300) {
@@ -112,7 +112,8 @@ test.describe('global networking', () => {
           `createPod answered ${res.status}; the pod is globally networked in ${seen.map((pod) => pod!.dataCenterId).join(' / ')}, a data center without globalNetwork`));
         return;
       }
-      conform(rejectionConformance(r.rule, res, 'client-error'), must((await pods.madeSince(before)).length === 0, r.rule, 'a refused createPod still created a pod'));
+      const made = [...await pods.snapshot()].filter(([, name]) => name?.startsWith(uniqueName.prefix)).map(([id]) => id);
+      conform(rejectionConformance(r.rule, res, 'client-error'), must(made.length === 0, r.rule, `a refused createPod still created a pod (${made.join(', ')})`));
     });
   }
 });

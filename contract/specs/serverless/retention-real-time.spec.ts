@@ -2,7 +2,7 @@ import { test } from '../../support/fixtures.js';
 import { conform, creates, must, needs, rules, unchecked, type Finding } from '../../support/rules.js';
 import { jobWork } from '../../../lib/worker-time.js';
 import { statusOf } from '../../checks/job-conformance.js';
-import { jobsFor, stopUnlessPassing, TERMINAL, type Jobs } from './support/jobs.js';
+import { jobsFor, REAL_POLL, stopUnlessPassing, TERMINAL, type Jobs } from './support/jobs.js';
 import { SetupError } from '../../../lib/errors.js';
 import type { ApiResult } from '../../../lib/client/api.js';
 import { RETENTION_MS, WAIT_MS } from '../../../lib/iso/spec-constants.js';
@@ -44,9 +44,14 @@ async function endedRun(jobs: Jobs, input: Record<string, unknown>): Promise<{ i
   return { id, ...(await untilEnded(jobs, id, Date.now())) };
 }
 
-/** Reads a job's /status until it ends (at most 5 minutes); `notBefore`: the last read before the end. */
+/**
+ * Reads a job's /status until it ends (at most 5 minutes), backing off as any status wait does
+ * (REAL_POLL); `notBefore`: the last read before the end. A coarser read only widens the bounds
+ * each check counts from, to the safe side: a "still readable" read counts from `notBefore` (earlier), a "gone" one from `seenAt` (later).
+ */
 async function untilEnded(jobs: Jobs, id: string, since: number): Promise<{ status: string | undefined; notBefore: number; seenAt: number }> {
   let notBefore = since;
+  let pauseMs: number = REAL_POLL.firstMs;
   for (;;) {
     const readAt = Date.now();
     const res = await jobs.status(id);
@@ -55,7 +60,8 @@ async function untilEnded(jobs: Jobs, id: string, since: number): Promise<{ stat
     if (status !== undefined && TERMINAL.has(status)) return { status, notBefore, seenAt: Date.now() };
     if (Date.now() - since > 5 * 60_000) throw new SetupError(`setup: the job had not ended 5 minutes after it was sent (${status})`);
     notBefore = readAt;
-    await sleep(2_000);
+    await sleep(pauseMs);
+    pauseMs = Math.min(pauseMs * 2, REAL_POLL.maxMs);
   }
 }
 

@@ -33,31 +33,72 @@ export async function pooledCreate(pods: PodKit, name: PooledPod, ...refused: st
   }
 }
 
+type Listing = Map<string, string | undefined>;
+
 /**
- * Refusals of one test: each body sent once, and one listing afterwards for pods they made.
+ * Refusals of one test: each body sent once, and one listing afterwards for pods they made,
+ * each pod laid to the request that made it.
  *
  * An invalid body is refused whatever GPU type it names, so a 400 is the answer the test
  * expects, not a capacity refusal to try on the next candidate type (that retry is for bodies
  * the test holds valid: `PodKit.create`). Whether a refused create made a pod anyway is told by
  * name: a body named by this test (`uniqueName`) makes a pod of that name, so one listing after
- * the refusals finds it. A body without such a name (no name, an empty one, no body) is told
- * apart by comparing ids with a listing taken before it was sent.
+ * all the refusals finds it, and its name tells which request made it (a test sending several
+ * gives each body a name of its own). A body without such a name (no name, an empty one, no
+ * body) is told apart by ids: the pods new between a listing taken just before it and the next
+ * listing are its own. Unnamed bodies are best sent last: each then costs one listing, and a
+ * named body sent after one costs a listing that closes the unnamed one's window.
  */
 export function refusals(ctx: { api: ApiClient; pods: PodKit; uniqueName: UniqueName }) {
-  let before: Map<string, string | undefined> | undefined;
+  /** Names sent by this test, each with the key of the request that sent it. */
+  const named = new Map<string, string>();
+  /** Unnamed requests: the listing before each, and the one that closed its window (the next one taken). */
+  const windows: { key: string; before: Listing; after?: Listing }[] = [];
+  const list = async (): Promise<Listing> => {
+    const now = await ctx.pods.snapshot();
+    const open = windows.at(-1);
+    if (open && !open.after) open.after = now;
+    return now;
+  };
+  /**
+   * The pods the refusals sent so far made, by request key (one listing). A pod under this
+   * test's prefix whose name no request sent exactly (a target that changed it) is laid to
+   * every named request: which one made it cannot be told.
+   */
+  async function madeBy(): Promise<Map<string, string[]>> {
+    const now = await list();
+    const by = new Map<string, string[]>();
+    const add = (key: string, id: string) => by.set(key, [...(by.get(key) ?? []), id]);
+    for (const [id, name] of now) {
+      if (!name?.startsWith(ctx.uniqueName.prefix)) continue;
+      const key = named.get(name);
+      if (key !== undefined) add(key, id);
+      else for (const k of new Set(named.values())) add(k, id);
+    }
+    for (const w of windows) {
+      const after = w.after ?? now;
+      for (const id of ctx.pods.newIn(w.before, after)) if (!after.get(id)?.startsWith(ctx.uniqueName.prefix)) add(w.key, id);
+    }
+    return by;
+  }
   return {
-    async send(body: unknown, options: Omit<CallOptions, 'body'> = {}): Promise<ApiResult<Pod>> {
+    /** Sends `body` once; `key` names the request for {@link madeBy} (default `refusal`). */
+    async send(body: unknown, options: Omit<CallOptions, 'body'> = {}, key = 'refusal'): Promise<ApiResult<Pod>> {
       const name = (body as { name?: unknown } | undefined)?.name;
-      if (!(typeof name === 'string' && name.startsWith(ctx.uniqueName.prefix))) before ??= await ctx.pods.snapshot();
+      if (typeof name === 'string' && name.startsWith(ctx.uniqueName.prefix)) {
+        if (windows.at(-1) && !windows.at(-1)!.after) await list();
+        named.set(name, key);
+      } else {
+        windows.push({ key, before: await list() });
+      }
       const res = await ctx.api.op<Pod>('createPod', { ...options, body });
       if (res.status >= 200 && res.status < 300 && typeof res.body?.id === 'string') ctx.pods.track(res.body.id);
       return res;
     },
-    /** The pods the refusals sent so far made: named by this test, or (for unnamed bodies) new since. */
+    madeBy,
+    /** The pods the refusals sent so far made, whichever request made them. */
     async made(): Promise<string[]> {
-      if (before) return ctx.pods.madeSince(before);
-      const now = await ctx.pods.snapshot();
-      return [...now].filter(([, name]) => name?.startsWith(ctx.uniqueName.prefix)).map(([id]) => id);
+      return [...new Set([...(await madeBy()).values()].flat())];
     },
   };
 }

@@ -57,6 +57,8 @@ export interface PodKit {
    * meanwhile, so the suite compares ids, never counts.
    */
   madeSince(before: Map<string, string | undefined>): Promise<string[]>;
+  /** As {@link madeSince}, between two listings already taken: pods in `after` not in `before` that no other test made. */
+  newIn(before: Map<string, string | undefined>, after: Map<string, string | undefined>): string[];
   waitFor(podId: string, statuses: readonly string[], options?: WaitOptions): Promise<WaitResult>;
   /**
    * The status of a pod as read moments ago (at most {@link FRESH_MS}) by a test of this worker on
@@ -187,8 +189,13 @@ export const test = base.extend<{ pods: PodKit }>({
         const where = JSON.stringify(placement);
         const first = (await kit.gpuCandidates())[0]?.id ?? gpu.id;
         const chosen = refused.length === 0;
-        if ((where !== '{}' || chosen) && await probe(minimal({}, first))) {
-          blocked(`no GPU capacity for ${chosen ? `GPU type ${gpu.id}` : 'the candidate GPU types'}${where !== '{}' ? ` in ${where}` : ''}: ${tried}, answered 400, while a plain pod placed elsewhere`);
+        if (where !== '{}' || chosen) {
+          // A plain GPU pod anywhere, on the first candidate type it could be placed on: the pooled
+          // GPU pod is one, and once it was placed (201) the target does take valid GPU creates;
+          // else a minimal body is sent to find out.
+          const pooled = pools.peek<{ pod: Pod }>('gpuPod')?.pod;
+          const elsewhere = pooled ? `while the pooled GPU pod ${pooled.id} was placed` : await probe(minimal({}, first)) ? 'while a plain pod placed elsewhere' : undefined;
+          if (elsewhere) blocked(`no GPU capacity for ${chosen ? `GPU type ${gpu.id}` : 'the candidate GPU types'}${where !== '{}' ? ` in ${where}` : ''}: ${tried}, answered 400, ${elsewhere}`);
         }
         breaks('POD.CREATE.201_POD', `every candidate GPU type refused a valid GPU createPod with 400, a minimal body too (${tried}): ${res.text.slice(0, 300)}`);
       },
@@ -215,7 +222,9 @@ export const test = base.extend<{ pods: PodKit }>({
         return new Map(list.filter((p) => typeof p?.id === 'string').map((p) => [p.id, typeof p.name === 'string' ? p.name : undefined]));
       },
       async madeSince(before) {
-        const now = await kit.snapshot();
+        return kit.newIn(before, await kit.snapshot());
+      },
+      newIn(before, now) {
         const { cleanupFile: file } = runConfig();
         const others = file ? new Registry(file).knownIds('pod', testInfo.titlePath.slice(1).join(' › ')) : new Set<string>();
         // A pod named by another test of this run, of a concurrent shard or of any other run

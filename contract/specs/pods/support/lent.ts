@@ -19,12 +19,19 @@ const SETTLED = ['RUNNING', 'EXITED', 'ERROR'] as const;
  * without reading them first.
  */
 export async function lend(pods: PodKit, pool: PodPool): Promise<Lent> {
+  const lent = await lendIfSettled(pods, pool);
+  test.skip(typeof lent === 'string', lent as string);
+  return lent as Lent;
+}
+
+/** As {@link lend}, for a test that goes on without this pool: why not, instead of skipping the test. */
+export async function lendIfSettled(pods: PodKit, pool: PodPool): Promise<Lent | string> {
   const pod = await pods.pooled(pool);
   // A pod an earlier test read settled moments ago, and left alone since, is not read again.
   const known = pods.lastRead(pod.id);
   if (!known || !(SETTLED as readonly string[]).includes(known)) {
     const settled = await pods.waitFor(pod.id, SETTLED);
-    test.skip(!settled.reached, `the pooled ${pool} did not settle (${settled.seen.join(' → ')}): no pod in a stable status to send the request to`);
+    if (!settled.reached) return `the pooled ${pool} did not settle (${settled.seen.join(' → ')}): no pod in a stable status to send the request to`;
   }
   if (pool === 'gpuPersistentPod') return { pool, pod, mounts: { persistent: { ...POOLED.persistent.mount } } };
   if (pool === 'cpuNetworkPod' || pool === 'gpuNetworkPod') {

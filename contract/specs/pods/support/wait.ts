@@ -9,7 +9,7 @@ import { blocked } from '../../../support/rules.js';
  * Readiness polling (spec: "clients observe readiness by reading the pod (operation `getPod`)
  * until `status` is `RUNNING`"). On the emulator the test moves the virtual clock between
  * reads; on a real target it waits for real, at most `CPC_POD_READY_TIMEOUT_MS` (default 10
- * minutes), first after `CPC_POD_POLL_MS` (default 5 s), then backing off to 4x that. Both are bounded.
+ * minutes), first after `CPC_POD_POLL_MS` (default 5 s), then doubling up to 4x that. Both are bounded.
  */
 export interface WaitOptions {
   /** Virtual milliseconds between reads on the emulator (default 1 s). */
@@ -69,7 +69,7 @@ export async function waitForStatus(api: ApiClient, emu: Emu, podId: string, sta
     if (virtual) await emu.advance(stepMs);
     else await new Promise((r) => setTimeout(r, Math.min(stepMs, maxMs - waitedMs)));
     waitedMs += virtual ? stepMs : Math.min(stepMs, maxMs - waitedMs);
-    // A real target is polled with backoff (each read costs rate-limit quota): 1.5x per read, at most 4x the first interval.
-    if (!virtual) stepMs = Math.min(Math.round(stepMs * 1.5), POLL_MS * 4);
+    // A real target is polled with backoff (each read costs rate-limit quota): 2x per read, at most 4x the first interval.
+    if (!virtual) stepMs = Math.min(stepMs * 2, POLL_MS * 4);
   }
 }
