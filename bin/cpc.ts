@@ -11,7 +11,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { InternalError, UsageError, errorLine, exitCodeForError } from '../lib/errors.js';
+import { InternalError, UsageError, exitCodeForError, failureText } from '../lib/errors.js';
 import { PROJECT_ROOT, defaultOutDir, tsxLoader } from '../run/paths.js';
 import { USAGE, USAGES } from './usage.js';
 import { exitOf } from '../run/child.js';
@@ -82,7 +82,7 @@ main(process.argv.slice(2)).then(
   (code) => finish(code),
   // One line from the error catalog (a usage error adds the command's usage), and its exit code.
   (error: unknown) => {
-    process.stderr.write(`cpc: ${errorLine(error)}\n${error instanceof UsageError ? `\n${error.usage}` : ''}`);
+    process.stderr.write(failureText('cpc', error));
     finish(exitCodeForError(error));
   },
 );

@@ -381,6 +381,14 @@ export function exitCodeForError(error: unknown): number {
 }
 
 /**
+ * What a command line prints when a command ends in `error`: one line prefixed with the
+ * program's name (a usage error adds the command's usage), never a stack trace.
+ */
+export function failureText(program: string, error: unknown): string {
+  return `${program}: ${errorLine(error)}\n${error instanceof UsageError ? `\n${error.usage}` : ''}`;
+}
+
+/**
  * The one line a command prints for an error that ends it (no stack trace, keys redacted):
  * `configuration error: …` for configuration, `<code>: …` for the rest of the catalog,
  * `unexpected error: …` for anything else.

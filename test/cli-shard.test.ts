@@ -14,6 +14,7 @@ import type { ConformanceReport, TestOutcome } from '../reports/model.js';
 import { fixtureReport } from '../reports/test/fixture.js';
 import { validateReport } from '../reports/validate.js';
 import { cpc } from './cli-support.js';
+import { cpcHere } from './cpc-here.js';
 import { tempDir } from './reports-support.js';
 
 const SEED = '20261124';
@@ -37,8 +38,8 @@ test('cli-shard: shard 1/2 + shard 2/2 merged give the rule verdicts of one run 
       return report;
     });
     assert.ok(parts.every((p) => p.tests.length > 0 && p.tests.length < read(join(dir, 'whole')).tests.length), 'each shard ran a part of the tests');
-    const merged = cpc(['report', '--merge', join(dir, 's1', 'conformance.json'), join(dir, 's2', 'conformance.json'), '--out', join(dir, 'merged')]);
-    assert.equal(merged.code, 1, `merge exits as the run would: ${merged.stderr}`);
+    const merged = cpcHere(['report', '--merge', join(dir, 's1', 'conformance.json'), join(dir, 's2', 'conformance.json'), '--out', join(dir, 'merged')]);
+    assert.equal(merged.code, 1, `merge exits as the run would: ${merged.out}`);
     const a = read(join(dir, 'whole'));
     const b = read(join(dir, 'merged'));
     assert.deepEqual(validateReport(b), { valid: true }, 'the merged report matches reports/report.schema.json');
@@ -84,9 +85,9 @@ test('cli-shard: reports that do not belong together are refused', () => {
   assert.throws(() => mergeReports([fixtureReport()], ['whole.json']), /whole\.json is not a partial report/);
   const { dir, done } = tempDir('merge-bad');
   try {
-    const r = cpc(['report', '--merge', join(dir, 'nope.json')]);
+    const r = cpcHere(['report', '--merge', join(dir, 'nope.json')]);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /report not found/);
+    assert.match(r.out, /report not found/);
   } finally {
     done();
   }

@@ -51,18 +51,26 @@ export function standaloneWithProxy(args: readonly string[] = []): { emulator: S
 }
 
 
-let listing: Promise<PlaywrightListing> | undefined;
+/** The suite's listings for this test file, one per shape of the run's Playwright projects. */
+const listings = new Map<string, Promise<PlaywrightListing>>();
 
 /**
  * `cpc preflight ...args` in this process (bin/commands/preflight.ts), with only the given CPC_*
  * variables as `cpc` would have them: the exit code it returns and what it prints. The suite is
- * listed once for the test file: each `cpc preflight` runs `playwright test --list`, a Node start
- * and a load of every spec file, and the listing is the same for every target and key.
+ * listed once per shape of the run for the test file: each `cpc preflight` runs `playwright test
+ * --list`, a Node start and a load of every spec file. The listing is the same for every key and
+ * account, but not for every run: the long-wait opt-in on a target without a control surface adds
+ * the long-wait lane's project (lib/lanes.ts), so a listing is kept per target kind and opt-in.
  */
 export async function preflightHere(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string }> {
   const [{ preflightCommand }, { listPlaywright }] = await Promise.all([import('../bin/commands/preflight.js'), import('../run/playwright.js')]);
   let stdout = '';
-  const code = await preflightCommand(args, { env: envWith(env), write: (text) => { stdout += text; }, list: (run) => (listing ??= listPlaywright(run)) });
+  const code = await preflightCommand(args, { env: envWith(env), write: (text) => { stdout += text; }, list: (run) => {
+    const shape = `${run.target.kind} ${run.allowLongWaits === true}`;
+    const listing = listings.get(shape) ?? listPlaywright(run);
+    listings.set(shape, listing);
+    return listing;
+  } });
   return { code, stdout };
 }
 

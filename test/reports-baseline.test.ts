@@ -10,7 +10,8 @@ import { ConfigError } from '../lib/errors.js';
 import { writeReports } from '../reports/write.js';
 import { fixtureReport } from '../reports/test/fixture.js';
 import type { ConformanceReport, Verdict } from '../reports/model.js';
-import { cpcSync, tempDir } from './reports-support.js';
+import { tempDir } from './reports-support.js';
+import { cpcHere } from './cpc-here.js';
 
 /** The fixture, complete, with every non-conforming rule listed as it is. */
 const complete = (): ConformanceReport => fixtureReport({ complete: true });
@@ -93,21 +94,21 @@ test('baseline: through the CLI (cpc report --baseline): change exits 1, --updat
     const from = join(dir, 'conformance.json');
     const file = join(dir, 'expectations.json');
     writeFileSync(file, JSON.stringify({ rules: {} }));
-    const first = cpcSync(['report', '--from', from, '--baseline', file]);
+    const first = cpcHere(['report', '--from', from, '--baseline', file]);
     assert.equal(first.code, 1, first.out);
     assert.match(first.out, /≠ AUTH\.REST_V2\.MISSING_401: new-failure/);
-    const update = cpcSync(['report', '--from', from, '--baseline', file, '--update-baseline']);
+    const update = cpcHere(['report', '--from', from, '--baseline', file, '--update-baseline']);
     assert.equal(update.code, 0, update.out);
     const written = JSON.parse(readFileSync(file, 'utf8')) as BaselineFile;
     assert.equal(written.rules['AUTH.REST_V2.MISSING_401']!.verdict, 'fail');
-    const again = cpcSync(['report', '--from', from, '--baseline', file]);
+    const again = cpcHere(['report', '--from', from, '--baseline', file]);
     assert.equal(again.code, 0, again.out);
     const json = JSON.parse(readFileSync(from, 'utf8')) as ConformanceReport;
     assert.equal(json.baseline!.matched, true);
     assert.match(readFileSync(join(dir, 'summary.md'), 'utf8'), /## Baseline/);
     assert.match(readFileSync(join(dir, 'report.html'), 'utf8'), /data-baseline="as-expected"/);
     writeFileSync(file, '{"rules": 1}');
-    assert.equal(cpcSync(['report', '--from', from, '--baseline', file]).code, 2);
+    assert.equal(cpcHere(['report', '--from', from, '--baseline', file]).code, 2);
   } finally {
     done();
   }

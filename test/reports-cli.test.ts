@@ -11,7 +11,8 @@ import { validateReport } from '../reports/validate.js';
 import { writeReports } from '../reports/write.js';
 import { fixtureReport } from '../reports/test/fixture.js';
 import type { ConformanceReport } from '../reports/model.js';
-import { cleanEnv, cpcAsync, cpcSync, tempDir, until } from './reports-support.js';
+import { cleanEnv, cpcAsync, tempDir, until } from './reports-support.js';
+import { cpcHere } from './cpc-here.js';
 import { leftAfter } from './cli-support.js';
 import { randomUUID } from 'node:crypto';
 
@@ -149,7 +150,7 @@ test('cli: cpc report re-renders every format from a saved JSON report, unchange
     const report = fixtureReport();
     writeReports(report, join(dir, 'first'));
     const from = join(dir, 'first', 'conformance.json');
-    const r = cpcSync(['report', '--from', from, '--out', join(dir, 'again')]);
+    const r = cpcHere(['report', '--from', from, '--out', join(dir, 'again')]);
     assert.equal(r.code, 0, r.out);
     for (const f of FORMATS) assert.equal(readFileSync(join(dir, 'again', f), 'utf8'), readFileSync(join(dir, 'first', f), 'utf8'), `${f} is the same`);
   } finally {

@@ -9,7 +9,8 @@ import { diffHtml } from '../reports/render/diff-html.js';
 import { writeReports } from '../reports/write.js';
 import { fixtureReport } from '../reports/test/fixture.js';
 import type { ConformanceReport } from '../reports/model.js';
-import { cpcSync, tempDir } from './reports-support.js';
+import { tempDir } from './reports-support.js';
+import { cpcHere } from './cpc-here.js';
 
 const edit = (r: ConformanceReport, id: string, change: Partial<ConformanceReport['rules'][number]>): ConformanceReport =>
   ({ ...r, rules: r.rules.map((x) => (x.id === id ? { ...x, ...change } : x)) });
@@ -62,19 +63,19 @@ test('diff: through the CLI, exit 0 when identical, 1 when different, 2 for a ba
     writeReports(a, join(dir, 'same'));
     writeReports(edit(a, 'JOB.RUN.PAYLOAD_10MB', { verdict: 'skip', skipReasons: ['x'] }), join(dir, 'b'));
     const out = join(dir, 'diff');
-    const same = cpcSync(['diff', join(dir, 'a', 'conformance.json'), join(dir, 'same', 'conformance.json'), '--out', out]);
+    const same = cpcHere(['diff', join(dir, 'a', 'conformance.json'), join(dir, 'same', 'conformance.json'), '--out', out]);
     assert.equal(same.code, 0, same.out);
     assert.match(same.out, /agree on every rule/);
-    const different = cpcSync(['report', 'diff', join(dir, 'a', 'conformance.json'), join(dir, 'b', 'conformance.json'), '--out', out]);
+    const different = cpcHere(['report', 'diff', join(dir, 'a', 'conformance.json'), join(dir, 'b', 'conformance.json'), '--out', out]);
     assert.equal(different.code, 1, different.out);
     assert.match(different.out, /1 rule\(s\) differ/);
     assert.ok(existsSync(join(out, 'diff.html')));
     assert.match(readFileSync(join(out, 'diff.md'), 'utf8'), /JOB\.RUN\.PAYLOAD_10MB/);
     writeFileSync(join(dir, 'bad.json'), JSON.stringify({ schemaVersion: '2.0.0', rules: [] }));
-    const bad = cpcSync(['diff', join(dir, 'a', 'conformance.json'), join(dir, 'bad.json')]);
+    const bad = cpcHere(['diff', join(dir, 'a', 'conformance.json'), join(dir, 'bad.json')]);
     assert.equal(bad.code, 2, bad.out);
     assert.match(bad.out, /not a valid report/);
-    assert.equal(cpcSync(['diff', join(dir, 'a', 'conformance.json')]).code, 2, 'two reports are needed');
+    assert.equal(cpcHere(['diff', join(dir, 'a', 'conformance.json')]).code, 2, 'two reports are needed');
   } finally {
     done();
   }

@@ -1,4 +1,3 @@
-// @own-process: runs cpc report --history on folders of saved reports.
 // A target's history: ten saved nights (reports/test/history-fixture.ts) turned into one
 // self-contained page: verdict strips, the night a verdict changed, unstable rules, load
 // figures over time, suite versions and seeds; another target's report, an unreadable one or
@@ -15,7 +14,8 @@ import {
   ADDED_RULE, FIXED, FLIPS, INCOMPLETE_NIGHT, NIGHTS, SECOND_VERSION_NIGHT, STARTS_FAILING, STARTS_FAILING_NIGHT, THRESHOLD_MISSED_NIGHT,
   acceptanceP95, nightReport, nights, refusals,
 } from '../reports/test/history-fixture.js';
-import { cpcSync, tempDir } from './reports-support.js';
+import { tempDir } from './reports-support.js';
+import { cpcHere } from './cpc-here.js';
 
 const fileOf = (n: number): string => `night-${String(n).padStart(2, '0')}.json`;
 
@@ -72,7 +72,7 @@ test('history: cpc report --history writes one self-contained page with strips, 
   const { dir, done } = tempDir('history');
   try {
     const out = join(dir, 'out');
-    const r = cpcSync(['report', '--history', folder(join(dir)), '--out', out]);
+    const r = cpcHere(['report', '--history', folder(join(dir)), '--out', out]);
     assert.equal(r.code, 0, r.out);
     assert.match(r.out, /History of embedded emulator: 10 run\(s\) from 2025-03-01T03:23:00\.000Z to 2025-03-10T03:23:00\.000Z; 4 rule\(s\) changed verdict, 1 unstable \(ERR\.PROBLEM_JSON\.CONTENT_TYPE\)/);
     const page = readFileSync(join(out, 'history.html'), 'utf8');
@@ -115,7 +115,7 @@ test('history: a report of another target, an unreadable file or an unsupported 
     const other = join(dir, 'other');
     folder(other);
     writeFileSync(join(other, 'staging.json'), JSON.stringify(nightReport(4, { baseUrl: 'https://staging.example.test' })));
-    const r = cpcSync(['report', '--history', other, '--keep', '3', '--out', join(dir, 'out')]);
+    const r = cpcHere(['report', '--history', other, '--keep', '3', '--out', join(dir, 'out')]);
     assert.equal(r.code, 2, r.out);
     assert.match(r.out, /configuration error: .*\/other\/staging\.json: report\(s\) of another target \(https:\/\/staging\.example\.test\); this history is of "embedded emulator"/);
     assert.doesNotMatch(r.out, /\n\s+at /, 'no stack trace');
@@ -132,12 +132,12 @@ test('history: a report of another target, an unreadable file or an unsupported 
       const d = join(dir, name);
       folder(d);
       writeFileSync(join(d, name), text);
-      const bad = cpcSync(['report', '--history', d, '--keep', '2']);
+      const bad = cpcHere(['report', '--history', d, '--keep', '2']);
       assert.equal(bad.code, 2, bad.out);
       assert.match(bad.out, message);
       assert.equal(readdirSync(d).length, NIGHTS + 1, `${name}: nothing deleted`);
     }
-    assert.match(cpcSync(['report', '--history', join(dir, 'nowhere')]).out, /history folder not found/);
+    assert.match(cpcHere(['report', '--history', join(dir, 'nowhere')]).out, /history folder not found/);
   } finally {
     done();
   }
@@ -148,22 +148,22 @@ test('history: --keep N deletes the report files older than the newest N runs an
   try {
     writeFileSync(join(folder(dir), 'notes.txt'), 'not a report');
     const out = join(dir, 'out');
-    const r = cpcSync(['report', '--history', dir, '--keep', '4', '--out', out]);
+    const r = cpcHere(['report', '--history', dir, '--keep', '4', '--out', out]);
     assert.equal(r.code, 0, r.out);
     assert.match(r.out, /Deleted 6 report\(s\) older than the newest 4: night-00\.json, night-01\.json, night-02\.json, night-03\.json, night-04\.json, night-05\.json/);
     assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.json')).sort(), [6, 7, 8, 9].map(fileOf));
     assert.ok(existsSync(join(dir, 'notes.txt')), 'only report files are deleted');
     assert.deepEqual(cells(rowOf(readFileSync(join(out, 'history.html'), 'utf8'), FLIPS)), ['pass', 'fail*', 'pass*', 'fail*']);
     for (const [args, message] of [[['--keep', '0'], /--keep must be a positive integer, got "0"/], [['--keep', 'all'], /--keep must be a positive integer/]] as const) {
-      const bad = cpcSync(['report', '--history', dir, ...args]);
+      const bad = cpcHere(['report', '--history', dir, ...args]);
       assert.equal(bad.code, 2, bad.out);
       assert.match(bad.out, message);
     }
     assert.equal(readdirSync(dir).filter((f) => f.endsWith('.json')).length, 4);
-    const keepAlone = cpcSync(['report', '--keep', '3']);
+    const keepAlone = cpcHere(['report', '--keep', '3']);
     assert.equal(keepAlone.code, 2);
     assert.match(keepAlone.out, /--keep prunes a history folder/);
-    assert.match(cpcSync(['report', '--history', dir, '--from', 'x.json']).out, /--history builds the history page from the folder alone; it takes no --from/);
+    assert.match(cpcHere(['report', '--history', dir, '--from', 'x.json']).out, /--history builds the history page from the folder alone; it takes no --from/);
   } finally {
     done();
   }

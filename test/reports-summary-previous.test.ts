@@ -19,6 +19,7 @@ import type { RawTestResult } from '../reports/raw.js';
 import { fixtureRules } from '../reports/test/fixture.js';
 import { FIXED, FLIPS, NIGHTS, STARTS_FAILING, nightReport, nights } from '../reports/test/history-fixture.js';
 import { cpcSync, tempDir } from './reports-support.js';
+import { cpcHere } from './cpc-here.js';
 
 /** The nights as a nightly job writes them: each compared with the one before (so each carries its trail). */
 function chained(): ConformanceReport[] {
@@ -102,7 +103,7 @@ test('summary-previous: cpc report --previous FILE|DIR writes the changes; anoth
     const all = chained();
     all.forEach((r, n) => writeFileSync(join(dir, `night-${n}.json`), JSON.stringify(n === NIGHTS - 1 ? { ...r, changes: undefined } : r)));
     const out = join(dir, 'out');
-    const r = cpcSync(['report', '--from', join(dir, `night-${NIGHTS - 1}.json`), '--previous', join(dir, `night-${NIGHTS - 2}.json`), '--out', out]);
+    const r = cpcHere(['report', '--from', join(dir, `night-${NIGHTS - 1}.json`), '--previous', join(dir, `night-${NIGHTS - 2}.json`), '--out', out]);
     assert.equal(r.code, 0, r.out);
     assert.match(r.out, /Since the previous run \(night-8\.json\): 1 new failure\(s\) \(ERR\.PROBLEM_JSON\.CONTENT_TYPE\), 1 new pass\(es\) \(V1\.ENDPOINT\.CREATE\), 1 unstable/);
     const md = readFileSync(join(out, 'summary.md'), 'utf8');
@@ -114,11 +115,11 @@ test('summary-previous: cpc report --previous FILE|DIR writes the changes; anoth
     const history = join(dir, 'history');
     mkdirSync(history);
     all.slice(0, NIGHTS - 1).forEach((x, n) => writeFileSync(join(history, `night-${n}.json`), JSON.stringify(x)));
-    const fromFolder = cpcSync(['report', '--from', join(dir, `night-${NIGHTS - 1}.json`), '--previous', history, '--out', out]);
+    const fromFolder = cpcHere(['report', '--from', join(dir, `night-${NIGHTS - 1}.json`), '--previous', history, '--out', out]);
     assert.equal(fromFolder.code, 0, fromFolder.out);
     assert.equal((JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport).changes!.previous.file, 'night-8.json');
     writeFileSync(join(history, 'zz-staging.json'), JSON.stringify(nightReport(2, { baseUrl: 'https://staging.example.test' })));
-    const mixed = cpcSync(['report', '--from', join(dir, `night-${NIGHTS - 1}.json`), '--previous', history, '--out', out]);
+    const mixed = cpcHere(['report', '--from', join(dir, `night-${NIGHTS - 1}.json`), '--previous', history, '--out', out]);
     assert.equal(mixed.code, 2, mixed.out);
     assert.match(mixed.out, /history\/zz-staging\.json: report\(s\) of another target/);
   } finally {
