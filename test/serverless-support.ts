@@ -69,3 +69,14 @@ export async function health(h: Harness, endpointId = h.endpointId): Promise<{ j
   assert.equal(res.status, 200, res.text);
   return res.body as { jobs: Record<string, number>; workers: Record<string, number> };
 }
+
+/**
+ * Polls `done` every 5 ms until it holds; after `polls` tries it fails naming `what` (a job that
+ * never starts fails the test instead of hanging it). The count bounds a hang, not a duration.
+ */
+export async function eventually(done: () => boolean | Promise<boolean>, what: string, polls = 2000): Promise<void> {
+  for (let tries = 0; !(await done()); tries++) {
+    if (tries >= polls) assert.fail(`${what}: not so after ${polls} polls`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
