@@ -102,7 +102,7 @@ test('a /runsync waiting on virtual time answers when its world is deleted, inst
   const h = await harness();
   try {
     const pending = h.call('POST', `/v2/${h.endpointId}/runsync`, { body: { input: { sleepMs: 60_000 } } });
-    await eventually(async () => (await health(h)).jobs.inProgress > 0, 'the job is in progress');
+    await eventually(async () => ((await health(h)).jobs.inProgress ?? 0) > 0, 'the job is in progress');
     assert.equal((await h.control('DELETE', `/worlds/${h.worldId}`)).status, 204);
     const res = await pending;
     assert.equal(res.status, 200);
@@ -115,7 +115,7 @@ test('a wait answers the job as it stood when the wait ended, even when one cloc
   const h = await harness();
   try {
     const pending = h.call('POST', `/v2/${h.endpointId}/runsync?wait=1000`, { body: { input: { sleepMs: 61_000 } } });
-    await eventually(async () => (await health(h)).jobs.inProgress > 0, 'the job is in progress');
+    await eventually(async () => ((await health(h)).jobs.inProgress ?? 0) > 0, 'the job is in progress');
     await h.advance(120_000);
     const res = await pending;
     assert.equal(res.status, 200);
