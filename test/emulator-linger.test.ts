@@ -102,19 +102,36 @@ test('an endless sender is cut off after the byte bound, having read its 413 fir
 
 const HANG_GUARD = 'the server did not let go within 30 s';
 
-/**
- * A server whose reads have the given linger bounds, and a raw client that declares a 10 MiB body,
- * sends just past the 1 KiB limit, then does what `after` does until the server lets go. Returns
- * the client once closed. The 30 s timer is a hang guard, never a duration the test holds.
- */
-async function lingered(bounds: { ms: number; idleMs: number; minBytesPerSecond: number }, after: (raw: Awaited<ReturnType<typeof rawClient>>) => () => void) {
-  const limit = 1024;
+/** A server whose reads have the given linger bounds (a 1 KiB limit), counting the body bytes it received and whether the body ended. */
+interface LingerServer { port: number; received: () => number; ended: () => boolean; close: () => void }
+
+async function lingerServer(bounds: { ms: number; idleMs: number; minBytesPerSecond: number }, limit = 1024): Promise<LingerServer> {
+  let received = 0;
+  let ended = false;
   const server: Server = createServer((req, res) => {
-    readBody(req, limit, { bodyRead: (r) => { res.writeHead(r.kind === 'too-large' ? 413 : 200, { 'content-length': 2 }).end('{}'); } }, { ...bounds, limitFactor: 1000, slackBytes: MIB });
+    // Answered on the next turn, as the emulator's outbox does: an answer finished before the
+    // request's body flows makes Node dump the request (its data listeners removed).
+    readBody(req, limit, { bodyRead: (r) => { setImmediate(() => res.writeHead(r.kind === 'too-large' ? 413 : 200, { 'content-length': 2 }).end('{}')); } }, { ...bounds, limitFactor: 1000, slackBytes: MIB });
+    req.on('data', (chunk: Buffer) => { received += chunk.length; });
+    req.once('end', () => { ended = true; });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { port: (server.address() as AddressInfo).port, received: () => received, ended: () => ended, close: () => server.close() };
+}
+
+/** The byte bound of {@link lingerServer}'s reads: 1000 times the 1 KiB limit plus 1 MiB. */
+const SERVER_CAP = 1024 * 1000 + MIB;
+
+/**
+ * A raw client that declares a 10 MiB body to a {@link lingerServer}, sends just past the 1 KiB
+ * limit, then does what `after` does until the server lets go. Returns the bytes the server
+ * received. The 30 s timer is a hang guard, never a duration the test holds.
+ */
+async function lingered(bounds: { ms: number; idleMs: number; minBytesPerSecond: number }, after: (raw: Raw) => () => void): Promise<number> {
+  const limit = 1024;
+  const server = await lingerServer(bounds, limit);
   try {
-    const raw = await rawClient((server.address() as AddressInfo).port);
+    const raw = await rawClient(server.port);
     raw.socket.write(`POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${10 * MIB}\r\n\r\n`);
     raw.socket.write(Buffer.alloc(limit + 1, 32));
     const stop = after(raw);
@@ -124,20 +141,36 @@ async function lingered(bounds: { ms: number; idleMs: number; minBytesPerSecond:
     clearTimeout(timeout);
     assert.notEqual(raw.writeError(), HANG_GUARD);
     assert.match(raw.data(), /^HTTP\/1\.1 413 /);
-    return raw;
+    assert.equal(server.ended(), false, 'the server let go before the body ended');
+    return server.received();
   } finally {
     server.close();
   }
 }
 
+/** Writes 100 bytes every 10 ms (10 KB/s) until stopped or the socket is gone. */
+const trickle = (raw: Raw): (() => void) => {
+  const timer = setInterval(() => { if (!raw.socket.destroyed) raw.socket.write(Buffer.alloc(100, 32)); }, 10);
+  return () => clearInterval(timer);
+};
+
+// The idle bound (10 minutes) cannot end it, nor can the byte bound (about 2 MiB, 200 s of
+// trickle): only the time bound lets go before the hang guard.
 test('a slow sender is cut off after the time bound (readBody with a short bound)', async () => {
-  let trickled = 0;
   // 10 KB/s, below the bound's 1 MiB/s: the time bound ends it.
-  await lingered({ ms: 200, idleMs: 200, minBytesPerSecond: MIB }, (raw) => {
-    const trickle = setInterval(() => { if (!raw.socket.destroyed) { raw.socket.write(Buffer.alloc(100, 32)); trickled += 100; } }, 10);
-    return () => clearInterval(trickle);
+  await lingered({ ms: 200, idleMs: 600_000, minBytesPerSecond: MIB }, trickle);
+});
+
+// The rate is each interval's: averaged since the refusal, the fast start would keep the
+// trickle going (its 1.9 MiB at 64 KiB/s last 30 s), until the byte bound ended it instead.
+test('a sender that starts fast and then trickles is let go at the time bound, not the byte bound', async () => {
+  const fast = SERVER_CAP - 96 * 1024 - 1025;
+  const received = await lingered({ ms: 500, idleMs: 600_000, minBytesPerSecond: 64 * 1024 }, (raw) => {
+    raw.socket.write(Buffer.alloc(fast, 32));
+    return trickle(raw);
   });
-  assert.ok(trickled < 10 * MIB, 'cut off while still sending');
+  assert.ok(received >= fast + 1025, `the fast start reached the server before it let go (${received} of ${fast + 1025} bytes)`);
+  assert.ok(received < SERVER_CAP, `the time bound let go of the trickle, not the byte bound (${received} bytes received; the bound is ${SERVER_CAP})`);
 });
 
 // Without the idle bound the server would hold the silent connection for the 10-minute time bound.
@@ -149,15 +182,9 @@ test('a sender that stops sending is let go after the idle bound, long before th
 // bound it goes on (here any progress counts) and finishes its body. (Whether the connection then
 // serves another request is the first test's, on the emulator's own server.)
 test('a sender still making progress past the time bound finishes its body without a failed write', async () => {
-  const limit = 1024;
-  const server: Server = createServer((req, res) => {
-    // Answered on the next turn, as the emulator's outbox does: an answer finished before the
-    // request's body flows makes Node dump the request (its data listeners removed).
-    readBody(req, limit, { bodyRead: (r) => { setImmediate(() => res.writeHead(r.kind === 'too-large' ? 413 : 200, { 'content-length': 2 }).end('{}')); } }, { ms: 100, idleMs: 5_000, minBytesPerSecond: 1, limitFactor: 1000, slackBytes: MIB });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const server = await lingerServer({ ms: 100, idleMs: 5_000, minBytesPerSecond: 1 });
   try {
-    const raw = await rawClient((server.address() as AddressInfo).port);
+    const raw = await rawClient(server.port);
     const size = 2 * MIB;
     raw.socket.write(`POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${size}\r\n\r\n`);
     // Past several time bounds: 64 KiB every 20 ms, about 640 ms in all.
@@ -166,8 +193,13 @@ test('a sender still making progress past the time bound finishes its body witho
       await new Promise((r) => setTimeout(r, 20));
     }
     await until(raw, (d) => /^HTTP\/1\.1 413 /.test(d), 'the 413');
+    for (let waited = 0; !server.ended() && !raw.socket.destroyed; waited += 10) {
+      if (waited > 5000) assert.fail(`the server's request did not end within 5 s (${server.received()} of ${size} bytes received)`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
     assert.equal(raw.writeError(), undefined, 'no write of the body failed');
-    assert.ok(raw.written() >= size, `the whole body was written (${raw.written()} of ${size} bytes and the head)`);
+    assert.equal(server.ended(), true, `the server read the body to its end (${server.received()} of ${size} bytes received)`);
+    assert.equal(server.received(), size, 'the server received the whole body');
     raw.socket.destroy();
   } finally {
     server.close();

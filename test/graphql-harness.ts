@@ -2,7 +2,8 @@
  * In-process harness for the GraphQL unit tests: the emulator on a real socket (port 0), one
  * world per test with a main account (write and read-only keys) and another account.
  */
-import { request } from 'undici';
+import { request, type Agent } from 'undici';
+import { harnessAgent } from './agent-support.js';
 import { startEmulator, type RunningEmulator } from '../emulator/server.js';
 import type { World } from '../emulator/world.js';
 
@@ -27,9 +28,25 @@ export interface TestWorld {
 
 export type Auth = { key: string } | { bearer: string } | 'none';
 
+/** Each harness emulator's connection pool (test/agent-support.ts), closed with the emulator. */
+const agents = new WeakMap<RunningEmulator, Agent>();
+
+/** Starts an emulator with a connection pool of its own; its `close()` closes both. */
 export async function startHarness(): Promise<RunningEmulator> {
-  return startEmulator({ port: 0 });
+  const emu = await startEmulator({ port: 0 });
+  const agent = harnessAgent();
+  const stop = emu.close;
+  emu.close = async () => { await agent.close(); await stop(); };
+  agents.set(emu, agent);
+  return emu;
 }
+
+/** The pool of an emulator from {@link startHarness}; another emulator gets one of its own, kept while it lives. */
+const agentOf = (emu: RunningEmulator): Agent => {
+  let agent = agents.get(emu);
+  if (!agent) { agent = harnessAgent(); agents.set(emu, agent); }
+  return agent;
+};
 
 export function testWorld(emu: RunningEmulator, faults: string[] = []): TestWorld {
   const world = emu.emulator.createWorld({ faults, quotas: { minute: 1_000_000, hour: 1_000_000, day: 1_000_000 } });
@@ -47,7 +64,7 @@ export function testWorld(emu: RunningEmulator, faults: string[] = []): TestWorl
     if (body !== undefined) headers['content-type'] = contentType;
     if (auth !== 'none' && 'key' in auth) url.searchParams.set('api_key', auth.key);
     if (auth !== 'none' && 'bearer' in auth) headers.authorization = `Bearer ${auth.bearer}`;
-    const res = await request(url, { method: method as 'POST', headers, ...(body !== undefined ? { body } : {}) });
+    const res = await request(url, { dispatcher: agentOf(emu), method: method as 'POST', headers, ...(body !== undefined ? { body } : {}) });
     const text = await res.body.text();
     const contentTypeHeader = String(res.headers['content-type'] ?? '').split(';')[0]!;
     return { status: res.statusCode, contentType: contentTypeHeader, text, body: text ? JSON.parse(text) as GqlAnswer['body'] : {} };

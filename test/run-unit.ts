@@ -17,7 +17,7 @@ const SHARED = 'in-process.ts';
 
 /**
  * The longest files start first, longest first, so none is left running alone at the end: the
- * first two wait most of their time (real-time jobs, two conformance runs each against a
+ * first two wait most of their time (real-time jobs, each two conformance runs against one
  * standalone emulator), and a late start of either sets the end of the whole run; the shared
  * process is next, the most CPU in one process (docs/benchmarks.md, "The parts of `npm test`").
  */

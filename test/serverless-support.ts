@@ -1,6 +1,7 @@
 // Shared by the serverless unit tests: an emulator on a real port, a world, and small call helpers.
 import assert from 'node:assert/strict';
 import { request } from 'undici';
+import { harnessAgent } from './agent-support.js';
 import { startEmulator, type RunningEmulator } from '../emulator/server.js';
 import type { World } from '../emulator/world.js';
 
@@ -21,8 +22,9 @@ export interface Harness {
 
 export async function harness(worldOptions: Record<string, unknown> = {}): Promise<Harness> {
   const emu = await startEmulator({ port: 0 });
+  const agent = harnessAgent();
   const send = async (method: string, path: string, headers: Record<string, string>, body?: string | Buffer): Promise<Reply> => {
-    const res = await request(emu.url + path, { method: method as 'GET', headers, body });
+    const res = await request(emu.url + path, { dispatcher: agent, method: method as 'GET', headers, body });
     const text = await res.body.text();
     let parsed: Record<string, unknown> | undefined;
     try { parsed = text ? (JSON.parse(text) as Record<string, unknown>) : undefined; } catch { parsed = undefined; }
@@ -47,7 +49,7 @@ export async function harness(worldOptions: Record<string, unknown> = {}): Promi
     },
     control,
     async advance(ms) { assert.equal((await control('POST', `/worlds/${info.id}/clock`, { advanceMs: ms })).status, 200); },
-    close: () => emu.close(),
+    close: async () => { await agent.close(); await emu.close(); },
   };
   return h;
 }
@@ -68,4 +70,15 @@ export async function health(h: Harness, endpointId = h.endpointId): Promise<{ j
   const res = await h.call('GET', `/v2/${endpointId}/health`);
   assert.equal(res.status, 200, res.text);
   return res.body as { jobs: Record<string, number>; workers: Record<string, number> };
+}
+
+/**
+ * Polls `done` every 5 ms until it holds; after `polls` tries it fails naming `what` (a job that
+ * never starts fails the test instead of hanging it). The count bounds a hang, not a duration.
+ */
+export async function eventually(done: () => boolean | Promise<boolean>, what: string, polls = 2000): Promise<void> {
+  for (let tries = 0; !(await done()); tries++) {
+    if (tries >= polls) assert.fail(`${what}: not so after ${polls} polls`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { endpointsSlice } from '../emulator/state/endpoints.js';
 import { templatesSlice } from '../emulator/state/templates.js';
 import { jobsSlice } from '../emulator/serverless/store.js';
-import { harness, health, statusOf, submit, type Harness } from './serverless-support.js';
+import { eventually, harness, health, statusOf, submit, type Harness } from './serverless-support.js';
 
 async function endpoint(h: Harness, fields: Record<string, unknown>): Promise<string> {
   const res = await h.call('POST', '/v1/endpoints', { auth: `Bearer ${h.keys.main}`, body: { name: 'w', templateId: h.templateId, gpuTypeIds: ['AMPERE_16'], ...fields } });
@@ -102,7 +102,7 @@ test('a /runsync waiting on virtual time answers when its world is deleted, inst
   const h = await harness();
   try {
     const pending = h.call('POST', `/v2/${h.endpointId}/runsync`, { body: { input: { sleepMs: 60_000 } } });
-    while ((await health(h)).jobs.inProgress === 0) await new Promise((r) => setTimeout(r, 5));
+    await eventually(async () => ((await health(h)).jobs.inProgress ?? 0) > 0, 'the job is in progress');
     assert.equal((await h.control('DELETE', `/worlds/${h.worldId}`)).status, 204);
     const res = await pending;
     assert.equal(res.status, 200);
@@ -115,17 +115,17 @@ test('a wait answers the job as it stood when the wait ended, even when one cloc
   const h = await harness();
   try {
     const pending = h.call('POST', `/v2/${h.endpointId}/runsync?wait=1000`, { body: { input: { sleepMs: 61_000 } } });
-    while ((await health(h)).jobs.inProgress === 0) await new Promise((r) => setTimeout(r, 5));
+    await eventually(async () => ((await health(h)).jobs.inProgress ?? 0) > 0, 'the job is in progress');
     await h.advance(120_000);
     const res = await pending;
     assert.equal(res.status, 200);
     assert.equal(res.body!.status, 'IN_PROGRESS', 'the job ended 60 s after the wait did');
     const id = await submit(h, { sleepMs: 61_000 });
-    while (await statusOf(h, id) !== 'IN_PROGRESS') await new Promise((r) => setTimeout(r, 5));
+    await eventually(async () => await statusOf(h, id) === 'IN_PROGRESS', 'the submitted job is IN_PROGRESS');
     const timers = h.world.clock.pending();
     const polled = h.call('GET', `/v2/${h.endpointId}/status-sync/${id}?wait=1000`);
     // The poll is waiting once its timer is set (nothing else moves on a manual clock).
-    while (h.world.clock.pending() === timers) await new Promise((r) => setTimeout(r, 5));
+    await eventually(() => h.world.clock.pending() !== timers, 'the /status-sync wait set its timer');
     await h.advance(120_000);
     assert.equal((await polled).body!.status, 'IN_PROGRESS', '/status-sync alike');
   } finally { await h.close(); }

@@ -12,12 +12,14 @@ export type BodyResult =
  * client still sending can finish its write and read the answer (Go's client, and so k6, reports
  * a write error instead of an answer when the server drops the connection under its write).
  * Bounded, so a slow or endless sender cannot hold the connection: after `ms` from the refusal
- * unless the body kept arriving at `minBytesPerSecond` on average (a sender making progress on a
- * busy machine is not a slow one; the byte bound still ends it), after `idleMs` without a byte,
- * or once the body has reached `limitFactor` times the limit plus `slackBytes`, the socket is
- * destroyed. Silence is judged only after the bytes already waiting have been read: a server
- * whose own turn came late must not take its lateness for the client's. A body that ends within
- * the bounds leaves the connection open for the next request.
+ * unless the body arrived at `minBytesPerSecond` or more over that interval, judged again after
+ * each further `ms` on the bytes of that interval alone (a sender making progress on a busy
+ * machine is not a slow one; the byte bound still ends it; one that slows to a trickle is let go
+ * at the next check), after `idleMs` without a byte, or once the body has reached `limitFactor`
+ * times the limit plus `slackBytes`, the socket is destroyed. Silence is judged only after the
+ * bytes already waiting have been read: a server whose own turn came late must not take its
+ * lateness for the client's. A body that ends within the bounds leaves the connection open for
+ * the next request.
  */
 export interface LingerBounds {
   readonly ms: number;
@@ -29,9 +31,10 @@ export interface LingerBounds {
 
 /**
  * The emulator's bounds, nginx's: 30 s in all (`lingering_time`), 5 s without a byte
- * (`lingering_timeout`), and twice the limit plus 1 MiB of body; past the 30 s, a sender still
- * averaging 64 KiB/s goes on to the byte bound. A client still sending at its own pace (a busy
- * machine writes a 20 MiB body slowly) reads its 413; a silent or trickling one is let go.
+ * (`lingering_timeout`), and twice the limit plus 1 MiB of body; past the 30 s, a sender whose
+ * last 30 s brought 64 KiB/s or more goes on, 30 s at a time, up to the byte bound. A client
+ * still sending at its own pace (a busy machine writes a 20 MiB body slowly) reads its 413; a
+ * silent or trickling one is let go, even after a fast start.
  */
 export const LINGER: LingerBounds = { ms: 30_000, idleMs: 5_000, minBytesPerSecond: 64 * 1024, limitFactor: 2, slackBytes: 1024 * 1024 };
 
@@ -110,9 +113,16 @@ function lingerOn(req: IncomingMessage, limit: number, bounds: LingerBounds, alr
   const socket = req.socket;
   // Each bound is judged after an I/O turn (setImmediate runs after the poll phase), so the
   // bytes that arrived while this process waited for its turn count before it judges silence.
+  // The rate is the last interval's, not an average since the refusal: a sender that started
+  // fast and then trickles is let go at the next check instead of living on its early bytes.
+  let checkedAt = started;
+  let checkedBytes = already;
   const timer = setTimeout(() => setImmediate(() => {
-    const rate = (seen - already) / Math.max((Date.now() - started) / 1000, 0.001);
     if (over) return;
+    const now = Date.now();
+    const rate = (seen - checkedBytes) / Math.max((now - checkedAt) / 1000, 0.001);
+    checkedAt = now;
+    checkedBytes = seen;
     if (rate >= bounds.minBytesPerSecond) timer.refresh(); else socket.destroy();
   }), bounds.ms);
   timer.unref();
