@@ -28,8 +28,8 @@ const GENERATED = /^reports\/out\//;
  * it is computed: a new one fails the no-cycle test until it is declared here.
  */
 const KNOWN_DYNAMIC: Record<string, string> = {
-  'test/in-process.ts:10': 'imports each unit test file the shared process runs (test/unit-files.ts)',
-  'test/mutation-config.test.ts:25': 'loads the plain-JavaScript mutation configuration and ignore plugins by name',
+  'test/in-process.ts: import(pathToFileURL(join(TEST_DIR, file)).href)': 'imports each unit test file the shared process runs (test/unit-files.ts)',
+  'test/mutation-config.test.ts: import(pathToFileURL(join(ROOT, file)).href)': 'loads the plain-JavaScript mutation configuration and ignore plugins by name',
 };
 
 /** The import cycles among `files` (relative to `baseDir`) and the files they import, the imports that name no file, and the computed ones. */
@@ -83,7 +83,7 @@ test('the import graph reads the imports after a regex literal holding a backtic
     const found = cyclesAmong(dir, ['a.ts', 'm.mjs']);
     assert.deepEqual(found.files.sort(), ['a.ts', 'b.ts', 'c.ts', 'm.mjs'], 'the files reached through imports are read too');
     assert.deepEqual(found.cycles, ['a.ts → b.ts'], 'the dynamic import after the regex literals closes the cycle');
-    assert.deepEqual(found.dynamic, ['c.ts:2'], 'a computed import() is named with its line');
+    assert.deepEqual(found.dynamic, ['c.ts: import(name)'], 'a computed import() is named as written');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

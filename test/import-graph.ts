@@ -20,7 +20,7 @@ export interface ImportGraph {
   edges: Record<string, string[]>;
   /** `file: specifier` for each relative import that names no file. */
   unresolved: string[];
-  /** `file:line` of each `import(expression)` whose target is computed: the graph cannot follow it. */
+  /** `file: import(expression)` for each import whose target is computed, as written: the graph cannot follow it. */
   dynamic: string[];
 }
 
@@ -45,15 +45,15 @@ function importOf(node: ts.Node): string | null | undefined {
   return undefined;
 }
 
-/** The specifiers a file imports (type-only and dynamic imports included, package names left out), and the lines of its computed `import(…)`s. */
-function importsOf(file: string): { specifiers: string[]; computed: number[] } {
+/** The specifiers a file imports (type-only and dynamic imports included, package names left out), and its computed `import(…)`s as written. */
+function importsOf(file: string): { specifiers: string[]; computed: string[] } {
   const kind = /\.m?js$/.test(file) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false, kind);
   const specifiers: string[] = [];
-  const computed: number[] = [];
+  const computed: string[] = [];
   const visit = (node: ts.Node): void => {
     const found = importOf(node);
-    if (found === null) computed.push(source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1);
+    if (found === null) computed.push(node.getText(source).replace(/\s+/g, ' '));
     else if (found !== undefined && (found.startsWith('./') || found.startsWith('../'))) specifiers.push(found);
     ts.forEachChild(node, visit);
   };
@@ -72,7 +72,7 @@ export function importGraph(baseDir: string, files: readonly string[]): ImportGr
     if (edges[name] || !SCANNED.test(file)) continue;
     const targets = new Set<string>();
     const { specifiers, computed } = importsOf(file);
-    dynamic.push(...computed.map((line) => `${name}:${line}`));
+    dynamic.push(...computed.map((call) => `${name}: ${call}`));
     for (const specifier of specifiers) {
       const target = resolveRelative(file, specifier);
       if (!target) { unresolved.push(`${name}: ${specifier}`); continue; }
