@@ -45,14 +45,17 @@ export async function refusedOn(io: LentPodIo, lent: Mounts, cases: readonly Mou
   const suspects: MountCase[] = [];
   const seen: string[] = [];
   let accepted = false;
+  /** Whether the pod is known as lent now (read so, or put back): a case sent again needs no restore first. */
+  let asLent = true;
   for (const [i, c] of cases.entries()) {
     const res = await io.patch(c.mounts);
+    asLent = false;
     findings.push(...titled(c.title, rejectionConformance(c.rule, res, c.expected)));
     if (res.status >= 400) { pending.push(c); continue; }
     const now = await io.read();
     const after = pending;
     pending = [];
-    if (!isUnread(now) && sameMounts(now, lent)) continue;
+    if (!isUnread(now) && sameMounts(now, lent)) { asLent = true; continue; }
     if (isUnread(now)) leave(after, `whether the mounts stayed as lent: ${now.unread}`);
     else if (after.length === 0) findings.push(...titled(c.title, [{ rule: c.rule, message: `${changed(now)} by the accepted PATCH` }]));
     else { suspects.push(...after); seen.push(`${changed(now)} after the PATCHes ${titles(after)} (refused) and ${c.title} (accepted)`); accepted = true; }
@@ -60,25 +63,25 @@ export async function refusedOn(io: LentPodIo, lent: Mounts, cases: readonly Mou
       leave([...suspects, ...cases.slice(i + 1)], `the pooled pod could not be put back as lent after the accepted PATCH with ${c.title}: not sent to it as lent`);
       return { findings, untold, dirty: true };
     }
+    asLent = true;
   }
-  let unknown = false;
   if (pending.length) {
     const now = await io.read();
-    unknown = isUnread(now);
+    asLent = !isUnread(now) && sameMounts(now, lent);
     if (isUnread(now)) leave(pending, `whether the mounts stayed as lent: ${now.unread}`);
-    else if (!sameMounts(now, lent)) { suspects.push(...pending); seen.push(`${changed(now)} after the refused PATCHes ${titles(pending)}`); }
+    else if (!asLent) { suspects.push(...pending); seen.push(`${changed(now)} after the refused PATCHes ${titles(pending)}`); }
   }
-  return replay(io, lent, suspects, { findings, untold, seen: seen.join('; '), accepted, unknown });
+  return replay(io, lent, suspects, { findings, untold, seen: seen.join('; '), accepted, asLent });
 }
 
 /** Sends each suspect again alone on the pod put back as lent (see {@link refusedOn}). */
-async function replay(io: LentPodIo, lent: Mounts, suspects: readonly MountCase[], so: { findings: Finding[]; untold: MountOutcome['untold']; seen: string; accepted: boolean; unknown: boolean }): Promise<MountOutcome> {
+async function replay(io: LentPodIo, lent: Mounts, suspects: readonly MountCase[], so: { findings: Finding[]; untold: MountOutcome['untold']; seen: string; accepted: boolean; asLent: boolean }): Promise<MountOutcome> {
   const { findings, untold } = so;
   const leave = (rest: readonly MountCase[], reason: string) => { for (const c of rest) untold.push({ rule: c.rule, reason: `${c.title}: ${reason}` }); };
   let reproduced = false;
-  let dirty = suspects.length > 0 || so.unknown;
+  let asLent = so.asLent;
   for (const [i, c] of suspects.entries()) {
-    if (!await io.restore()) {
+    if (!asLent && !await io.restore()) {
       const rest = suspects.slice(i);
       const rules = [...new Set(rest.map((r) => r.rule))];
       const why = `${so.seen}, and the pod could not be put back to tell which of ${rest.map((r) => r.title).join('; ')} changed them`;
@@ -88,10 +91,10 @@ async function replay(io: LentPodIo, lent: Mounts, suspects: readonly MountCase[
     }
     await io.patch(c.mounts);
     const now = await io.read();
-    if (isUnread(now)) { leave([c], `${so.seen}; the read after it was sent again alone: ${now.unread}`); dirty = true; continue; }
-    dirty = !sameMounts(now, lent);
-    if (dirty) { reproduced = true; findings.push(...titled(c.title, [{ rule: c.rule, message: `mounts changed from ${JSON.stringify(lent)} to ${JSON.stringify(now)} (sent again alone on the pod put back as lent)` }])); }
+    asLent = !isUnread(now) && sameMounts(now, lent);
+    if (isUnread(now)) { leave([c], `${so.seen}; the read after it was sent again alone: ${now.unread}`); continue; }
+    if (!asLent) { reproduced = true; findings.push(...titled(c.title, [{ rule: c.rule, message: `mounts changed from ${JSON.stringify(lent)} to ${JSON.stringify(now)} (sent again alone on the pod put back as lent)` }])); }
   }
   if (suspects.length && !reproduced) leave(suspects, `${so.seen}, yet none of these refused PATCHes sent again alone changed them: which request did cannot be told`);
-  return { findings, untold, dirty };
+  return { findings, untold, dirty: !asLent };
 }
