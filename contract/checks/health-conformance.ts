@@ -45,3 +45,32 @@ export function activeCountsConformance(health: ApiResult, baseline: Health['job
     message: `${when}: /status shows ${waiting} job(s) IN_QUEUE and ${running} IN_PROGRESS (${statuses.join(', ')}); /health moved inQueue ${baseline.inQueue} → ${got.inQueue} and inProgress ${baseline.inProgress} → ${got.inProgress}`,
   }];
 }
+
+/** A job status's place in a job's course as the state table orders it: waiting, running, ended (undefined: no status read). */
+const stage = (s: string | undefined): number | undefined => (s === undefined ? undefined : s === 'IN_QUEUE' ? 0 : s === 'IN_PROGRESS' ? 1 : 2);
+
+/**
+ * The jobs (by index) whose status read after an instant is earlier in their course than one
+ * read before it (a running attempt back in the queue: the spec's "automatic retries on
+ * failure"). The spec shows no move between statuses ("not shown"), so such a job's status at
+ * the instant is unknown: a check of that instant cannot be made from these reads.
+ */
+export function movedBack(before: readonly (string | undefined)[], after: readonly (string | undefined)[]): number[] {
+  return after.flatMap((s, i) => {
+    const [a, b] = [stage(s), stage(before[i])];
+    return a !== undefined && b !== undefined && a < b ? [i] : [];
+  });
+}
+
+/**
+ * Whether counters that disagree with `statuses` (read after /health) would agree had one job
+ * read IN_PROGRESS before and after been IN_QUEUE at the /health instant: an attempt re-queued
+ * and taken again between the reads, which no read on either side can rule out. Such counters
+ * decide nothing; any other disagreement breaks HEALTH.JOBS.COUNTS whatever moves the jobs made.
+ */
+export function requeueExplains(health: ApiResult, baseline: Health['jobs'], statuses: readonly (string | undefined)[]): boolean {
+  const got = jobCounters(health);
+  const waiting = statuses.filter((s) => s === 'IN_QUEUE').length;
+  const running = statuses.filter((s) => s === 'IN_PROGRESS').length;
+  return running > 0 && got.inQueue - baseline.inQueue === waiting + 1 && got.inProgress - baseline.inProgress === running - 1;
+}

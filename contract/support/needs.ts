@@ -52,6 +52,16 @@ export function lacking(testInfo: TestInfo, need: Need): never {
   throw new InternalError('unreachable: skip throws');
 }
 
+/**
+ * Authentication cases grouped into tests: the cases any target can be given in one test (each
+ * test a request of a rate-limited account fewer), each case that needs a key the run may lack
+ * in a test of its own, skipped alone without it.
+ */
+export function byNeeds<T extends { readonly needs?: readonly Need[] }>(cases: readonly T[]): T[][] {
+  const any = cases.filter((c) => !c.needs?.length);
+  return [...(any.length ? [any] : []), ...cases.filter((c) => c.needs?.length).map((c) => [c])];
+}
+
 /** Credentials an authentication case may send besides the run's keys. */
 export interface Credentials { readonly expired: string }
 

@@ -127,3 +127,6 @@ export function blocked(reason: string): never {
 
 /** Convenience: a finding when `ok` is false; `exchange`: the answer it was read from. */
 export const must = (ok: boolean, rule: string, message: string, exchange?: FindingExchange): Finding[] => (ok ? [] : [{ rule, message, ...(exchange ? { exchange } : {}) }]);
+
+/** `findings` with each message led by `title` (the case they were read from), for a test that judges several cases at once. */
+export const titled = (title: string, findings: readonly Finding[]): Finding[] => findings.map((f) => ({ ...f, message: `${title}: ${f.message}` }));

@@ -1,12 +1,12 @@
 import { test, type PodKit } from '../pods/support/fixtures.js';
-import { conform, must, needs, rules } from '../../support/rules.js';
+import { conform, must, needs, rules, titled } from '../../support/rules.js';
 import { statusCodeConformance } from '../../checks/status.js';
 import { problemJsonConformance } from '../../checks/problem-json.js';
 import { errorBodyConformance } from '../../checks/rejection.js';
 import { PROBLEM_RULES } from '../pods/support/rule-sets.js';
-import type { ApiClient, ApiResult, AuthChoice } from '../../../lib/client/api.js';
-import { listOf } from '../../../lib/pod-catalog.js';
-import { credentials, type Credentials } from '../../support/needs.js';
+import type { ApiResult, AuthChoice } from '../../../lib/client/api.js';
+import { madeNothing, refusals } from '../pods/support/creates.js';
+import { byNeeds, credentials, type Credentials } from '../../support/needs.js';
 import type { Need } from '../../../lib/needs.js';
 
 /**
@@ -16,21 +16,6 @@ import type { Need } from '../../../lib/needs.js';
 async function probePod(pods: PodKit, name: string): Promise<Record<string, unknown>> {
   const id = (await pods.catalog()).gpus[0]?.id ?? 'NVIDIA GeForce RTX 4090';
   return { name, image: 'busybox:latest', gpu: { id } };
-}
-
-/**
- * The caller's pods (id and name). On a shared account other tests create and delete pods
- * meanwhile, so the suite looks for the pod a refused request would have made (by its unique
- * name), never counts.
- */
-async function podsListed(api: ApiClient): Promise<{ id: string; name?: string }[]> {
-  // Wrapped (`{pods: [...]}`) or bare: the spec shows neither.
-  return listOf<{ id?: string; name?: string }>((await api.op('listPods')).body, 'pods').filter((p) => p !== null && typeof p === 'object').map((p) => ({ id: String(p.id), ...(typeof p.name === 'string' ? { name: p.name } : {}) }));
-}
-
-/** The pods listed under the probe's name. */
-async function podsNamed(api: ApiClient, name: string): Promise<string[]> {
-  return (await podsListed(api)).filter((p) => p.name === name).map((p) => p.id);
 }
 
 // Spec, Authentication: "A missing, malformed, expired or invalid bearer token gets 401."
@@ -46,30 +31,25 @@ const unauthenticated: { title: string; rule: string; auth: (keys: Credentials) 
 test.describe('REST v2 authentication', () => {
   // The credentials any target can be given in one test, each a test of its own that needs a key
   // the run may lack: every probe is named on its own, and one listing afterwards tells which of
-  // them made a pod (each listing a request of a rate-limited account).
-  const groups = [unauthenticated.filter((c) => !c.needs), ...unauthenticated.filter((c) => c.needs).map((c) => [c])];
-  for (const group of groups) {
+  // them made a pod (each listing a request of a rate-limited account; on a shared account other
+  // tests create and delete pods meanwhile, so a pod is found by its unique name, never counted).
+  for (const group of byNeeds(unauthenticated)) {
     const title = group.map((c) => c.title).join(', ');
     test(`createPod with ${group.length > 1 ? `each of ${title}` : title} answers 401 problem+json and creates nothing`,
       rules(...new Set(group.map((c) => c.rule)), 'ERR.CREATE_POD.401', 'POD.CREATE.ERRORS_HAVE_BODY', ...PROBLEM_RULES, needs(...group.flatMap((c) => c.needs ?? []))), async ({ api, emu, uniqueName, pods, target }) => {
         const keys = credentials(test.info(), target, emu.world?.keys);
-        const sent: { c: (typeof group)[number]; name: string; res: ApiResult }[] = [];
-        for (const c of group) {
-          const name = uniqueName('probe');
-          sent.push({ c, name, res: await api.op('createPod', { body: await probePod(pods, name), auth: c.auth(keys)! }) });
-        }
-        const listed = await podsListed(api);
-        conform(...sent.flatMap(({ c, name, res }) => {
-          const made = listed.filter((p) => p.name === name).map((p) => p.id);
-          return [
-            statusCodeConformance(c.rule, res, 401),
-            statusCodeConformance('ERR.CREATE_POD.401', res, 401),
-            // The problem rules hold error answers: an accepted request is the status rules' failure alone.
-            res.status >= 400 ? problemJsonConformance(res) : [],
-            errorBodyConformance('POD.CREATE.ERRORS_HAVE_BODY', res),
-            must(made.length === 0, c.rule, `a refused createPod still created a pod (${made.join(', ')})`),
-          ].map((findings) => findings.map((f) => ({ ...f, message: `${c.title}: ${f.message}` })));
-        }));
+        const refused = refusals({ api, pods, uniqueName });
+        const sent: { c: (typeof group)[number]; res: ApiResult }[] = [];
+        for (const c of group) sent.push({ c, res: await refused.send(await probePod(pods, uniqueName('probe')), { auth: c.auth(keys)! }, c.title) });
+        const made = await refused.madeBy();
+        conform(...sent.map(({ c, res }) => titled(c.title, [
+          ...statusCodeConformance(c.rule, res, 401),
+          ...statusCodeConformance('ERR.CREATE_POD.401', res, 401),
+          // The problem rules hold error answers: an accepted request is the status rules' failure alone.
+          ...(res.status >= 400 ? problemJsonConformance(res) : []),
+          ...errorBodyConformance('POD.CREATE.ERRORS_HAVE_BODY', res),
+          ...madeNothing(made, c.title, c.rule),
+        ])));
       });
   }
 
@@ -79,16 +59,15 @@ test.describe('REST v2 authentication', () => {
       statusCodeConformance('AUTH.REST_V2.BEARER_ACCEPTED', res, 'success'));
   });
 
-  test('a key without write access gets 403 problem+json on createPod and creates nothing', rules('AUTH.REST_V2.FORBIDDEN_403', 'ERR.CREATE_POD.403', ...PROBLEM_RULES, needs('readonlyKey')), async ({ api, uniqueName, pods }) => {
-    const name = uniqueName('probe');
-    const body = await probePod(pods, name);
-    const res = await api.op('createPod', { body, auth: 'readonly' });
-    const made = await podsNamed(api, name);
+  test('a key without write access gets 403 problem+json on createPod and creates nothing', rules('AUTH.REST_V2.FORBIDDEN_403', 'ERR.CREATE_POD.403', 'POD.CREATE.ERRORS_HAVE_BODY', ...PROBLEM_RULES, needs('readonlyKey')), async ({ api, uniqueName, pods }) => {
+    const refused = refusals({ api, pods, uniqueName });
+    const res = await refused.send(await probePod(pods, uniqueName('probe')), { auth: 'readonly' });
     conform(
       statusCodeConformance('AUTH.REST_V2.FORBIDDEN_403', res, 403),
       statusCodeConformance('ERR.CREATE_POD.403', res, 403),
       res.status >= 400 ? problemJsonConformance(res) : [],
-      must(made.length === 0, 'AUTH.REST_V2.FORBIDDEN_403', `a forbidden createPod still created a pod (${made.join(', ')})`),
+      errorBodyConformance('POD.CREATE.ERRORS_HAVE_BODY', res),
+      await refused.madeNothing('AUTH.REST_V2.FORBIDDEN_403', 'a forbidden createPod still created a pod'),
     );
   });
 });

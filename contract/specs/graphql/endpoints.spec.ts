@@ -1,5 +1,5 @@
 import { test } from './support/fixtures.js';
-import { conform, creates, must, observe, rules } from '../../support/rules.js';
+import { conform, creates, must, observe, rules, titled } from '../../support/rules.js';
 import { graphqlConformance, graphqlFailureConformance } from '../../checks/graphql-conformance.js';
 import { schemaConformance } from '../../checks/schema.js';
 import { doc, enumLiteral, field } from './support/documents.js';
@@ -207,7 +207,7 @@ test.describe('saveEndpoint refuses', () => {
       conform(sent.flatMap(({ k, input, res }) => {
         const made = listed.filter((e) => (input.name !== undefined ? e.name === input.name : !before!.has(e.id) && e.templateId === template.id && !sent.some((o) => o.input.name === e.name)));
         return [
-          ...graphqlFailureConformance(res, 'saveEndpoint', k.rule, { invalidDocument: k.invalidDocument }).map((f) => ({ ...f, message: `${k.what}: ${f.message}` })),
+          ...titled(k.what, graphqlFailureConformance(res, 'saveEndpoint', k.rule, { invalidDocument: k.invalidDocument })),
           ...must(made.length === 0, k.rule, `the refused saveEndpoint ${k.what} created an endpoint (${made.map((e) => e.id).join(', ')})`),
         ];
       }));

@@ -1,9 +1,9 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, needs, rules } from '../../support/rules.js';
+import { conform, must, needs, rules, titled } from '../../support/rules.js';
 import { statusCodeConformance } from '../../checks/status.js';
 import type { AuthChoice } from '../../../lib/client/api.js';
 import { catalogGpus, createEndpoint, deleteCreated, endpointBody, myEndpoints, templateId } from './support/endpoints.js';
-import { credentials, type Credentials } from '../../support/needs.js';
+import { byNeeds, credentials, type Credentials } from '../../support/needs.js';
 import type { Need } from '../../../lib/needs.js';
 
 // Spec, Authentication: "REST v2 and REST v1 | HTTP bearer scheme: header `Authorization: Bearer <API_KEY>`."
@@ -23,8 +23,7 @@ test.describe('REST v1 authentication', () => {
 
   // The credentials any target can be given in one test, each credential a needed key stands
   // for in a test of its own: one listing afterwards tells which request made an endpoint.
-  const groups = [refused.filter((c) => !c.needs), ...refused.filter((c) => c.needs).map((c) => [c])];
-  for (const group of groups) {
+  for (const group of byNeeds(refused)) {
     const status = [...new Set(group.map((c) => c.status))].join(' or ');
     test(`POST /v1/endpoints with ${group.map((c) => c.title).join(', ')} answers ${status} and creates nothing`,
       rules(...group.map((c) => c.rule), needs('template', ...group.flatMap((c) => c.needs ?? []))), async ({ api, emu, target }) => {
@@ -42,7 +41,7 @@ test.describe('REST v1 authentication', () => {
         conform(...sent.map(({ c, what, body, res }) => {
           const made = listed?.filter((e) => e.name === body.name) ?? [];
           return [
-            ...statusCodeConformance(c.rule, res, c.status).map((f) => ({ ...f, message: `${what}: ${f.message}` })),
+            ...titled(what, statusCodeConformance(c.rule, res, c.status)),
             ...must(made.length === 0, c.rule, `${what}: a refused creation still created an endpoint (${made.map((e) => e.id).join(', ')})`),
           ];
         }));

@@ -1,5 +1,5 @@
 import { countsAreOwn, test } from '../../support/fixtures.js';
-import { conform, creates, must, needs, observe, rules, type Finding } from '../../support/rules.js';
+import { conform, creates, must, needs, observe, rules, titled, type Finding } from '../../support/rules.js';
 import { jobWork } from '../../../lib/worker-time.js';
 import { statusCodeConformance } from '../../checks/status.js';
 import { jobCounters } from '../../checks/health-conformance.js';
@@ -57,7 +57,7 @@ async function refusedWithout(fixtures: { api: ApiClient; emu: Emu; target: Targ
     // Counted around each case, so a job created is laid to the credential that created it.
     const before = await totalIfOwn(jobs, own);
     for (const send of Object.values(calls(jobs, jobId))) {
-      findings.push(...statusCodeConformance(c.rule, await send(auth!), 401).map((f) => ({ ...f, message: `${c.title}: ${f.message}` })));
+      findings.push(...titled(c.title, statusCodeConformance(c.rule, await send(auth!), 401)));
     }
     const after = await totalIfOwn(jobs, own);
     findings.push(...must(after === before, c.rule, `with ${c.title}, refused requests still created jobs (${before} → ${after})`));

@@ -1,5 +1,5 @@
 import { test } from '../../support/fixtures.js';
-import { conform, must, needs, observe, rules, type Finding } from '../../support/rules.js';
+import { conform, must, needs, observe, rules, titled, type Finding } from '../../support/rules.js';
 import { statusCodeConformance } from '../../checks/status.js';
 import { jobObjectConformance } from '../../checks/job-conformance.js';
 import type { ApiClient, ApiResult, AuthChoice } from '../../../lib/client/api.js';
@@ -60,7 +60,7 @@ test.describe('public model endpoints', () => {
     const findings: Finding[] = [];
     for (const c of refused) {
       const res = await api.op('runSync', { surface: 'public-model', params: { endpointId: modelEndpointId }, body: { input }, auth: c.auth });
-      findings.push(...statusCodeConformance('AUTH.MODEL.BEARER_401', res, 401).map((f) => ({ ...f, message: `${c.title}: ${f.message}` })));
+      findings.push(...titled(c.title, statusCodeConformance('AUTH.MODEL.BEARER_401', res, 401)));
     }
     conform(findings);
   });

@@ -8,6 +8,7 @@ import { ANNOTATION } from '../../../../lib/protocol.js';
 import { waitForStatus, type WaitOptions, type WaitResult } from './wait.js';
 import { runConfig } from '../../../../lib/run-config.js';
 import { Registry } from '../../../../lib/cleanup.js';
+import { podListing, type Listing, type Unread } from '../../../support/reads.js';
 
 /**
  * Pod helpers for one test: catalog picks, valid bodies from the target profile (lib/profile.ts)
@@ -49,16 +50,17 @@ export interface PodKit {
   created(body: CreatePodRequest): Promise<Pod>;
   /** A network volume of the caller in `dataCenterId`: an existing one, or (always with `fresh`) one made for the test. */
   volume(dataCenterId: string, options?: { fresh?: boolean }): Promise<NetworkVolume>;
-  /** The caller's pods now (id → name), to tell afterwards whether a refused request made one. */
-  snapshot(): Promise<Map<string, string | undefined>>;
   /**
-   * Pods listed now that were not in `before` and that no other test of this run made (by the
+   * The caller's pods now (id → name), to tell afterwards whether a refused request made one;
+   * `Unread` when listPods did not answer a list (a failed listing is never "no pods").
+   */
+  snapshot(): Promise<Listing | Unread>;
+  /**
+   * Pods in `after` that were not in `before` and that no other test of this run made (by the
    * run's record of creations and its names): on a shared account other tests create pods
    * meanwhile, so the suite compares ids, never counts.
    */
-  madeSince(before: Map<string, string | undefined>): Promise<string[]>;
-  /** As {@link madeSince}, between two listings already taken: pods in `after` not in `before` that no other test made. */
-  newIn(before: Map<string, string | undefined>, after: Map<string, string | undefined>): string[];
+  newIn(before: Listing, after: Listing): string[];
   waitFor(podId: string, statuses: readonly string[], options?: WaitOptions): Promise<WaitResult>;
   /**
    * The status of a pod as read moments ago (at most {@link FRESH_MS}) by a test of this worker on
@@ -217,12 +219,7 @@ export const test = base.extend<{ pods: PodKit }>({
         return res.body;
       },
       async snapshot() {
-        const res = await api.op('listPods');
-        const list = listOf<Pod>(res.body, 'pods');
-        return new Map(list.filter((p) => typeof p?.id === 'string').map((p) => [p.id, typeof p.name === 'string' ? p.name : undefined]));
-      },
-      async madeSince(before) {
-        return kit.newIn(before, await kit.snapshot());
+        return podListing(await api.op('listPods'));
       },
       newIn(before, now) {
         const { cleanupFile: file } = runConfig();
