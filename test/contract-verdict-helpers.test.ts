@@ -31,6 +31,10 @@ test('podListing: a 2xx list (bare or wrapped) is read; a refusal, a 5xx or a 2x
   }
   // A refusal whose body is a list is still no listing.
   assert.ok(isUnread(podListing({ status: 500, body: [{ id: 'p9', name: 'x' }] })));
+  // Nor is a problem+json body with its one errors array, whatever its status.
+  const problem200 = { status: 200, contentType: 'application/problem+json', body: { type: 'about:blank', title: 'Odd', status: 200, errors: [] } };
+  assert.ok(isUnread(podListing(problem200)), 'a 2xx problem+json is no listing');
+  assert.ok(isUnread(podListing({ ...problem200, contentType: undefined, headers: { 'content-type': 'application/problem+json; charset=utf-8' } })), 'read from the header too');
 });
 
 test('podMounts: only a 2xx body that is the pod asked for is read', () => {

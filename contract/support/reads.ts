@@ -16,11 +16,12 @@ export interface Unread { readonly unread: string }
 export type Listing = ReadonlyMap<string, string | undefined>;
 
 /** An answer as the suite's client gives it (only what these reads look at). */
-interface Answer { readonly status: number; readonly body?: unknown }
+interface Answer { readonly status: number; readonly body?: unknown; readonly contentType?: string; readonly headers?: Readonly<Record<string, string>> }
 
 export const isUnread = (x: unknown): x is Unread => typeof x === 'object' && x !== null && typeof (x as Unread).unread === 'string';
 
-const success = (res: Answer): boolean => res.status >= 200 && res.status < 300;
+/** A 2xx that is not a problem: a problem+json body (with its one `errors` array) is never a listing, whatever its status. */
+const success = (res: Answer): boolean => res.status >= 200 && res.status < 300 && !/^application\/problem\+json\b/i.test(res.contentType ?? res.headers?.['content-type'] ?? '');
 
 /** Why an answer is not a read: its status, and what its body was. */
 const why = (what: string, res: Answer, shape: string): Unread => ({ unread: `${what} answered ${res.status}${success(res) ? ` with ${shape}` : ''}` });
