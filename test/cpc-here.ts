@@ -1,11 +1,12 @@
-// `cpc report` and `cpc diff` in the test's own process. They read saved reports, write files
-// and print, all synchronously, so a test that is about what they write and print needs no
-// process of its own: a `cpc` process costs a Node start and the report modules' load (about
-// 0.4 CPU-s) for every call. What a process adds (the entry, its exit code as the shell sees it)
-// is held by the tests that still start `cpc` (cli-help, cli-nohang, package-install).
+// `cpc report`, `cpc diff` and `cpc`'s help and usage in the test's own process. They print
+// (and the reports write files) synchronously, so a test that is about what they write and
+// print needs no process of its own: a `cpc` process costs a Node start and its modules' load
+// (0.3 to 0.4 CPU-s) for every call. What a process adds (the entry, its exit code as the shell
+// sees it) is held by the tests that still start `cpc` (cli-help, cli-nohang, package-install).
 import { reportCommand } from '../bin/commands/report.js';
 import { diffCommand } from '../bin/commands/diff.js';
-import { exitCodeForError, failureText } from '../lib/errors.js';
+import { usageAnswer, type UsageAnswer } from '../bin/main.js';
+import { UsageError, exitCodeForError, failureText } from '../lib/errors.js';
 
 /** The commands that can run here, routed as bin/cpc.ts routes them (`cpc report diff` is `cpc diff`). */
 const HERE: Record<string, (rest: string[]) => number> = {
@@ -40,5 +41,21 @@ export function cpcHere(args: string[]): { code: number; out: string } {
   } finally {
     process.stdout.write = stdout;
     process.stderr.write = stderr;
+  }
+}
+
+/**
+ * `cpc ...args` for help and usage (`cpc`, `cpc --help`, `cpc help X`, `cpc X --help`, an
+ * unknown command) in this process, as bin/main.ts answers them before any command runs: the exit
+ * code and what `cpc` prints to each stream. Arguments that run a command are refused here.
+ */
+export function helpHere(args: string[]): UsageAnswer {
+  try {
+    const answer = usageAnswer(args);
+    if (!answer) throw new Error(`helpHere: cpc ${args.join(' ')} runs a command; start cpc for it (cpc() in test/cli-support.ts)`);
+    return answer;
+  } catch (error) {
+    if (error instanceof UsageError) return { code: exitCodeForError(error), stdout: '', stderr: failureText('cpc', error) };
+    throw error;
   }
 }
