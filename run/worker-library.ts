@@ -47,9 +47,43 @@ function venvImports(venv: string, python: string): boolean {
   return true;
 }
 
+/** How long a process waits for another's install of the environment before making its own. */
+const INSTALL_WAIT_MS = 300_000;
+
+/** Sleeps `ms` without returning to the event loop (findWorkerLibrary is synchronous, as the tests' `skip` options need). */
+const pause = (ms: number): void => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); };
+
 /**
- * Finds the library and makes its virtual environment on first use (about 20 s, no network),
- * into a temporary folder renamed into place, so two tests starting at once never see half of one.
+ * Runs `make` while holding the lock folder `lock` (mkdir is atomic): one process installs while
+ * the others wait for it instead of each installing the same environment (the worker tests start
+ * at once; four installs at a time cost about 30 CPU-s, a fifth of a clean clone's first
+ * `npm test`). A lock older than the wait is taken as left by a process that died, and removed.
+ */
+export function underLock(lock: string, ready: () => boolean, make: () => void): void {
+  const end = Date.now() + INSTALL_WAIT_MS;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (ready()) return;
+      let age: number;
+      try { age = Date.now() - statSync(lock).mtimeMs; } catch { continue; }
+      if (age > INSTALL_WAIT_MS || Date.now() > end) { rmSync(lock, { recursive: true, force: true }); continue; }
+      pause(250);
+    }
+  }
+  try {
+    if (!ready()) make();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Finds the library and makes its virtual environment on first use (about 8 CPU-s, no network),
+ * one process at a time (the others wait for it), into a temporary folder renamed into place, so
+ * a test never sees half of one.
  */
 export function findWorkerLibrary(env: NodeJS.ProcessEnv = process.env): WorkerLibrary {
   // CI installs the release from the registry (`pip install runpod==1.12.0`) and names its interpreter.
@@ -65,18 +99,23 @@ export function findWorkerLibrary(env: NodeJS.ProcessEnv = process.env): WorkerL
   const python = join(venv, 'bin', 'python');
   if (venvImports(venv, python)) return { found: true, python, source };
   mkdirSync(cache, { recursive: true });
-  const temporary = `${venv}.tmp-${process.pid}`;
-  rmSync(temporary, { recursive: true, force: true });
-  const made = spawnSync('bash', [install, temporary], { encoding: 'utf8', timeout: 300_000 });
-  if (made.status !== 0) {
+  let failed: string | undefined;
+  underLock(`${venv}.lock`, () => existsSync(python), () => {
+    const temporary = `${venv}.tmp-${process.pid}`;
     rmSync(temporary, { recursive: true, force: true });
-    return { found: false, reason: `${install} failed (${made.error?.message ?? `exit ${made.status}`}): ${(made.stderr || made.stdout).trim().slice(-300)}` };
-  }
-  try {
-    renameSync(temporary, venv);
-  } catch {
-    // Another process put its environment in place first: use that one.
-    rmSync(temporary, { recursive: true, force: true });
-  }
+    const made = spawnSync('bash', [install, temporary], { encoding: 'utf8', timeout: 300_000 });
+    if (made.status !== 0) {
+      rmSync(temporary, { recursive: true, force: true });
+      failed = `${install} failed (${made.error?.message ?? `exit ${made.status}`}): ${(made.stderr || made.stdout).trim().slice(-300)}`;
+      return;
+    }
+    try {
+      renameSync(temporary, venv);
+    } catch {
+      // An environment is there already (made without the lock by an older copy): use that one.
+      rmSync(temporary, { recursive: true, force: true });
+    }
+  });
+  if (failed) return { found: false, reason: failed };
   return venvImports(venv, python) ? { found: true, python, source } : { found: false, reason: `the library's environment ${venv} does not import runpod.serverless` };
 }
