@@ -56,8 +56,8 @@ const pause = (ms: number): void => { Atomics.wait(new Int32Array(new SharedArra
 /**
  * Runs `make` while holding the lock folder `lock` (mkdir is atomic): one process installs while
  * the others wait for it instead of each installing the same environment (the worker tests start
- * at once; four installs at a time cost about 30 CPU-s, a fifth of a clean clone's first
- * `npm test`). A lock older than the wait is taken as left by a process that died, and removed.
+ * at once, and an install is about 8 CPU-s). A lock older than the wait is taken as left by a
+ * process that died, and removed.
  */
 export function underLock(lock: string, ready: () => boolean, make: () => void): void {
   const end = Date.now() + INSTALL_WAIT_MS;
@@ -65,7 +65,9 @@ export function underLock(lock: string, ready: () => boolean, make: () => void):
     try {
       mkdirSync(lock);
       break;
-    } catch {
+    } catch (error) {
+      // Only a lock another process holds is waited for; any other failure (no permission) is the caller's.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       if (ready()) return;
       let age: number;
       try { age = Date.now() - statSync(lock).mtimeMs; } catch { continue; }

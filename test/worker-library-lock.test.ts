@@ -3,7 +3,7 @@
 // left by a process that died is taken over; the lock is gone once the install ends.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { underLock } from '../run/worker-library.js';
 import { tempDir } from './reports-support.js';
@@ -49,6 +49,17 @@ test('worker library lock: a lock older than the wait (its process died) is take
     underLock(lock, () => false, () => { made += 1; });
     assert.equal(made, 1, 'installed once, after taking the stale lock over');
     assert.equal(existsSync(lock), false);
+  } finally {
+    done();
+  }
+});
+
+test('worker library lock: a lock that cannot be made (not a held lock) is an error, never an endless wait', () => {
+  const { dir, done } = tempDir('lock-error');
+  try {
+    const file = join(dir, 'a-file');
+    writeFileSync(file, '');
+    assert.throws(() => underLock(join(file, 'venv.lock'), () => false, () => { throw new Error('never made'); }), /ENOTDIR/);
   } finally {
     done();
   }
